@@ -1,0 +1,48 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+/// heic2jpg: batch HEIF/HEIC → JPEG conversion.
+///
+/// C libraries come from Debian packages and are wrapped as system-library targets
+/// (module map + pkg-config). `CJPEGCodec` is the one C target of our own: it exists
+/// because libjpeg reports errors through `setjmp`/`longjmp`, which must never cross
+/// Swift frames.
+let package = Package(
+    name: "heic2jpg",
+    products: [
+        .executable(name: "heic2jpg", targets: ["heic2jpg"]),
+        .library(name: "HEIC2JPGKit", targets: ["HEIC2JPGKit"]),
+    ],
+    targets: [
+        .systemLibrary(
+            name: "CHeif",
+            pkgConfig: "libheif",
+            providers: [.apt(["libheif-dev"])]
+        ),
+        .systemLibrary(
+            name: "CLibJPEG",
+            pkgConfig: "libjpeg",
+            providers: [.apt(["libjpeg62-turbo-dev"])]
+        ),
+        .target(
+            name: "CJPEGCodec",
+            dependencies: ["CLibJPEG"]
+        ),
+        .target(
+            name: "HEIC2JPGKit",
+            dependencies: ["CHeif", "CJPEGCodec"]
+        ),
+        .executableTarget(
+            name: "heic2jpg",
+            dependencies: ["HEIC2JPGKit"]
+        ),
+        .testTarget(
+            name: "HEIC2JPGKitTests",
+            dependencies: ["HEIC2JPGKit"]
+        ),
+        .testTarget(
+            name: "EndToEndTests",
+            dependencies: ["HEIC2JPGKit", "CHeif", "CJPEGCodec", "heic2jpg"]
+        ),
+    ]
+)
