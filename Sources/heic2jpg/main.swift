@@ -1,1 +1,6 @@
-print("x")
+#if canImport(Glibc)
+import Glibc
+#endif
+import HEIC2JPGKit
+
+exit(CommandLineTool.main(Array(CommandLine.arguments.dropFirst())))

@@ -1,0 +1,51 @@
+/// The help, usage and version texts, laid out like swift-argument-parser's.
+public enum HelpText {
+    public static let version = "0.1.0"
+
+    public static let usage = "heic2jpg [convert] [<options>] <input> ..."
+
+    public static let help = """
+    OVERVIEW: Convert HEIF/HEIC/AVIF images to JPEG: upright pixels, correct colour, \
+    metadata kept.
+
+    Inputs are chosen by content (the 'ftyp' brands), never by file name. Directories
+    are walked recursively; symlinked directories are not followed.
+
+    USAGE: \(usage)
+
+    ARGUMENTS:
+      <input>                 Files or directories to convert; '-' reads one image
+                              from stdin.
+
+    OPTIONS:
+      -o, --output <dir>      Output root; outputs mirror the input tree. '-' writes
+                              the JPEG to stdout (one input only). (default: next to
+                              each source)
+      -q, --quality <1-100>   JPEG quality. (default: 90)
+      -j, --jobs <n>          Files converted in parallel. (default: number of CPUs)
+      --metadata <mode>       keep: EXIF, XMP and ICC are grafted (Orientation set to
+                              1); strip: pixels and ICC only. (values: keep, strip;
+                              default: keep)
+      --overwrite             Replace existing outputs instead of skipping them.
+      --dry-run               Report what would be done; write nothing.
+      --report <file>         Write a JSON Lines report, one object per input plus a
+                              summary; '-' for stdout.
+      --background <#rrggbb>  Colour transparent pixels are flattened onto. (default:
+                              #ffffff)
+      -v, --verbose           Print one line per input.
+      --quiet                 Print errors only: no warnings, progress or summary.
+      --version               Show the version.
+      -h, --help              Show help information.
+
+    EXIT CODES:
+      0   nothing failed
+      1   at least one input failed (see the per-file errors)
+      64  usage error
+
+    """
+
+    /// The three lines printed after a usage error.
+    public static func error(_ error: UsageError) -> String {
+        "Error: \(error.message)\nUsage: \(usage)\n  See 'heic2jpg --help' for more information.\n"
+    }
+}

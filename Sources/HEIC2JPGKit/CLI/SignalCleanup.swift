@@ -1,0 +1,27 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Dispatch
+
+/// SIGINT/SIGTERM handling: remove every temp file, then exit with 128 + signal.
+///
+/// The handler runs on a Dispatch queue (not in signal context), so it may take locks;
+/// `TempFileRegistry.removeAllAndSeal` also stops workers from publishing afterwards.
+public final class SignalCleanup {
+    private let sources: [DispatchSourceSignal]
+
+    public init(registry: TempFileRegistry = .shared) {
+        let queue = DispatchQueue(label: "heic2jpg.signals")
+        sources = [SIGINT, SIGTERM].map { number in
+            signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: queue)
+            source.setEventHandler {
+                registry.removeAllAndSeal()
+                Reporter.writeLine("\nheic2jpg: interrupted by signal \(number); no partial output left", to: STDERR_FILENO)
+                exit(128 + number)
+            }
+            source.resume()
+            return source
+        }
+    }
+}

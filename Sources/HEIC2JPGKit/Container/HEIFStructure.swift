@@ -1,0 +1,222 @@
+/// The parts of a HEIF container's `meta` box that decide what to convert and how:
+/// items, references, properties and the primary item (ISO/IEC 23008-12 §9–10).
+///
+/// Invariant: parsing never traps and never allocates more than the `meta` box size
+/// (itself capped by `HEIFLimits.maxMetaBytes`), whatever the input.
+public struct HEIFStructure: Sendable {
+    public struct Item: Sendable, Equatable {
+        public let id: UInt32
+        /// Four-character item type: `hvc1`, `av01`, `grid`, `iovl`, `Exif`, `mime`, …
+        public let type: String
+        public let hidden: Bool
+    }
+
+    public struct Reference: Sendable, Equatable {
+        /// `dimg`, `thmb`, `auxl`, `cdsc`, …
+        public let type: String
+        public let from: UInt32
+        public let to: [UInt32]
+    }
+
+    /// One property from `ipco`, kept as its type and payload bytes.
+    public struct Property: Sendable, Equatable {
+        public let type: String
+        public let payload: [UInt8]
+    }
+
+    public let brands: [String]
+    public let primaryID: UInt32
+    public let items: [UInt32: Item]
+    public let references: [Reference]
+    /// `ipco` properties in order; `ipma` indices are 1-based into this array.
+    public let properties: [Property]
+    /// Property indices (1-based, 0 means "none") associated with each item.
+    public let associations: [UInt32: [Int]]
+
+    /// Properties of `item` with the given type, in association order.
+    public func properties(of item: UInt32, type: String) -> [Property] {
+        (associations[item] ?? []).compactMap { index in
+            index >= 1 && index <= properties.count && properties[index - 1].type == type ? properties[index - 1] : nil
+        }
+    }
+
+    /// Targets of references of `type` from `item`.
+    public func referenced(from item: UInt32, type: String) -> [UInt32] {
+        references.filter { $0.type == type && $0.from == item }.flatMap(\.to)
+    }
+}
+
+extension HEIFStructure {
+    /// Reads `ftyp` and `meta` from `source`, loading only the `meta` box into memory.
+    public static func read(from source: ByteSource) throws(HEIFError) -> HEIFStructure {
+        var brands: [String] = []
+        var meta: [UInt8]?
+        var offset = 0
+        // Walk top-level boxes by their headers; read only ftyp and meta payloads.
+        while offset <= source.size - 8 {
+            let head = ByteReader(try source.read(at: offset, count: min(16, source.size - offset)))
+            let box: BoxHeader?
+            do {
+                box = try BoxHeader.read(head, at: 0, limit: source.size - offset)
+            } catch {
+                // A box cut short after `meta` (usually `mdat`) is left to the item
+                // extents to judge; before it, the file structure itself is broken.
+                if meta != nil { break }
+                let declared = head.u32(0).map { "\($0)" } ?? "?"
+                throw .malformedBox(head.fourCC(4) ?? "????", reason: "the box at offset \(offset) declares \(declared) bytes, past the end of the \(source.size)-byte file")
+            }
+            guard let box else { break }
+            if box.type == "ftyp" || box.type == "meta" {
+                guard box.end - box.start <= HEIFLimits.maxMetaBytes else {
+                    throw .limitExceeded("'\(box.type)' box of \(box.end - box.start) bytes")
+                }
+                let payload = try source.read(at: offset + box.payloadStart, count: box.payloadLength)
+                if box.type == "ftyp" {
+                    brands = parseBrands(payload)
+                } else if meta == nil {
+                    meta = payload
+                }
+            }
+            offset += box.end
+        }
+        guard !brands.isEmpty else { throw .missingBox("ftyp") }
+        guard let meta else { throw .missingBox("meta") }
+        return try parse(metaPayload: meta, brands: brands)
+    }
+
+    static func parseBrands(_ payload: [UInt8]) -> [String] {
+        let reader = ByteReader(payload)
+        var brands: [String] = []
+        if let major = reader.fourCC(0) { brands.append(major) }
+        var offset = 8
+        while let brand = reader.fourCC(offset) {
+            brands.append(brand)
+            offset += 4
+        }
+        return brands
+    }
+
+    /// Parses the payload of a `meta` FullBox (version/flags first).
+    static func parse(metaPayload: [UInt8], brands: [String]) throws(HEIFError) -> HEIFStructure {
+        let reader = ByteReader(metaPayload)
+        var primaryID: UInt32?
+        var items: [UInt32: Item] = [:]
+        var references: [Reference] = []
+        var properties: [Property] = []
+        var associations: [UInt32: [Int]] = [:]
+        var handler: String?
+        for box in try BoxHeader.children(reader, from: 4, to: reader.count) {
+            switch box.type {
+            case "hdlr":
+                handler = reader.fourCC(box.payloadStart + 8)
+            case "pitm":
+                let version = reader.u8(box.payloadStart) ?? 0
+                primaryID = version == 0 ? reader.u16(box.payloadStart + 4).map(UInt32.init) : reader.u32(box.payloadStart + 4)
+                guard primaryID != nil else { throw .truncatedBox("pitm") }
+            case "iinf":
+                items = try parseItemInfo(reader, box)
+            case "iref":
+                references = try parseReferences(reader, box)
+            case "iprp":
+                (properties, associations) = try parseItemProperties(reader, box)
+            default:
+                continue
+            }
+        }
+        guard handler == "pict" else {
+            throw handler == nil ? .missingBox("hdlr") : .malformedBox("hdlr", reason: "handler '\(handler ?? "")' is not 'pict'")
+        }
+        guard let primaryID else { throw .missingBox("pitm") }
+        return HEIFStructure(brands: brands, primaryID: primaryID, items: items, references: references,
+                             properties: properties, associations: associations)
+    }
+
+    static func parseItemInfo(_ reader: ByteReader, _ box: BoxHeader) throws(HEIFError) -> [UInt32: Item] {
+        guard let version = reader.u8(box.payloadStart) else { throw .truncatedBox("iinf") }
+        let childrenStart = box.payloadStart + (version == 0 ? 6 : 8)
+        guard childrenStart <= box.end else { throw .truncatedBox("iinf") }
+        var items: [UInt32: Item] = [:]
+        for entry in try BoxHeader.children(reader, from: childrenStart, to: box.end) where entry.type == "infe" {
+            guard let infeVersion = reader.u8(entry.payloadStart), let flags = reader.u8(entry.payloadStart + 3) else {
+                throw .truncatedBox("infe")
+            }
+            // Versions 0 and 1 predate item types; they describe no image.
+            guard infeVersion >= 2 else { continue }
+            let id: UInt32?
+            let typeOffset: Int
+            if infeVersion == 2 {
+                id = reader.u16(entry.payloadStart + 4).map(UInt32.init)
+                typeOffset = entry.payloadStart + 8
+            } else {
+                id = reader.u32(entry.payloadStart + 4)
+                typeOffset = entry.payloadStart + 10
+            }
+            guard let id, typeOffset + 4 <= entry.end, let type = reader.fourCC(typeOffset) else { throw .truncatedBox("infe") }
+            items[id] = Item(id: id, type: type, hidden: flags & 1 != 0)
+            guard items.count <= HEIFLimits.maxItems else { throw .limitExceeded("more than \(HEIFLimits.maxItems) items") }
+        }
+        return items
+    }
+
+    static func parseReferences(_ reader: ByteReader, _ box: BoxHeader) throws(HEIFError) -> [Reference] {
+        guard let version = reader.u8(box.payloadStart) else { throw .truncatedBox("iref") }
+        let idSize = version == 0 ? 2 : 4
+        var references: [Reference] = []
+        for entry in try BoxHeader.children(reader, from: box.payloadStart + 4, to: box.end) {
+            func id(at offset: Int) throws(HEIFError) -> UInt32 {
+                guard offset + idSize <= entry.end,
+                      let value = idSize == 2 ? reader.u16(offset).map(UInt32.init) : reader.u32(offset)
+                else { throw .truncatedBox("iref/\(entry.type)") }
+                return value
+            }
+            let from = try id(at: entry.payloadStart)
+            guard let count = reader.u16(entry.payloadStart + idSize) else { throw .truncatedBox("iref/\(entry.type)") }
+            var to: [UInt32] = []
+            var offset = entry.payloadStart + idSize + 2
+            for _ in 0..<Int(count) {
+                to.append(try id(at: offset))
+                offset += idSize
+            }
+            references.append(Reference(type: entry.type, from: from, to: to))
+        }
+        return references
+    }
+
+    static func parseItemProperties(_ reader: ByteReader, _ box: BoxHeader) throws(HEIFError) -> ([Property], [UInt32: [Int]]) {
+        var properties: [Property] = []
+        var associations: [UInt32: [Int]] = [:]
+        for child in try BoxHeader.children(reader, from: box.payloadStart, to: box.end) {
+            if child.type == "ipco" {
+                for property in try BoxHeader.children(reader, from: child.payloadStart, to: child.end) {
+                    properties.append(Property(type: property.type, payload: reader.slice(property.payloadStart, property.payloadLength) ?? []))
+                }
+            } else if child.type == "ipma" {
+                guard let version = reader.u8(child.payloadStart), let flags = reader.u8(child.payloadStart + 3),
+                      let entryCount = reader.u32(child.payloadStart + 4) else { throw .truncatedBox("ipma") }
+                var offset = child.payloadStart + 8
+                let wideIndex = flags & 1 != 0
+                for _ in 0..<min(Int(entryCount), HEIFLimits.maxItems) {
+                    let itemID = version < 1 ? reader.u16(offset).map(UInt32.init) : reader.u32(offset)
+                    offset += version < 1 ? 2 : 4
+                    guard let itemID, let count = reader.u8(offset) else { throw .truncatedBox("ipma") }
+                    offset += 1
+                    var indices: [Int] = []
+                    for _ in 0..<Int(count) {
+                        if wideIndex {
+                            guard let raw = reader.u16(offset) else { throw .truncatedBox("ipma") }
+                            indices.append(Int(raw & 0x7FFF))
+                            offset += 2
+                        } else {
+                            guard let raw = reader.u8(offset) else { throw .truncatedBox("ipma") }
+                            indices.append(Int(raw & 0x7F))
+                            offset += 1
+                        }
+                    }
+                    guard offset <= child.end else { throw .truncatedBox("ipma") }
+                    associations[itemID, default: []].append(contentsOf: indices)
+                }
+            }
+        }
+        return (properties, associations)
+    }
+}

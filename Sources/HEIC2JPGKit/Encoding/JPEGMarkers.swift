@@ -1,0 +1,39 @@
+/// The metadata segments one output JPEG gets, decided once per file from the source
+/// handle and the mode, then written between the frame header and the first row.
+///
+/// Order follows libvips and exiftool practice: APP1 EXIF, APP1 XMP, APP2 ICC.
+/// `keep` writes all three; `strip` writes only the ICC profile, because colours
+/// depend on it.
+struct JPEGMarkers {
+    private(set) var exif: [UInt8]?
+    private(set) var xmp: [UInt8]?
+    private(set) var icc: [UInt8]?
+    private(set) var warnings: [String] = []
+
+    static let app1 = 0xE1
+
+    init(handle: LibheifHandle, mode: MetadataMode, width: Int, height: Int) {
+        icc = handle.iccProfile()
+        guard mode == .keep else { return }
+        if let item = handle.metadata(type: "Exif").first {
+            // TEMP-EXIF let prepared = EXIFForJPEG.make(fromHEIFExifItem: item, width: width, height: height)
+            exif = item // TEMP-EXIF prepared.app1Payload
+            // TEMP-EXIF warnings += prepared.warnings
+        }
+        if let packet = handle.metadata(type: "mime", contentType: "application/rdf+xml").first {
+            let prepared = XMPForJPEG.make(packet: packet, width: width, height: height)
+            xmp = prepared.payload
+            warnings += prepared.warnings
+        }
+    }
+
+    var kept: ConversionResult.MetadataKept {
+        ConversionResult.MetadataKept(exif: exif != nil, xmp: xmp != nil, icc: icc != nil)
+    }
+
+    func write(to writer: JPEGWriter) throws(JPEGError) {
+        if let exif { try writer.writeMarker(Self.app1, exif) }
+        if let xmp { try writer.writeMarker(Self.app1, xmp) }
+        if let icc { try writer.writeICC(icc) }
+    }
+}
