@@ -1,0 +1,53 @@
+import Foundation
+import Testing
+import HEIC2JPGKit
+
+/// The CLI surface scripts rely on: whole stdout, whole stderr, exit code.
+@Suite("End to end: command-line surface")
+struct CommandLineEndToEndTests {
+    @Test("--help goes to stdout and exits 0")
+    func help() throws {
+        let outcome = try Tool.run(["--help"])
+        #expect(outcome.status == 0)
+        #expect(outcome.stdoutText == HelpText.help)
+        #expect(outcome.stderr.isEmpty)
+    }
+
+    @Test("--version goes to stdout and exits 0")
+    func version() throws {
+        let outcome = try Tool.run(["--version"])
+        #expect(outcome.status == 0)
+        #expect(outcome.stdoutText == HelpText.version + "\n")
+    }
+
+    @Test("A usage error prints the three-line block and exits 64")
+    func usageError() throws {
+        let outcome = try Tool.run(["--qualty", "80", "x.heic"])
+        #expect(outcome.status == 64)
+        #expect(outcome.stdout.isEmpty)
+        #expect(outcome.stderr == """
+        Error: Unknown option '--qualty'. Did you mean '--quality'?
+        Usage: heic2jpg [convert] [<options>] <input> ...
+          See 'heic2jpg --help' for more information.
+
+        """)
+    }
+
+    @Test("A missing input fails with exit 1 and names it")
+    func missingInput() throws {
+        let outcome = try Tool.run(["--quiet", "/nonexistent/photo.heic"])
+        #expect(outcome.status == 1)
+        #expect(outcome.stderr == "error: /nonexistent/photo.heic: No such file or directory\n")
+    }
+
+    @Test("--report - writes JSON Lines to stdout, the summary last")
+    func reportToStdout() throws {
+        let scratch = Scratch()
+        let outcome = try Tool.run(["--report", "-", "-o", scratch.sub("out"), Tool.samples + "/monochrome.heic"])
+        #expect(outcome.status == 0)
+        let lines = outcome.stdoutText.split(separator: "\n")
+        #expect(lines.count == 2)
+        #expect(lines.first?.hasPrefix(#"{"source":""#) == true)
+        #expect(lines.last?.hasPrefix(#"{"summary":true,"converted":1,"copied":0,"skipped":0,"planned":0,"failed":0,"#) == true)
+    }
+}

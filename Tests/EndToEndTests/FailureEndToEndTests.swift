@@ -1,0 +1,149 @@
+import Foundation
+import Testing
+
+/// Bad inputs, collisions, limits and interruption: one bad file never stops the
+/// batch, never leaves a stray file, and always gets a reason.
+@Suite("End to end: failures are contained")
+struct FailureEndToEndTests {
+    static let sample = Tool.samples + "/photo-exif-gps-xmp-icc.heic"
+
+    func bytes(_ path: String) throws -> [UInt8] {
+        [UInt8](try #require(FileManager.default.contents(atPath: path)))
+    }
+
+    func write(_ bytes: [UInt8], _ path: String) throws {
+        try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        #expect(FileManager.default.createFile(atPath: path, contents: Data(bytes)))
+    }
+
+    /// Report lines by source file name.
+    func report(_ path: String) throws -> [String: [String: Any]] {
+        let lines = try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n")
+        var bySource: [String: [String: Any]] = [:]
+        for line in lines {
+            guard let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
+                  let source = object["source"] as? String else { continue }
+            bySource[(source as NSString).lastPathComponent] = object
+        }
+        return bySource
+    }
+
+    @Test("A batch with broken files converts the rest, exits 1 and leaves nothing stray")
+    func brokenFiles() throws {
+        let scratch = Scratch()
+        let good = try bytes(Self.sample)
+        try write(good, scratch.sub("in/good.heic"))
+        try write(Array(good.prefix(good.count / 2)), scratch.sub("in/truncated.heic"))
+        try write([], scratch.sub("in/empty.heic"))
+        try write([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + [UInt8](repeating: 0, count: 32), scratch.sub("in/png.heic"))
+        var corrupted = good
+        for i in stride(from: 2000, to: corrupted.count, by: 97) { corrupted[i] ^= 0x5A }
+        try write(corrupted, scratch.sub("in/bitstream.heic"))
+        try write(Array("just notes".utf8), scratch.sub("in/notes.txt"))
+        let outcome = try Tool.run(["-o", scratch.sub("out"), "--report", scratch.sub("r.jsonl"), scratch.sub("in")])
+        #expect(outcome.status == 1)
+        let entries = try report(scratch.sub("r.jsonl"))
+        #expect(entries["good.heic"]?["status"] as? String == "converted")
+        #expect(entries["notes.txt"] == nil, "non-HEIF files with other names are ignored")
+        #expect(entries["empty.heic"]?["reason"] as? String == "not a HEIF image: looks like an empty file")
+        #expect(entries["png.heic"]?["reason"] as? String == "not a HEIF image: looks like PNG")
+        #expect((entries["truncated.heic"]?["reason"] as? String)?.isEmpty == false)
+        for name in ["empty.heic", "png.heic", "truncated.heic"] {
+            #expect(entries[name]?["status"] as? String == "failed", "\(name)")
+            #expect(outcome.stderr.contains("error: \(scratch.sub("in/" + name)): "), "\(name) has no error line")
+        }
+        // The bit-flipped file may decode (HEVC conceals errors) or fail; either way it ends cleanly.
+        #expect(["converted", "failed"].contains(entries["bitstream.heic"]?["status"] as? String ?? ""))
+        let expected = entries["bitstream.heic"]?["status"] as? String == "converted" ? ["bitstream.jpg", "good.jpg"] : ["good.jpg"]
+        #expect(scratch.files("out") == expected, "only complete outputs, no temp files")
+        #expect(scratch.files("in").count == 6, "sources untouched")
+    }
+
+    @Test("A declared 60000×60000 image is refused before any allocation")
+    func decompressionBomb() throws {
+        let scratch = Scratch()
+        var file = try bytes(Self.sample)
+        // Patch every ispe box to declare 60000×60000.
+        var patched = 0
+        for i in 0..<(file.count - 16) where file[i..<(i + 4)].elementsEqual("ispe".utf8) {
+            for (k, byte) in [0, 0, 0xEA, 0x60, 0, 0, 0xEA, 0x60].enumerated() { file[i + 8 + k] = UInt8(byte) }
+            patched += 1
+        }
+        #expect(patched > 0)
+        try write(file, scratch.sub("bomb.heic"))
+        let outcome = try Tool.run(["-o", scratch.sub("out"), scratch.sub("bomb.heic")])
+        #expect(outcome.status == 1)
+        #expect(outcome.stderr.contains("image is 60000×60000 (3600 MP), over the 268 MP limit"), "\(outcome.stderr)")
+        #expect(scratch.files("out").isEmpty)
+    }
+
+    @Test("Two inputs for one output: the second fails with a reason, the first converts")
+    func collision() throws {
+        let scratch = Scratch()
+        let good = try bytes(Self.sample)
+        try write(good, scratch.sub("in/a.HEIF"))
+        try write(good, scratch.sub("in/a.heic"))
+        let outcome = try Tool.run(["-o", scratch.sub("out"), scratch.sub("in")])
+        #expect(outcome.status == 1)
+        #expect(outcome.stderr.contains("error: \(scratch.sub("in/a.heic")): output \(scratch.sub("out/a.jpg")) is already the output of \(scratch.sub("in/a.HEIF")) in this run; rename one of them"), "\(outcome.stderr)")
+        #expect(scratch.files("out") == ["a.jpg"])
+    }
+
+    @Test("A broken first claimant does not block a good second one")
+    func collisionWithBrokenFirst() throws {
+        let scratch = Scratch()
+        let good = try bytes(Self.sample)
+        try write(Array(good.prefix(300)), scratch.sub("in/a.HEIF"))
+        try write(good, scratch.sub("in/a.heic"))
+        let outcome = try Tool.run(["-o", scratch.sub("out"), "--report", scratch.sub("r.jsonl"), scratch.sub("in")])
+        #expect(outcome.status == 1)
+        let entries = try report(scratch.sub("r.jsonl"))
+        #expect(entries["a.HEIF"]?["status"] as? String == "failed")
+        #expect(entries["a.heic"]?["status"] as? String == "converted")
+        #expect(scratch.files("out") == ["a.jpg"])
+    }
+
+    @Test("Sources are never written: HEIF named .jpg is refused in place")
+    func neverOverwritesSource() throws {
+        let scratch = Scratch()
+        let good = try bytes(Self.sample)
+        try write(good, scratch.sub("in/photo.jpg"))
+        let outcome = try Tool.run(["--overwrite", scratch.sub("in")])
+        #expect(outcome.status == 1)
+        #expect(outcome.stderr.contains("output would overwrite the source itself"))
+        #expect(try bytes(scratch.sub("in/photo.jpg")) == good)
+    }
+
+    @Test("Dry run writes nothing")
+    func dryRun() throws {
+        let scratch = Scratch()
+        let outcome = try Tool.run(["--dry-run", "-v", "-o", scratch.sub("out"), Tool.samples])
+        #expect(outcome.status == 0)
+        #expect(outcome.stderr.contains("planned: \(Tool.samples)/monochrome.heic -> \(scratch.sub("out"))/monochrome.jpg"), "\(outcome.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: scratch.sub("out")))
+    }
+
+    @Test("SIGINT mid-batch leaves only complete JPEGs and no temp file")
+    func interrupted() throws {
+        let scratch = Scratch()
+        let good = try bytes(Tool.samples + "/10bit-gradient.heic")
+        for i in 0..<60 { try write(good, scratch.sub("in/\(i).heic")) }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: Tool.binary)
+        process.arguments = ["-j", "2", "-o", scratch.sub("out"), scratch.sub("in")]
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        // Wait until the run is under way, then interrupt it.
+        let deadline = Date().addingTimeInterval(20)
+        while scratch.files("out").isEmpty && Date() < deadline && process.isRunning { usleep(5_000) }
+        process.interrupt()
+        process.waitUntilExit()
+        let outputs = scratch.files("out")
+        #expect(process.terminationStatus == 128 + SIGINT || (process.terminationStatus == 0 && outputs.count == 60))
+        #expect(outputs.allSatisfy { $0.hasSuffix(".jpg") && !$0.hasPrefix(".") }, "\(outputs)")
+        for name in outputs {
+            let decoded = Reference.jpeg(scratch.sub("out/" + name))
+            #expect(decoded != nil && decoded?.warnings == 0, "\(name) is incomplete")
+        }
+    }
+}

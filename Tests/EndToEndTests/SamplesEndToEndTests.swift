@@ -1,0 +1,97 @@
+import Foundation
+import Testing
+
+/// Runs the built binary over the committed samples and checks real outputs.
+@Suite("End to end on Samples/")
+struct SamplesEndToEndTests {
+    /// HEIF samples (by the names make-samples gives them), relative to Samples/.
+    static let heifSamples = ["10bit-gradient.heic", "alpha-transparent.heic", "monochrome.heic", "nested/IMG_0001.HEIC",
+                              "photo-exif-gps-xmp-icc.heic", "rotated-irot270-orientation6.heic"]
+
+    func stem(_ relative: String) -> String { (relative as NSString).deletingPathExtension }
+
+    @Test("keep mode: every sample converts, upright, faithful, with metadata")
+    func keepMode() throws {
+        let scratch = Scratch()
+        let outcome = try Tool.run(["-o", scratch.sub("out"), "--report", scratch.sub("report.jsonl"), Tool.samples])
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        #expect(outcome.stderr.contains("heic2jpg: 6 converted, 1 copied, 0 skipped, 0 failed in "))
+        #expect(scratch.files("out") == (Self.heifSamples.map { stem($0) + ".jpg" } + ["actually-a-jpeg.jpg"]).sorted())
+        for sample in Self.heifSamples {
+            let problems = try OutputCheck.problems(source: Tool.samples + "/" + sample, output: scratch.sub("out/\(stem(sample)).jpg"))
+            #expect(problems.isEmpty, "\(sample): \(problems.joined(separator: "; "))")
+        }
+        // The rotated sample is stored landscape and displays portrait.
+        let rotated = Reference.jpeg(scratch.sub("out/rotated-irot270-orientation6.jpg"))
+        #expect(rotated?.picture.width == 384 && rotated?.picture.height == 512)
+        #expect(Reference.jpeg(scratch.sub("out/monochrome.jpg"))?.components == 1)
+        // JPEG content under a HEIF name is copied byte for byte.
+        #expect(FileManager.default.contents(atPath: scratch.sub("out/actually-a-jpeg.jpg"))
+                == FileManager.default.contents(atPath: Tool.samples + "/actually-a-jpeg.heic"))
+        // Outputs carry their source's modification time.
+        let attributes = { (path: String) in try FileManager.default.attributesOfItem(atPath: path)[.modificationDate] as? Date }
+        #expect(try attributes(scratch.sub("out/monochrome.jpg")) == attributes(Tool.samples + "/monochrome.heic"))
+        // The report has one line per input plus the summary.
+        let report = try String(contentsOfFile: scratch.sub("report.jsonl"), encoding: .utf8).split(separator: "\n")
+        #expect(report.count == 8)
+        let photo = try report.compactMap { try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+            .first { ($0["source"] as? String)?.hasSuffix("photo-exif-gps-xmp-icc.heic") == true }
+        #expect(photo?["status"] as? String == "converted")
+        #expect((photo?["metadata"] as? [String: Bool]) == ["exif": true, "xmp": true, "icc": true])
+        #expect(photo?["width"] as? Int == 512)
+    }
+
+    @Test("strip mode writes pixels and ICC only")
+    func stripMode() throws {
+        let scratch = Scratch()
+        let outcome = try Tool.run(["--metadata", "strip", "-o", scratch.sub("out"), Tool.samples])
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        for sample in Self.heifSamples {
+            let problems = try OutputCheck.problems(source: Tool.samples + "/" + sample, output: scratch.sub("out/\(stem(sample)).jpg"), strip: true)
+            #expect(problems.isEmpty, "\(sample): \(problems.joined(separator: "; "))")
+        }
+        let copied = JPEGSegments(path: scratch.sub("out/actually-a-jpeg.jpg"))
+        #expect(copied?.exifSegments == 0 && copied?.hasXMP == false)
+    }
+
+    @Test("A second run skips everything and touches nothing")
+    func rerun() throws {
+        let scratch = Scratch()
+        try Tool.run(["-o", scratch.sub("out"), Tool.samples])
+        let before = try scratch.files("out").map { try FileManager.default.attributesOfItem(atPath: scratch.sub("out/" + $0)) }
+        let second = try Tool.run(["-o", scratch.sub("out"), Tool.samples])
+        #expect(second.status == 0)
+        #expect(second.stderr.contains("heic2jpg: 0 converted, 0 copied, 7 skipped, 0 failed"), "\(second.stderr)")
+        let after = try scratch.files("out").map { try FileManager.default.attributesOfItem(atPath: scratch.sub("out/" + $0)) }
+        #expect(before.map { $0[.modificationDate] as? Date } == after.map { $0[.modificationDate] as? Date })
+        #expect(before.map { $0[.systemFileNumber] as? Int } == after.map { $0[.systemFileNumber] as? Int })
+        let forced = try Tool.run(["--overwrite", "--quiet", "-o", scratch.sub("out"), Tool.samples])
+        #expect(forced.status == 0 && forced.stderr.isEmpty)
+    }
+
+    @Test("Alpha is flattened onto --background")
+    func background() throws {
+        let scratch = Scratch()
+        let outcome = try Tool.run(["--background", "#203040", "-o", scratch.sub("out"), Tool.samples + "/alpha-transparent.heic"])
+        #expect(outcome.status == 0)
+        let problems = try OutputCheck.problems(source: Tool.samples + "/alpha-transparent.heic",
+                                                output: scratch.sub("out/alpha-transparent.jpg"), background: (0x20, 0x30, 0x40))
+        #expect(problems.isEmpty, "\(problems)")
+        // The right edge is fully transparent: it must come out in the background colour.
+        let picture = try #require(Reference.jpeg(scratch.sub("out/alpha-transparent.jpg"))?.picture)
+        let offset = (picture.height / 2 * picture.width + picture.width - 2) * 3
+        let pixel = picture.pixels[offset..<(offset + 3)].map(Int.init)
+        #expect(abs(pixel[0] - 0x20) <= 3 && abs(pixel[1] - 0x30) <= 3 && abs(pixel[2] - 0x40) <= 3, "\(pixel)")
+    }
+
+    @Test("stdin to stdout")
+    func streams() throws {
+        let input = try #require(FileManager.default.contents(atPath: Tool.samples + "/photo-exif-gps-xmp-icc.heic"))
+        let outcome = try Tool.run(["-", "-o", "-"], stdin: input)
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        let scratch = Scratch()
+        FileManager.default.createFile(atPath: scratch.sub("stdout.jpg"), contents: outcome.stdout)
+        let problems = try OutputCheck.problems(source: Tool.samples + "/photo-exif-gps-xmp-icc.heic", output: scratch.sub("stdout.jpg"))
+        #expect(problems.isEmpty, "\(problems)")
+    }
+}

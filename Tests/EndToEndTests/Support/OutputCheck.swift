@@ -1,0 +1,52 @@
+import Foundation
+
+/// The acceptance checks for one converted file, shared by the Samples and corpus
+/// tests. Each returns the problems it found, so a failure names every one of them.
+enum OutputCheck {
+    static let minimumPSNR = 34.0
+
+    /// Tags compared between source and output in keep mode, with their EXIF groups.
+    static let preservedTags = [("IFD0", "Make"), ("IFD0", "Model"), ("ExifIFD", "DateTimeOriginal"),
+                                ("GPS", "GPSLatitude"), ("GPS", "GPSLatitudeRef"), ("GPS", "GPSLongitude"), ("GPS", "GPSLongitudeRef")]
+
+    static func problems(source: String, output: String, strip: Bool = false,
+                         background: (UInt8, UInt8, UInt8) = (255, 255, 255)) throws -> [String] {
+        var problems: [String] = []
+        guard let decoded = Reference.jpeg(output) else { return ["output does not decode"] }
+        if decoded.warnings > 0 { problems.append("output decodes with \(decoded.warnings) libjpeg warnings") }
+        if let size = Reference.heifSize(source), size != (decoded.picture.width, decoded.picture.height) {
+            problems.append("size \(decoded.picture.width)×\(decoded.picture.height) != libheif's \(size.0)×\(size.1)")
+        }
+        if let reference = Reference.heif(source, background: background),
+           reference.width == decoded.picture.width, reference.height == decoded.picture.height {
+            let psnr = decoded.picture.psnr(against: reference)
+            if psnr < minimumPSNR { problems.append(String(format: "PSNR %.2f dB < %.0f", psnr, minimumPSNR)) }
+        } else {
+            problems.append("no reference decode to compare with")
+        }
+        let out = try Tool.exiftool(output)
+        let orientation = out["IFD0:Orientation"].map { "\($0)" }
+        if let orientation, orientation != "1" { problems.append("EXIF Orientation \(orientation) after pixels were rotated") }
+        guard let segments = JPEGSegments(path: output) else { return problems + ["output header unreadable"] }
+        let sourceICC = Reference.heifICC(source)
+        if segments.icc != sourceICC {
+            problems.append("ICC differs: source \(sourceICC?.count ?? 0) bytes, output \(segments.icc?.count ?? 0)")
+        }
+        if strip {
+            if segments.exifSegments > 0 { problems.append("strip mode wrote EXIF") }
+            if segments.hasXMP { problems.append("strip mode wrote XMP") }
+            if out.keys.contains(where: { $0.hasPrefix("GPS:") }) { problems.append("strip mode kept GPS") }
+            return problems
+        }
+        if segments.exifSegments > 1 { problems.append("EXIF split over \(segments.exifSegments) APP1 segments") }
+        let src = try Tool.exiftool(source)
+        for (group, name) in preservedTags {
+            let key = "\(group):\(name)"
+            if let value = src[key], "\(value)" != out[key].map({ "\($0)" }) {
+                problems.append("\(key) \(value) -> \(out[key].map { "\($0)" } ?? "missing")")
+            }
+        }
+        if Reference.heifHasXMP(source) && !segments.hasXMP { problems.append("XMP lost") }
+        return problems
+    }
+}

@@ -1,0 +1,156 @@
+import CHeif
+import CJPEGCodec
+import Foundation
+
+/// An 8-bit RGB picture for comparisons.
+struct RGBPicture {
+    let width: Int
+    let height: Int
+    let pixels: [UInt8]
+
+    /// PSNR over all RGB samples, in dB (99 for identical pictures).
+    func psnr(against other: RGBPicture) -> Double {
+        precondition(width == other.width && height == other.height)
+        var sum = 0.0
+        pixels.withUnsafeBufferPointer { a in
+            other.pixels.withUnsafeBufferPointer { b in
+                for i in 0..<a.count {
+                    let d = Double(Int(a[i]) - Int(b[i]))
+                    sum += d * d
+                }
+            }
+        }
+        let mse = sum / Double(pixels.count)
+        return mse == 0 ? 99 : 10 * log10(255 * 255 / mse)
+    }
+}
+
+/// Independent decoders for checking outputs: libheif straight through its C API (not
+/// through the pipeline's code), and libjpeg through the codec shim.
+enum Reference {
+    /// libheif's decode of the primary image, transforms applied, flattened on `background`.
+    static func heif(_ path: String, background: (UInt8, UInt8, UInt8) = (255, 255, 255)) -> RGBPicture? {
+        let context = heif_context_alloc()
+        defer { heif_context_free(context) }
+        guard heif_context_read_from_file(context, path, nil).code == heif_error_Ok else { return nil }
+        var handle: OpaquePointer?
+        guard heif_context_get_primary_image_handle(context, &handle).code == heif_error_Ok, let handle else { return nil }
+        defer { heif_image_handle_release(handle) }
+        let options = heif_decoding_options_alloc()
+        defer { heif_decoding_options_free(options) }
+        options?.pointee.convert_hdr_to_8bit = 1
+        var image: OpaquePointer?
+        guard heif_decode_image(handle, &image, heif_colorspace_RGB, heif_chroma_interleaved_RGBA, options).code == heif_error_Ok,
+              let image else { return nil }
+        defer { heif_image_release(image) }
+        let width = Int(heif_image_get_width(image, heif_channel_interleaved))
+        let height = Int(heif_image_get_height(image, heif_channel_interleaved))
+        var stride: Int32 = 0
+        guard let plane = heif_image_get_plane_readonly(image, heif_channel_interleaved, &stride) else { return nil }
+        var pixels = [UInt8](repeating: 0, count: width * height * 3)
+        let bg = [Int(background.0), Int(background.1), Int(background.2)]
+        for y in 0..<height {
+            for x in 0..<width {
+                let p = plane + y * Int(stride) + 4 * x
+                let a = Int(p[3])
+                for c in 0..<3 {
+                    pixels[(y * width + x) * 3 + c] = UInt8((Int(p[c]) * a + bg[c] * (255 - a) + 127) / 255)
+                }
+            }
+        }
+        return RGBPicture(width: width, height: height, pixels: pixels)
+    }
+
+    /// Size after transforms, from the handle.
+    static func heifSize(_ path: String) -> (Int, Int)? {
+        let context = heif_context_alloc()
+        defer { heif_context_free(context) }
+        guard heif_context_read_from_file(context, path, nil).code == heif_error_Ok else { return nil }
+        var handle: OpaquePointer?
+        guard heif_context_get_primary_image_handle(context, &handle).code == heif_error_Ok, let handle else { return nil }
+        defer { heif_image_handle_release(handle) }
+        return (Int(heif_image_handle_get_width(handle)), Int(heif_image_handle_get_height(handle)))
+    }
+
+    /// The primary image's raw ICC profile, if any.
+    static func heifICC(_ path: String) -> [UInt8]? {
+        let context = heif_context_alloc()
+        defer { heif_context_free(context) }
+        guard heif_context_read_from_file(context, path, nil).code == heif_error_Ok else { return nil }
+        var handle: OpaquePointer?
+        guard heif_context_get_primary_image_handle(context, &handle).code == heif_error_Ok, let handle else { return nil }
+        defer { heif_image_handle_release(handle) }
+        let size = heif_image_handle_get_raw_color_profile_size(handle)
+        guard size > 0 else { return nil }
+        var bytes = [UInt8](repeating: 0, count: size)
+        _ = bytes.withUnsafeMutableBytes { heif_image_handle_get_raw_color_profile(handle, $0.baseAddress) }
+        return bytes
+    }
+
+    /// Whether the primary image has an XMP block.
+    static func heifHasXMP(_ path: String) -> Bool {
+        let context = heif_context_alloc()
+        defer { heif_context_free(context) }
+        guard heif_context_read_from_file(context, path, nil).code == heif_error_Ok else { return false }
+        var handle: OpaquePointer?
+        guard heif_context_get_primary_image_handle(context, &handle).code == heif_error_Ok, let handle else { return false }
+        defer { heif_image_handle_release(handle) }
+        var ids = [heif_item_id](repeating: 0, count: 8)
+        let n = Int(heif_image_handle_get_list_of_metadata_block_IDs(handle, "mime", &ids, 8))
+        return ids.prefix(n).contains { id in
+            heif_image_handle_get_metadata_content_type(handle, id).map { String(cString: $0) } == "application/rdf+xml"
+        }
+    }
+
+    /// Decodes a JPEG to RGB (grayscale replicated). `warnings` counts libjpeg's corrupt-data warnings.
+    static func jpeg(_ path: String) -> (picture: RGBPicture, components: Int, warnings: Int)? {
+        guard let data = FileManager.default.contents(atPath: path) else { return nil }
+        let bytes = [UInt8](data)
+        var info = cjpegcodec_decode_info()
+        var pixels: UnsafeMutablePointer<UInt8>?
+        let code = bytes.withUnsafeBufferPointer { cjpegcodec_decode($0.baseAddress, $0.count, &pixels, &info) }
+        guard code == Int32(CJPEGCODEC_OK) || code == Int32(CJPEGCODEC_WARNING), let pixels else { return nil }
+        defer { cjpegcodec_free(pixels) }
+        let width = Int(info.width), height = Int(info.height), components = Int(info.components)
+        var rgb = [UInt8](repeating: 0, count: width * height * 3)
+        for i in 0..<(width * height) {
+            for c in 0..<3 { rgb[3 * i + c] = pixels[components * i + (components == 3 ? c : 0)] }
+        }
+        return (RGBPicture(width: width, height: height, pixels: rgb), components, Int(info.warnings))
+    }
+}
+
+/// JPEG header segments, parsed independently of the pipeline's own code.
+struct JPEGSegments {
+    /// (marker, payload) for every segment before SOS.
+    let segments: [(UInt8, [UInt8])]
+
+    init?(path: String) {
+        guard let data = FileManager.default.contents(atPath: path) else { return nil }
+        let b = [UInt8](data)
+        guard b.count > 4, b[0] == 0xFF, b[1] == 0xD8 else { return nil }
+        var list: [(UInt8, [UInt8])] = []
+        var i = 2
+        while i + 4 <= b.count, b[i] == 0xFF, b[i + 1] != 0xDA {
+            let length = Int(b[i + 2]) << 8 | Int(b[i + 3])
+            guard length >= 2, i + 2 + length <= b.count else { return nil }
+            list.append((b[i + 1], Array(b[(i + 4)..<(i + 2 + length)])))
+            i += 2 + length
+        }
+        segments = list
+    }
+
+    func payloads(_ marker: UInt8, prefix: String) -> [[UInt8]] {
+        let p = Array(prefix.utf8)
+        return segments.filter { $0.0 == marker && $0.1.starts(with: p) }.map(\.1)
+    }
+
+    var exifSegments: Int { payloads(0xE1, prefix: "Exif\0\0").count }
+    var hasXMP: Bool { !payloads(0xE1, prefix: "http://ns.adobe.com/xap/1.0/\0").isEmpty }
+
+    /// The ICC profile reassembled from APP2 chunks in sequence order.
+    var icc: [UInt8]? {
+        let chunks = payloads(0xE2, prefix: "ICC_PROFILE\0").sorted { $0[12] < $1[12] }
+        return chunks.isEmpty ? nil : chunks.flatMap { $0.dropFirst(14) }
+    }
+}

@@ -1,0 +1,125 @@
+import Testing
+@testable import HEIC2JPGKit
+
+@Suite("Command line parsing")
+struct CommandLineParserTests {
+    func request(_ arguments: [String]) throws -> BatchRequest {
+        guard case .convert(let request) = try CommandLineParser.parse(arguments) else {
+            Issue.record("expected a convert command")
+            return BatchRequest()
+        }
+        return request
+    }
+
+    func usageError(_ arguments: [String]) -> String? {
+        do {
+            _ = try CommandLineParser.parse(arguments)
+            return nil
+        } catch {
+            return error.message
+        }
+    }
+
+    @Test("Defaults match the documented ones")
+    func defaults() throws {
+        let r = try request(["photos"])
+        #expect(r.inputs == ["photos"])
+        #expect(r.output == nil)
+        #expect(r.options.quality == 90)
+        #expect(r.options.metadata == .keep)
+        #expect(r.options.background == .white)
+        #expect(r.options.subsampling == .s420)
+        #expect(!r.options.overwrite && !r.options.dryRun)
+        #expect(r.jobs == BatchRequest.cpuCount)
+        #expect(r.verbosity == .normal)
+        #expect(r.report == nil)
+    }
+
+    @Test("Every option, in its long, short and attached spellings")
+    func allOptions() throws {
+        let r = try request(["convert", "-o", "out", "-q80", "--jobs=3", "--metadata", "strip", "--overwrite",
+                             "--dry-run", "--report", "r.jsonl", "--background", "#000000", "-v", "a.heic", "dir"])
+        #expect(r.inputs == ["a.heic", "dir"])
+        #expect(r.output == .path("out"))
+        #expect(r.options.quality == 80)
+        #expect(r.jobs == 3)
+        #expect(r.options.metadata == .strip)
+        #expect(r.options.overwrite && r.options.dryRun)
+        #expect(r.report == .path("r.jsonl"))
+        #expect(r.options.background == RGBColor(red: 0, green: 0, blue: 0))
+        #expect(r.verbosity == .verbose)
+    }
+
+    @Test("'convert' is optional and '--' ends options")
+    func subcommandAndDoubleDash() throws {
+        #expect(try request(["--quiet", "--", "-odd-name.heic"]).inputs == ["-odd-name.heic"])
+        #expect(try request(["--quiet", "x"]).verbosity == .quiet)
+    }
+
+    @Test("Help and version win wherever they appear")
+    func helpAndVersion() throws {
+        #expect(try CommandLineParser.parse(["x", "--help"]) == .help)
+        #expect(try CommandLineParser.parse(["-h"]) == .help)
+        #expect(try CommandLineParser.parse(["--version"]) == .version)
+    }
+
+    @Test("stdin and stdout rules")
+    func streams() throws {
+        let r = try request(["-", "-o", "-"])
+        #expect(r.inputs == ["-"] && r.output == .standardStream)
+        #expect(usageError(["-"]) == "Reading from stdin ('-') needs '--output <dir>' or '-o -' for stdout")
+        #expect(usageError(["a", "b", "-o", "-"]) == "'-o -' writes one JPEG to stdout, so it takes exactly one input")
+        #expect(usageError(["a", "-o", "-", "--report", "-"]) == "'-o -' and '--report -' cannot both use stdout")
+        #expect(usageError(["-", "-", "-o", "x"]) == "'-' (stdin) can be given only once")
+    }
+
+    @Test("Error texts follow swift-argument-parser")
+    func errors() {
+        #expect(usageError(["--qualty", "9", "x"]) == "Unknown option '--qualty'. Did you mean '--quality'?")
+        #expect(usageError(["--frobnicate", "x"]) == "Unknown option '--frobnicate'.")
+        #expect(usageError(["-x", "a"]) == "Unknown option '-x'.")
+        #expect(usageError(["-q", "0", "x"]) == "The value '0' is invalid for '-q <1-100>': expected a whole number from 1 to 100")
+        #expect(usageError(["--quality=abc", "x"]) == "The value 'abc' is invalid for '--quality <1-100>': expected a whole number from 1 to 100")
+        #expect(usageError(["x", "-q"]) == "Missing value for '-q <1-100>'")
+        #expect(usageError(["--metadata", "all", "x"]) == "The value 'all' is invalid for '--metadata <mode>': expected 'keep' or 'strip'")
+        #expect(usageError(["--background", "white", "x"]) == "The value 'white' is invalid for '--background <#rrggbb>': expected a colour such as #ffffff")
+        #expect(usageError(["-j", "0", "x"]) == "The value '0' is invalid for '-j <n>': expected a whole number from 1 to 1024")
+        #expect(usageError([]) == "Missing expected argument '<input> ...'")
+        #expect(usageError(["-v", "--quiet", "x"]) == "'--verbose' and '--quiet' cannot be used together")
+        #expect(usageError(["--overwrite=yes", "x"]) == "The option '--overwrite' does not take a value")
+    }
+
+    @Test("The error block has the three documented lines")
+    func errorBlock() {
+        let text = HelpText.error(UsageError(message: "Missing expected argument '<input> ...'"))
+        #expect(text == """
+        Error: Missing expected argument '<input> ...'
+        Usage: heic2jpg [convert] [<options>] <input> ...
+          See 'heic2jpg --help' for more information.
+
+        """)
+    }
+
+    @Test("Help lists every option, --version before -h, --help last")
+    func helpLayout() {
+        let help = HelpText.help
+        for option in CommandLineParser.options {
+            #expect(help.contains(option.long), "help misses \(option.long)")
+        }
+        let lines = help.split(separator: "\n").map(String.init)
+        let version = lines.firstIndex { $0.contains("--version") } ?? -1
+        let helpLine = lines.firstIndex { $0.contains("-h, --help") } ?? -1
+        #expect(version >= 0 && helpLine == version + 1)
+        #expect(help.hasPrefix("OVERVIEW: "))
+        #expect(help.contains("\nUSAGE: heic2jpg [convert] [<options>] <input> ...\n"))
+    }
+
+    @Test("Background colours parse as #rrggbb")
+    func colours() {
+        #expect(RGBColor(hex: "#ff8000") == RGBColor(red: 255, green: 128, blue: 0))
+        #expect(RGBColor(hex: "00ff00") == RGBColor(red: 0, green: 255, blue: 0))
+        #expect(RGBColor(hex: "#fff") == nil)
+        #expect(RGBColor(hex: "#gggggg") == nil)
+        #expect(RGBColor.white.description == "#ffffff")
+    }
+}

@@ -1,0 +1,42 @@
+import Testing
+@testable import HEIC2JPGKit
+
+@Suite("Report and summary text")
+struct ReportTests {
+    @Test("JSON strings escape quotes, backslashes and control characters")
+    func quoting() {
+        #expect(JSONLine.quote("a\"b\\c\nd\u{1}é") == "\"a\\\"b\\\\c\\nd\\u0001é\"")
+    }
+
+    @Test("A result line has every documented field, in order")
+    func resultLine() {
+        var result = ConversionResult(source: "in/a.heic", output: "out/a.jpg", status: .converted)
+        result.width = 4
+        result.height = 3
+        result.bytes = 1234
+        result.metadata = .init(exif: true, xmp: false, icc: true)
+        result.warnings = ["EXIF trimmed"]
+        result.milliseconds = 7
+        #expect(Reporter.json(result) == #"{"source":"in/a.heic","output":"out/a.jpg","status":"converted","reason":null,"width":4,"height":3,"bytes":1234,"metadata":{"exif":true,"xmp":false,"icc":true},"warnings":["EXIF trimmed"],"ms":7}"#)
+    }
+
+    @Test("The summary line counts every status and the rate")
+    func summary() {
+        var s = RunSummary()
+        [.converted, .converted, .copied, .skipped, .failed].forEach { s.count($0) }
+        s.seconds = 1.5
+        #expect(s.line == "heic2jpg: 2 converted, 1 copied, 1 skipped, 1 failed in 1.50 s (2.00 images/s)")
+        #expect(Reporter.json(s) == #"{"summary":true,"converted":2,"copied":1,"skipped":1,"planned":0,"failed":1,"seconds":1.5,"imagesPerSecond":2.0}"#)
+    }
+
+    @Test("Per-file lines: failures always, warnings unless quiet")
+    func messages() {
+        var failed = ConversionResult(source: "x.heic", output: nil, status: .failed, reason: "bad box")
+        #expect(Reporter.message(for: failed, verbosity: .quiet) == "error: x.heic: bad box")
+        failed.status = .converted
+        failed.reason = nil
+        failed.warnings = ["w"]
+        #expect(Reporter.message(for: failed, verbosity: .quiet) == nil)
+        #expect(Reporter.message(for: failed, verbosity: .normal) == "warning: x.heic: w")
+    }
+}

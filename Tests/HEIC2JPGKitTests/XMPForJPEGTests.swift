@@ -1,0 +1,40 @@
+import Testing
+@testable import HEIC2JPGKit
+
+@Suite("XMP for JPEG")
+struct XMPForJPEGTests {
+    func text(_ payload: [UInt8]?) -> String {
+        String(decoding: (payload ?? []).dropFirst(XMPForJPEG.header.count), as: UTF8.self)
+    }
+
+    @Test("Attribute and element forms of Orientation and pixel size are updated")
+    func updates() {
+        let packet = #"<rdf:Description tiff:Orientation="6" exif:PixelXDimension='4032' exif:PixelYDimension = "3024"/><tiff:Orientation>8</tiff:Orientation><x:tiff:OrientationX>3</x:tiff:OrientationX>"#
+        let result = XMPForJPEG.make(packet: Array(packet.utf8), width: 3024, height: 4032)
+        #expect(text(result.payload) == #"<rdf:Description tiff:Orientation="1" exif:PixelXDimension='3024' exif:PixelYDimension = "4032"/><tiff:Orientation>1</tiff:Orientation><x:tiff:OrientationX>3</x:tiff:OrientationX>"#)
+        #expect(result.payload?.starts(with: Array("http://ns.adobe.com/xap/1.0/\0".utf8)) == true)
+    }
+
+    @Test("Closing tags are left alone")
+    func closingTag() {
+        let packet = "<tiff:Orientation>6</tiff:Orientation>\n <dc:x>keep</dc:x>"
+        #expect(text(XMPForJPEG.make(packet: Array(packet.utf8), width: 1, height: 1).payload)
+                == "<tiff:Orientation>1</tiff:Orientation>\n <dc:x>keep</dc:x>")
+    }
+
+    @Test("Non-UTF-8 bytes pass through untouched")
+    func latin1() {
+        let packet: [UInt8] = Array("<x a=\"".utf8) + [0xE9, 0xFF] + Array("\" tiff:Orientation=\"3\"/>".utf8)
+        let payload = XMPForJPEG.make(packet: packet, width: 1, height: 1).payload ?? []
+        #expect(Array(payload.dropFirst(XMPForJPEG.header.count)) == Array("<x a=\"".utf8) + [0xE9, 0xFF] + Array("\" tiff:Orientation=\"1\"/>".utf8))
+    }
+
+    @Test("Oversized packets are dropped with a warning; trailing NULs are trimmed")
+    func limits() {
+        let big = XMPForJPEG.make(packet: [UInt8](repeating: 0x20, count: 70_000), width: 1, height: 1)
+        #expect(big.payload == nil)
+        #expect(big.warnings == ["XMP is 70000 bytes, over the 65502 one APP1 holds; dropped it"])
+        #expect(XMPForJPEG.make(packet: Array("<x/>".utf8) + [0, 0], width: 1, height: 1).payload?.last == UInt8(ascii: ">"))
+        #expect(XMPForJPEG.make(packet: [0], width: 1, height: 1).payload == nil)
+    }
+}
