@@ -16,9 +16,9 @@ struct JPEGMarkers {
         icc = handle.iccProfile()
         guard mode == .keep else { return }
         if let item = handle.metadata(type: "Exif").first {
-            // TEMP-EXIF let prepared = EXIFForJPEG.make(fromHEIFExifItem: item, width: width, height: height)
-            exif = item // TEMP-EXIF prepared.app1Payload
-            // TEMP-EXIF warnings += prepared.warnings
+            let prepared = EXIFForJPEG.make(fromHEIFExifItem: item, width: width, height: height)
+            exif = prepared.app1Payload
+            warnings += prepared.warnings
         }
         if let packet = handle.metadata(type: "mime", contentType: "application/rdf+xml").first {
             let prepared = XMPForJPEG.make(packet: packet, width: width, height: height)

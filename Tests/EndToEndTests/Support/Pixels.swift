@@ -120,6 +120,28 @@ enum Reference {
     }
 }
 
+extension Reference {
+    /// PSNR of `picture` after a plain libjpeg round trip at q90 4:2:0: the best any
+    /// converter writing such a JPEG can reach on this content.
+    static func jpegCeiling(_ picture: RGBPicture, components: Int) -> Double {
+        let path = NSTemporaryDirectory() + "heic2jpg-ceiling-\(UUID().uuidString).jpg"
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        guard fd >= 0, let encoder = cjpegcodec_encoder_create(fd) else { return 99 }
+        defer { cjpegcodec_encoder_destroy(encoder) }
+        var source = picture.pixels
+        if components == 1 { source = stride(from: 0, to: source.count, by: 3).map { source[$0] } }
+        _ = cjpegcodec_encoder_start(encoder, UInt32(picture.width), UInt32(picture.height), Int32(components), 90, CJPEGCODEC_SUBSAMPLING_420)
+        _ = source.withUnsafeBufferPointer {
+            cjpegcodec_encoder_write_rows(encoder, $0.baseAddress, picture.width * components, UInt32(picture.height))
+        }
+        _ = cjpegcodec_encoder_finish(encoder)
+        close(fd)
+        guard let roundTrip = jpeg(path) else { return 99 }
+        return roundTrip.picture.psnr(against: picture)
+    }
+}
+
 /// JPEG header segments, parsed independently of the pipeline's own code.
 struct JPEGSegments {
     /// (marker, payload) for every segment before SOS.
