@@ -18,7 +18,7 @@ public final class SignalCleanup {
             source.setEventHandler {
                 registry.removeAllAndSeal()
                 Reporter.writeLine("\nheic2jpg: interrupted by signal \(number); no partial output left", to: STDERR_FILENO)
-                exit(128 + number)
+                _exit(128 + number)
             }
             source.resume()
             return source

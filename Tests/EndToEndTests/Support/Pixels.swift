@@ -30,12 +30,21 @@ struct RGBPicture {
 enum Reference {
     /// libheif's decode of the primary image, transforms applied, flattened on `background`.
     static func heif(_ path: String, background: (UInt8, UInt8, UInt8) = (255, 255, 255)) -> RGBPicture? {
+        withPrimaryHandle(path) { handle in decode(handle, background: background) } ?? nil
+    }
+
+    /// Opens `path` with libheif and calls `body` with the primary image handle.
+    static func withPrimaryHandle<T>(_ path: String, _ body: (OpaquePointer) -> T) -> T? {
         let context = heif_context_alloc()
         defer { heif_context_free(context) }
         guard heif_context_read_from_file(context, path, nil).code == heif_error_Ok else { return nil }
         var handle: OpaquePointer?
         guard heif_context_get_primary_image_handle(context, &handle).code == heif_error_Ok, let handle else { return nil }
         defer { heif_image_handle_release(handle) }
+        return body(handle)
+    }
+
+    private static func decode(_ handle: OpaquePointer, background: (UInt8, UInt8, UInt8)) -> RGBPicture? {
         let options = heif_decoding_options_alloc()
         defer { heif_decoding_options_free(options) }
         options?.pointee.convert_hdr_to_8bit = 1
@@ -63,43 +72,29 @@ enum Reference {
 
     /// Size after transforms, from the handle.
     static func heifSize(_ path: String) -> (Int, Int)? {
-        let context = heif_context_alloc()
-        defer { heif_context_free(context) }
-        guard heif_context_read_from_file(context, path, nil).code == heif_error_Ok else { return nil }
-        var handle: OpaquePointer?
-        guard heif_context_get_primary_image_handle(context, &handle).code == heif_error_Ok, let handle else { return nil }
-        defer { heif_image_handle_release(handle) }
-        return (Int(heif_image_handle_get_width(handle)), Int(heif_image_handle_get_height(handle)))
+        withPrimaryHandle(path) { (Int(heif_image_handle_get_width($0)), Int(heif_image_handle_get_height($0))) }
     }
 
     /// The primary image's raw ICC profile, if any.
     static func heifICC(_ path: String) -> [UInt8]? {
-        let context = heif_context_alloc()
-        defer { heif_context_free(context) }
-        guard heif_context_read_from_file(context, path, nil).code == heif_error_Ok else { return nil }
-        var handle: OpaquePointer?
-        guard heif_context_get_primary_image_handle(context, &handle).code == heif_error_Ok, let handle else { return nil }
-        defer { heif_image_handle_release(handle) }
-        let size = heif_image_handle_get_raw_color_profile_size(handle)
-        guard size > 0 else { return nil }
-        var bytes = [UInt8](repeating: 0, count: size)
-        _ = bytes.withUnsafeMutableBytes { heif_image_handle_get_raw_color_profile(handle, $0.baseAddress) }
-        return bytes
+        withPrimaryHandle(path) { handle -> [UInt8]? in
+            let size = heif_image_handle_get_raw_color_profile_size(handle)
+            guard size > 0 else { return nil }
+            var bytes = [UInt8](repeating: 0, count: size)
+            _ = bytes.withUnsafeMutableBytes { heif_image_handle_get_raw_color_profile(handle, $0.baseAddress) }
+            return bytes
+        } ?? nil
     }
 
     /// Whether the primary image has an XMP block.
     static func heifHasXMP(_ path: String) -> Bool {
-        let context = heif_context_alloc()
-        defer { heif_context_free(context) }
-        guard heif_context_read_from_file(context, path, nil).code == heif_error_Ok else { return false }
-        var handle: OpaquePointer?
-        guard heif_context_get_primary_image_handle(context, &handle).code == heif_error_Ok, let handle else { return false }
-        defer { heif_image_handle_release(handle) }
-        var ids = [heif_item_id](repeating: 0, count: 8)
-        let n = Int(heif_image_handle_get_list_of_metadata_block_IDs(handle, "mime", &ids, 8))
-        return ids.prefix(n).contains { id in
-            heif_image_handle_get_metadata_content_type(handle, id).map { String(cString: $0) } == "application/rdf+xml"
-        }
+        withPrimaryHandle(path) { handle in
+            var ids = [heif_item_id](repeating: 0, count: 8)
+            let n = Int(heif_image_handle_get_list_of_metadata_block_IDs(handle, "mime", &ids, 8))
+            return ids.prefix(n).contains { id in
+                heif_image_handle_get_metadata_content_type(handle, id).map { String(cString: $0) } == "application/rdf+xml"
+            }
+        } ?? false
     }
 
     /// Decodes a JPEG to RGB (grayscale replicated). `warnings` counts libjpeg's corrupt-data warnings.
