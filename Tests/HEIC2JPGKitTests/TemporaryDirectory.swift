@@ -16,7 +16,7 @@ final class TemporaryDirectory {
     func file(_ relative: String, _ bytes: [UInt8]) -> String {
         let full = path + "/" + relative
         try? FileManager.default.createDirectory(atPath: (full as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
-        FileManager.default.createFile(atPath: full, contents: Data(bytes))
+        precondition(FileManager.default.createFile(atPath: full, contents: Data(bytes)), "cannot create \(full)")
         return full
     }
 
