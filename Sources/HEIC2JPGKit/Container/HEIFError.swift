@@ -2,6 +2,8 @@
 public enum HEIFError: Error, Equatable, Sendable, CustomStringConvertible {
     /// A box header or payload runs past its parent or the file.
     case truncatedBox(String)
+    /// The top-level box sequence is broken (sizes that do not add up to the file).
+    case corruptStructure(String)
     /// A required box is absent.
     case missingBox(String)
     /// A box holds a value outside what the format allows.
@@ -16,6 +18,7 @@ public enum HEIFError: Error, Equatable, Sendable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .truncatedBox(let box): return "'\(box)' box is truncated"
+        case .corruptStructure(let reason): return "corrupt file structure: \(reason)"
         case .missingBox(let box): return "no '\(box)' box"
         case .malformedBox(let box, let reason): return "malformed '\(box)' box: \(reason)"
         case .missingItem(let by, let id): return "\(by) references item \(id), which does not exist"

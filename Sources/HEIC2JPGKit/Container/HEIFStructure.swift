@@ -63,7 +63,7 @@ extension HEIFStructure {
                 // extents to judge; before it, the file structure itself is broken.
                 if meta != nil { break }
                 let declared = head.u32(0).map { "\($0)" } ?? "?"
-                throw .malformedBox(head.fourCC(4) ?? "????", reason: "the box at offset \(offset) declares \(declared) bytes, past the end of the \(source.size)-byte file")
+                throw .corruptStructure("the box at offset \(offset) declares \(declared) bytes, past the end of the \(source.size)-byte file")
             }
             guard let box else { break }
             if box.type == "ftyp" || box.type == "meta" {
