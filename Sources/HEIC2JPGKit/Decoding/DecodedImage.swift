@@ -19,6 +19,8 @@ public final class DecodedImage {
     /// Alpha plane when it is separate (grayscale); RGBA carries it interleaved.
     private let alphaPlane: (pointer: UnsafePointer<UInt8>, stride: Int)?
     private let interleavedAlpha: Bool
+    /// 8-bit copies of HDR monochrome planes, freed on deinit.
+    private let ownedPlanes: [UnsafeMutableBufferPointer<UInt8>]
     private let premultiplied: Bool
     private let background: RGBColor
 
@@ -61,24 +63,51 @@ public final class DecodedImage {
         warnings = Self.decodingWarnings(decoded)
 
         let channel = monochrome ? heif_channel_Y : heif_channel_interleaved
-        let bits = Int(heif_image_get_bits_per_pixel_range(decoded, channel))
-        var planeStride: Int32 = 0
-        guard bits == 8, let base = heif_image_get_plane_readonly(decoded, channel, &planeStride), width > 0, height > 0 else {
+        var owned: [UnsafeMutableBufferPointer<UInt8>] = []
+        guard width > 0, height > 0,
+              let main = Self.eightBitPlane(decoded, channel, width: width, height: height, owned: &owned) else {
+            let bits = heif_image_get_bits_per_pixel_range(decoded, channel)
             heif_image_release(decoded)
-            throw LibheifError(message: "decoder returned no usable 8-bit plane (bits per sample: \(bits))")
+            throw LibheifError(message: "decoder returned no usable plane (\(width)×\(height), \(bits) bits per sample)")
         }
-        plane = base
-        stride = Int(planeStride)
+        plane = main.pointer
+        stride = main.stride
         interleavedAlpha = hasAlpha && !monochrome
         if hasAlpha && monochrome, heif_image_has_channel(decoded, heif_channel_Alpha) != 0 {
-            var alphaStride: Int32 = 0
-            alphaPlane = heif_image_get_plane_readonly(decoded, heif_channel_Alpha, &alphaStride).map { ($0, Int(alphaStride)) }
+            alphaPlane = Self.eightBitPlane(decoded, heif_channel_Alpha, width: width, height: height, owned: &owned)
         } else {
             alphaPlane = nil
         }
+        ownedPlanes = owned
     }
 
-    deinit { heif_image_release(image) }
+    /// An 8-bit view of `channel`. libheif's `convert_hdr_to_8bit` covers RGB output but
+    /// not monochrome, so 9–16-bit planes are scaled here (v · 255 / (2^bits − 1), rounded)
+    /// into a buffer appended to `owned`, which the caller frees.
+    private static func eightBitPlane(_ image: OpaquePointer, _ channel: heif_channel, width: Int, height: Int,
+                                      owned: inout [UnsafeMutableBufferPointer<UInt8>]) -> (pointer: UnsafePointer<UInt8>, stride: Int)? {
+        let bits = Int(heif_image_get_bits_per_pixel_range(image, channel))
+        var planeStride: Int32 = 0
+        guard let base = heif_image_get_plane_readonly(image, channel, &planeStride) else { return nil }
+        if bits == 8 { return (base, Int(planeStride)) }
+        guard channel != heif_channel_interleaved, (9...16).contains(bits) else { return nil }
+        let buffer = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: width * height)
+        owned.append(buffer)
+        let maximum = (1 << bits) - 1
+        for y in 0..<height {
+            let row = UnsafeRawPointer(base + y * Int(planeStride))
+            for x in 0..<width {
+                let value = Int(row.loadUnaligned(fromByteOffset: 2 * x, as: UInt16.self))
+                buffer[y * width + x] = UInt8(min(255, (min(value, maximum) * 255 + maximum / 2) / maximum))
+            }
+        }
+        return (UnsafePointer(buffer.baseAddress!), width)
+    }
+
+    deinit {
+        heif_image_release(image)
+        ownedPlanes.forEach { $0.deallocate() }
+    }
 
     private static func decodingWarnings(_ image: OpaquePointer) -> [String] {
         var warnings = [heif_error](repeating: heif_error(), count: 8)

@@ -50,7 +50,8 @@ public struct Converter: Sendable {
         let primary = try structure.primaryImage()
         let handle = try context.primaryHandle()
         let (width, height) = (handle.width, handle.height)
-        guard width > 0, height > 0, width.multipliedReportingOverflow(by: height).partialValue <= options.maxPixels else {
+        let (pixels, overflow) = width.multipliedReportingOverflow(by: height)
+        guard width > 0, height > 0, !overflow, pixels <= options.maxPixels else {
             throw LimitError(width: width, height: height, maxPixels: options.maxPixels)
         }
         let markers = JPEGMarkers(handle: handle, mode: options.metadata, width: width, height: height)
@@ -139,7 +140,8 @@ public struct Converter: Sendable {
 struct LimitError: Error, CustomStringConvertible {
     let width: Int, height: Int, maxPixels: Int
     var description: String {
-        "image is \(width)×\(height) (\(width.multipliedReportingOverflow(by: height).partialValue / 1_000_000) MP), over the \(maxPixels / 1_000_000) MP limit"
+        guard width > 0, height > 0 else { return "image is \(width)×\(height): it has no pixels" }
+        return "image is \(width)×\(height) (\(width.multipliedReportingOverflow(by: height).partialValue / 1_000_000) MP), over the \(maxPixels / 1_000_000) MP limit"
     }
 }
 
