@@ -17,7 +17,9 @@ public enum HEIFError: Error, Equatable, Sendable, CustomStringConvertible {
 
     public var description: String {
         switch self {
-        case .truncatedBox(let box): return "'\(box)' box is truncated"
+        case .truncatedBox(let box):
+            let readable = box.allSatisfy { $0.isLetter || $0.isNumber || $0 == " " || $0 == "/" }
+            return readable ? "'\(box)' box is truncated" : "a box with a garbled type ('\(box)') runs past its container"
         case .corruptStructure(let reason): return "corrupt file structure: \(reason)"
         case .missingBox(let box): return "no '\(box)' box"
         case .malformedBox(let box, let reason): return "malformed '\(box)' box: \(reason)"
