@@ -84,6 +84,7 @@ struct CommandLineParserTests {
         #expect(usageError(["--metadata", "all", "x"]) == "The value 'all' is invalid for '--metadata <mode>': expected 'keep' or 'strip'")
         #expect(usageError(["--background", "white", "x"]) == "The value 'white' is invalid for '--background <#rrggbb>': expected a colour such as #ffffff")
         #expect(usageError(["-j", "0", "x"]) == "The value '0' is invalid for '-j <n>': expected a whole number from 1 to 1024")
+        #expect(usageError(["-o", "", "x"]) == "The value '' is invalid for '-o <dir>': expected a path or '-'")
         #expect(usageError([]) == "Missing expected argument '<input> ...'")
         #expect(usageError(["-v", "--quiet", "x"]) == "'--verbose' and '--quiet' cannot be used together")
         #expect(usageError(["--overwrite=yes", "x"]) == "The option '--overwrite' does not take a value")

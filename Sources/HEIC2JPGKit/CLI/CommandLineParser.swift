@@ -46,13 +46,16 @@ public enum CommandLineParser {
                 return next
             }
             let label = "\(spelled) \(valueNames[option] ?? "")"
+            /// A path value where `-` means the standard stream.
+            func endpoint() throws(UsageError) -> Endpoint {
+                let path = try value()
+                guard !path.isEmpty else { throw .invalidValue(path, for: label, "expected a path or '-'") }
+                return path == "-" ? .standardStream : .path(path)
+            }
             switch option {
             case "--help": return .help
             case "--version": return .version
-            case "--output":
-                let path = try value()
-                guard !path.isEmpty else { throw .invalidValue(path, for: label) }
-                request.output = path == "-" ? .standardStream : .path(path)
+            case "--output": request.output = try endpoint()
             case "--quality":
                 let text = try value()
                 guard let quality = Int(text), (1...100).contains(quality) else { throw .invalidValue(text, for: label, "expected a whole number from 1 to 100") }
@@ -67,10 +70,7 @@ public enum CommandLineParser {
                 request.options.metadata = mode
             case "--overwrite": request.options.overwrite = true
             case "--dry-run": request.options.dryRun = true
-            case "--report":
-                let path = try value()
-                guard !path.isEmpty else { throw .invalidValue(path, for: label) }
-                request.report = path == "-" ? .standardStream : .path(path)
+            case "--report": request.report = try endpoint()
             case "--background":
                 let text = try value()
                 guard let color = RGBColor(hex: text) else { throw .invalidValue(text, for: label, "expected a colour such as #ffffff") }
