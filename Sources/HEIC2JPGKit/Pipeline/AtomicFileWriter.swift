@@ -25,15 +25,15 @@ enum AtomicFileWriter {
         defer { if !closed { close(temp.fd) } }
         do {
             try body(temp.fd)
-            guard fsync(temp.fd) == 0 else { throw WriteError(path: target, reason: "fsync: \(String(cString: strerror(errno)))") }
+            guard fsync(temp.fd) == 0 else { throw WriteError(path: target, reason: "fsync: \(POSIX.lastError())") }
             if let times {
                 let values = [times.access, times.modification]
-                guard futimens(temp.fd, values) == 0 else { throw WriteError(path: target, reason: "cannot set times: \(String(cString: strerror(errno)))") }
+                guard futimens(temp.fd, values) == 0 else { throw WriteError(path: target, reason: "cannot set times: \(POSIX.lastError())") }
             }
             var info = stat()
             fstat(temp.fd, &info)
             closed = true
-            guard close(temp.fd) == 0 else { throw WriteError(path: target, reason: "close: \(String(cString: strerror(errno)))") }
+            guard close(temp.fd) == 0 else { throw WriteError(path: target, reason: "close: \(POSIX.lastError())") }
             try beforePublish()
             if let reason = registry.publish(temp.path, as: target) { throw WriteError(path: target, reason: reason) }
             syncDirectory(directory)
@@ -54,7 +54,7 @@ enum AtomicFileWriter {
         let parent = InputWalker.parent(path)
         if parent != path { try makeDirectories(parent) }
         guard mkdir(path, 0o755) == 0 || errno == EEXIST else {
-            throw WriteError(path: path, reason: "cannot create directory: \(String(cString: strerror(errno)))")
+            throw WriteError(path: path, reason: "cannot create directory: \(POSIX.lastError())")
         }
     }
 

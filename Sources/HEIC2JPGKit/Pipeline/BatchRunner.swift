@@ -30,7 +30,7 @@ public enum BatchRunner {
         switch request.report {
         case .path(let path):
             let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-            if fd >= 0 { reportFD = fd } else { reportFailure = "cannot open report \(path): \(String(cString: strerror(errno)))" }
+            if fd >= 0 { reportFD = fd } else { reportFailure = "cannot open report \(path): \(POSIX.lastError())" }
         case .standardStream:
             reportFD = STDOUT_FILENO
         case nil:

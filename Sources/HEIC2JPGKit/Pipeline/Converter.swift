@@ -15,7 +15,7 @@ public struct Converter: Sendable {
     }
 
     public func run(_ job: Job) -> ConversionResult {
-        let started = Self.now()
+        let started = POSIX.monotonicSeconds()
         var result: ConversionResult
         do {
             switch job.action {
@@ -26,7 +26,7 @@ public struct Converter: Sendable {
             result = .failed(job, "\(error)")
         }
         job.claim?.resolve(owned: result.status == .converted || result.status == .copied)
-        result.milliseconds = Int((Self.now() - started) * 1000)
+        result.milliseconds = Int((POSIX.monotonicSeconds() - started) * 1000)
         return result
     }
 
@@ -92,7 +92,7 @@ public struct Converter: Sendable {
         let check = JPEGCheck(bytes)
         if let problem = check.problem { throw CorruptJPEGError(reason: problem) }
         let output = options.metadata == .strip ? JPEGMarkerFilter.strippingMetadata(from: bytes) : bytes
-        let written = try write(job, times: times) { fd in try Self.writeAll(output, to: fd) }
+        let written = try write(job, times: times) { fd in try POSIX.writeAll(output, to: fd) }
         var result = ConversionResult(source: job.source.display, output: job.output.display, status: .copied)
         result.width = check.width
         result.height = check.height
@@ -117,22 +117,6 @@ public struct Converter: Sendable {
             try body(STDOUT_FILENO)
             return nil
         }
-    }
-
-    static func writeAll(_ bytes: [UInt8], to fd: Int32) throws {
-        var done = 0
-        while done < bytes.count {
-            let n = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + done, bytes.count - done) }
-            if n < 0 && errno == EINTR { continue }
-            guard n > 0 else { throw WriteError(path: "fd \(fd)", reason: String(cString: strerror(errno))) }
-            done += n
-        }
-    }
-
-    static func now() -> Double {
-        var time = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &time)
-        return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
     }
 }
 

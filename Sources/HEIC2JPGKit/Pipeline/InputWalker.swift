@@ -69,7 +69,7 @@ public final class InputWalker: IteratorProtocol, Sequence {
     private func visitInput(_ input: String) -> Result<Candidate, WalkError>? {
         var info = stat()
         guard stat(input, &info) == 0 else {
-            return .failure(WalkError(path: input, reason: String(cString: strerror(errno))))
+            return .failure(WalkError(path: input, reason: POSIX.lastError()))
         }
         if info.st_mode & S_IFMT == S_IFDIR {
             return push(directory: input, outputDirectory: outputRoot ?? input).map { .failure($0) }
@@ -103,7 +103,7 @@ public final class InputWalker: IteratorProtocol, Sequence {
     /// Lists `directory` (sorted, so runs are reproducible) and pushes it on the stack.
     private func push(directory: String, outputDirectory: String) -> WalkError? {
         guard let handle = opendir(directory) else {
-            return WalkError(path: directory, reason: "cannot list directory: \(String(cString: strerror(errno)))")
+            return WalkError(path: directory, reason: "cannot list directory: \(POSIX.lastError())")
         }
         defer { closedir(handle) }
         var names: [String] = []

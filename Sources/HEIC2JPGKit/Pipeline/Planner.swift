@@ -34,9 +34,8 @@ public final class Planner {
     /// Plans one file found by the walker.
     public func plan(_ candidate: Candidate) -> Plan {
         let namedLikeHEIF = HEIFExtensions.matches(candidate.path)
-        let output = candidate.outputStem + ".jpg"
-        let format: ImageFormat
         let source: SourceFile
+        let format: ImageFormat
         do {
             source = try SourceFile(path: candidate.path)
             format = ImageFormat.sniff(try source.prefix(ImageFormat.sniffLength))
@@ -44,26 +43,23 @@ public final class Planner {
             guard candidate.explicit || namedLikeHEIF else { return .ignore }
             return .done(ConversionResult(source: candidate.path, output: nil, status: .failed, reason: error.description))
         }
-        let action: Job.Action
-        switch format {
-        case .heif:
-            action = .convert
-        case .jpeg where namedLikeHEIF:
-            action = .copy
-        default:
+        guard let action = Self.action(for: format, copyingJPEG: namedLikeHEIF) else {
             guard candidate.explicit || namedLikeHEIF else { return .ignore }
-            return .done(ConversionResult(source: candidate.path, output: nil, status: .failed,
-                                          reason: "not a HEIF image: looks like \(format)"))
+            return .done(Self.notHEIF(format, source: candidate.path, output: nil))
         }
-        return decide(source: source, output: output, action: action)
+        return decide(source: .path(candidate.path), file: source, bytes: nil,
+                      output: .path(candidate.outputStem + ".jpg"), action: action)
     }
 
-    /// Plans a file whose output goes to stdout (`-o -`): no claims, nothing to skip.
+    /// Plans a file whose output goes to stdout (`-o -`): nothing to claim or skip.
     public func planToStandardOutput(_ candidate: Candidate) -> Plan {
         do {
             let source = try SourceFile(path: candidate.path)
             let format = ImageFormat.sniff(try source.prefix(ImageFormat.sniffLength))
-            return planStream(format: format, source: .path(candidate.path), bytes: nil, output: .standardStream)
+            guard let action = Self.action(for: format, copyingJPEG: true) else {
+                return .done(Self.notHEIF(format, source: candidate.path, output: "-"))
+            }
+            return decide(source: .path(candidate.path), file: source, bytes: nil, output: .standardStream, action: action)
         } catch {
             return .done(ConversionResult(source: candidate.path, output: "-", status: .failed, reason: error.description))
         }
@@ -72,37 +68,33 @@ public final class Planner {
     /// Plans one image read from stdin, written to `output` (stdout or a path).
     public func planStandardInput(bytes: [UInt8], output: Endpoint) -> Plan {
         let format = ImageFormat.sniff(Array(bytes.prefix(ImageFormat.sniffLength)))
-        if case .path(let path) = output {
-            guard format.isHEIF || format == .jpeg else {
-                return .done(ConversionResult(source: "-", output: nil, status: .failed, reason: "not a HEIF image: looks like \(format)"))
-            }
-            let (refusal, claim, after) = claimAndCheck(output: path, sourceName: "-", source: nil)
-            if let refusal { return refusal }
-            if options.dryRun { return .done(ConversionResult(source: "-", output: path, status: .planned)) }
-            return .job(Job(source: .standardStream, output: output, action: format.isHEIF ? .convert : .copy,
-                            bytes: bytes, claim: claim, after: after))
+        guard let action = Self.action(for: format, copyingJPEG: true) else {
+            return .done(Self.notHEIF(format, source: "-", output: nil))
         }
-        return planStream(format: format, source: .standardStream, bytes: bytes, output: output)
+        return decide(source: .standardStream, file: nil, bytes: bytes, output: output, action: action)
     }
 
-    private func planStream(format: ImageFormat, source: Endpoint, bytes: [UInt8]?, output: Endpoint) -> Plan {
-        let action: Job.Action
-        switch format {
-        case .heif: action = .convert
-        case .jpeg: action = .copy
-        default:
-            return .done(ConversionResult(source: source.display, output: output.display, status: .failed,
-                                          reason: "not a HEIF image: looks like \(format)"))
+    /// Convert HEIF; copy JPEG where allowed (named like HEIF, or a stream); nil for anything else.
+    static func action(for format: ImageFormat, copyingJPEG: Bool) -> Job.Action? {
+        if format.isHEIF { return .convert }
+        return format == .jpeg && copyingJPEG ? .copy : nil
+    }
+
+    static func notHEIF(_ format: ImageFormat, source: String, output: String?) -> ConversionResult {
+        ConversionResult(source: source, output: output, status: .failed, reason: "not a HEIF image: looks like \(format)")
+    }
+
+    /// Claims a path output and applies the never-overwrite rules; stdout needs neither.
+    private func decide(source: Endpoint, file: SourceFile?, bytes: [UInt8]?, output: Endpoint, action: Job.Action) -> Plan {
+        var claim: OutputClaim?
+        var after: OutputClaim?
+        if case .path(let path) = output {
+            let decision = claimAndCheck(output: path, sourceName: source.display, source: file)
+            if let refusal = decision.refusal { return refusal }
+            (claim, after) = (decision.claim, decision.after)
         }
         if options.dryRun { return .done(ConversionResult(source: source.display, output: output.display, status: .planned)) }
-        return .job(Job(source: source, output: output, action: action, bytes: bytes))
-    }
-
-    private func decide(source: SourceFile, output: String, action: Job.Action) -> Plan {
-        let (refusal, claim, after) = claimAndCheck(output: output, sourceName: source.path, source: source)
-        if let refusal { return refusal }
-        if options.dryRun { return .done(ConversionResult(source: source.path, output: output, status: .planned)) }
-        return .job(Job(source: .path(source.path), output: .path(output), action: action, claim: claim, after: after))
+        return .job(Job(source: source, output: output, action: action, bytes: bytes, claim: claim, after: after))
     }
 
     /// Claims `output` for this source and applies the never-overwrite rules.

@@ -13,7 +13,7 @@ public final class Reporter: @unchecked Sendable {
     private let verbosity: Verbosity
     private let progress: Bool
     private let report: Int32?
-    private let started = Converter.now()
+    private let started = POSIX.monotonicSeconds()
     private var lastProgress = 0.0
     private var progressShown = false
     public private(set) var summary = RunSummary()
@@ -42,7 +42,7 @@ public final class Reporter: @unchecked Sendable {
     public func finish() -> RunSummary {
         lock.lock()
         defer { lock.unlock() }
-        summary.seconds = Converter.now() - started
+        summary.seconds = POSIX.monotonicSeconds() - started
         clearProgress()
         if let report { Self.writeLine(Self.json(summary), to: report) }
         if verbosity != .quiet { Self.writeLine(summary.line, to: STDERR_FILENO) }
@@ -101,7 +101,7 @@ public final class Reporter: @unchecked Sendable {
 
     private func showProgress() {
         guard progress else { return }
-        let now = Converter.now()
+        let now = POSIX.monotonicSeconds()
         guard now - lastProgress >= 0.1 else { return }
         lastProgress = now
         let s = summary
@@ -124,6 +124,6 @@ public final class Reporter: @unchecked Sendable {
     /// One `write` per line where possible, so a killed run leaves whole lines.
     static func write(_ text: String, to fd: Int32) {
         let bytes = Array(text.utf8)
-        try? Converter.writeAll(bytes, to: fd)
+        try? POSIX.writeAll(bytes, to: fd)
     }
 }

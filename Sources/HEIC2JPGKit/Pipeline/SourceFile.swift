@@ -12,11 +12,11 @@ final class SourceFile {
     /// Opens `path` read-only; the error text names the cause (errno).
     init(path: String) throws(SourceError) {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { throw SourceError(reason: "cannot open: \(String(cString: strerror(errno)))") }
+        guard fd >= 0 else { throw SourceError(reason: "cannot open: \(POSIX.lastError())") }
         var info = stat()
         guard fstat(fd, &info) == 0 else {
             close(fd)
-            throw SourceError(reason: "cannot stat: \(String(cString: strerror(errno)))")
+            throw SourceError(reason: "cannot stat: \(POSIX.lastError())")
         }
         self.path = path
         self.fd = fd
@@ -35,7 +35,7 @@ final class SourceFile {
         do {
             return try byteSource.read(at: 0, count: min(count, size))
         } catch {
-            throw SourceError(reason: "cannot read: \(String(cString: strerror(errno)))")
+            throw SourceError(reason: "cannot read: \(POSIX.lastError())")
         }
     }
 

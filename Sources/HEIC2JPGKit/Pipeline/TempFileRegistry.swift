@@ -34,7 +34,7 @@ public final class TempFileRegistry: @unchecked Sendable {
         let name = "." + InputWalker.lastComponent(target) + Self.marker + "\(getpid())-\(counter).tmp"
         let path = InputWalker.join(directory, name)
         let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
-        guard fd >= 0 else { throw WriteError(path: target, reason: String(cString: strerror(errno))) }
+        guard fd >= 0 else { throw WriteError(path: target, reason: POSIX.lastError()) }
         openTemps.insert(path)
         return (fd, path)
     }
@@ -45,7 +45,7 @@ public final class TempFileRegistry: @unchecked Sendable {
         defer { lock.unlock() }
         guard !sealed else { return "interrupted" }
         let failed = rename(temp, target) != 0
-        let reason = failed ? String(cString: strerror(errno)) : nil
+        let reason = failed ? POSIX.lastError() : nil
         if failed { unlink(temp) }
         openTemps.remove(temp)
         return reason
