@@ -4,7 +4,8 @@ import PackageDescription
 /// heic2jpg: batch HEIF/HEIC → JPEG conversion.
 ///
 /// C libraries come from Debian packages and are wrapped as system-library targets
-/// (module map + pkg-config). `CJPEGCodec` is the one C target of our own: it exists
+/// (module map + pkg-config): libheif (container fallback and reference decoder),
+/// libde265 (per-tile HEVC decoding), libjpeg-turbo (encoding). `CJPEGCodec` is the one C target of our own: it exists
 /// because libjpeg reports errors through `setjmp`/`longjmp`, which must never cross
 /// Swift frames.
 let package = Package(
@@ -24,13 +25,18 @@ let package = Package(
             pkgConfig: "libjpeg",
             providers: [.apt(["libjpeg62-turbo-dev"])]
         ),
+        .systemLibrary(
+            name: "CDe265",
+            pkgConfig: "libde265",
+            providers: [.apt(["libde265-dev"])]
+        ),
         .target(
             name: "CJPEGCodec",
             dependencies: ["CLibJPEG"]
         ),
         .target(
             name: "HEIC2JPGKit",
-            dependencies: ["CHeif", "CJPEGCodec"]
+            dependencies: ["CHeif", "CDe265", "CJPEGCodec"]
         ),
         .executableTarget(
             name: "heic2jpg",
