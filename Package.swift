@@ -5,9 +5,9 @@ import PackageDescription
 ///
 /// C libraries come from Debian packages and are wrapped as system-library targets
 /// (module map + pkg-config): libheif (container fallback and reference decoder),
-/// libde265 (per-tile HEVC decoding), libjpeg-turbo (encoding). `CJPEGCodec` is the one C target of our own: it exists
-/// because libjpeg reports errors through `setjmp`/`longjmp`, which must never cross
-/// Swift frames.
+/// libde265 (per-tile HEVC decoding), libjpeg-turbo (encoding). `CJPEGCodec` is the
+/// one C target of our own: it exists because libjpeg reports errors through
+/// `setjmp`/`longjmp`, which must never cross Swift frames.
 let package = Package(
     name: "heic2jpg",
     products: [
