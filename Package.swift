@@ -44,7 +44,7 @@ let package = Package(
         ),
         .testTarget(
             name: "HEIC2JPGKitTests",
-            dependencies: ["HEIC2JPGKit"]
+            dependencies: ["HEIC2JPGKit", "CJPEGCodec"]
         ),
         .testTarget(
             name: "EndToEndTests",

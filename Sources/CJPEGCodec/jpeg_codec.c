@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <setjmp.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -141,32 +142,76 @@ static int encoder_status(cjpegcodec_encoder *enc) {
     return enc->err.warnings > 0 ? CJPEGCODEC_WARNING : CJPEGCODEC_OK;
 }
 
+/// Sets every parameter both start functions share: size, colour spaces, quality,
+/// Huffman optimisation and the accurate integer DCT. Runs under the caller's setjmp.
+static void encoder_configure(struct jpeg_compress_struct *cinfo, uint32_t width, uint32_t height,
+                              int components, J_COLOR_SPACE in_color_space, int quality) {
+    cinfo->image_width = width;
+    cinfo->image_height = height;
+    cinfo->input_components = components;
+    cinfo->in_color_space = in_color_space;
+    jpeg_set_defaults(cinfo);
+    jpeg_set_quality(cinfo, quality, TRUE);
+    cinfo->optimize_coding = TRUE;
+    cinfo->dct_method = JDCT_ISLOW;
+}
+
+/// Luma sampling factors `h`×`v`, chroma 1×1 (colour images only).
+static void encoder_set_sampling(struct jpeg_compress_struct *cinfo, int h, int v) {
+    cinfo->comp_info[0].h_samp_factor = h;
+    cinfo->comp_info[0].v_samp_factor = v;
+    cinfo->comp_info[1].h_samp_factor = 1;
+    cinfo->comp_info[1].v_samp_factor = 1;
+    cinfo->comp_info[2].h_samp_factor = 1;
+    cinfo->comp_info[2].v_samp_factor = 1;
+}
+
+/// Refuses a call with CJPEGCODEC_FAILED and a message saying why.
+static int encoder_refuse(cjpegcodec_encoder *enc, const char *format, ...)
+    __attribute__((format(printf, 2, 3)));
+static int encoder_refuse(cjpegcodec_encoder *enc, const char *format, ...) {
+    va_list args;
+    va_start(args, format);
+    vsnprintf(enc->err.message, sizeof(enc->err.message), format, args);
+    va_end(args);
+    return CJPEGCODEC_FAILED;
+}
+
 int cjpegcodec_encoder_start(cjpegcodec_encoder *enc, uint32_t width, uint32_t height,
                              int components, int quality, cjpegcodec_subsampling subsampling) {
     if (enc == NULL || enc->started || (components != 1 && components != 3)) return CJPEGCODEC_FAILED;
     if (setjmp(enc->err.jump)) return encoder_failed(enc);
     struct jpeg_compress_struct *cinfo = &enc->cinfo;
-    cinfo->image_width = width;
-    cinfo->image_height = height;
-    cinfo->input_components = components;
-    cinfo->in_color_space = components == 1 ? JCS_GRAYSCALE : JCS_RGB;
-    jpeg_set_defaults(cinfo);
-    jpeg_set_quality(cinfo, quality, TRUE);
-    cinfo->optimize_coding = TRUE;
-    cinfo->dct_method = JDCT_ISLOW;
+    encoder_configure(cinfo, width, height, components, components == 1 ? JCS_GRAYSCALE : JCS_RGB, quality);
     if (components == 3) {
-        int h = subsampling == CJPEGCODEC_SUBSAMPLING_444 ? 1 : 2;
-        int v = subsampling == CJPEGCODEC_SUBSAMPLING_420 ? 2 : 1;
-        cinfo->comp_info[0].h_samp_factor = h;
-        cinfo->comp_info[0].v_samp_factor = v;
-        cinfo->comp_info[1].h_samp_factor = 1;
-        cinfo->comp_info[1].v_samp_factor = 1;
-        cinfo->comp_info[2].h_samp_factor = 1;
-        cinfo->comp_info[2].v_samp_factor = 1;
+        encoder_set_sampling(cinfo, subsampling == CJPEGCODEC_SUBSAMPLING_444 ? 1 : 2,
+                             subsampling == CJPEGCODEC_SUBSAMPLING_420 ? 2 : 1);
     }
     jpeg_start_compress(cinfo, TRUE);
     enc->started = 1;
     return encoder_status(enc);
+}
+
+int cjpegcodec_encoder_start_raw(cjpegcodec_encoder *enc, uint32_t width, uint32_t height,
+                                 int components, int quality) {
+    if (enc == NULL) return CJPEGCODEC_FAILED;
+    if (enc->started) return encoder_refuse(enc, "start_raw called on an image already started");
+    if (components != 1 && components != 3) {
+        return encoder_refuse(enc, "raw input has 1 or 3 components, not %d", components);
+    }
+    if (setjmp(enc->err.jump)) return encoder_failed(enc);
+    struct jpeg_compress_struct *cinfo = &enc->cinfo;
+    encoder_configure(cinfo, width, height, components, components == 1 ? JCS_GRAYSCALE : JCS_YCbCr, quality);
+    if (components == 3) encoder_set_sampling(cinfo, 2, 2);
+    cinfo->raw_data_in = TRUE;
+    jpeg_start_compress(cinfo, TRUE);
+    enc->started = 1;
+    return encoder_status(enc);
+}
+
+int cjpegcodec_encoder_imcu_rows(const cjpegcodec_encoder *enc) {
+    if (enc == NULL || !enc->started) return 0;
+    return enc->cinfo.max_v_samp_factor * DCTSIZE;
 }
 
 int cjpegcodec_encoder_write_marker(cjpegcodec_encoder *enc, int marker,
@@ -203,6 +248,51 @@ int cjpegcodec_encoder_write_rows(cjpegcodec_encoder *enc, const uint8_t *rows,
     return encoder_status(enc);
 }
 
+int cjpegcodec_encoder_write_raw(cjpegcodec_encoder *enc, const uint8_t *const planes[3],
+                                 const size_t strides[3], uint32_t rows) {
+    if (enc == NULL) return CJPEGCODEC_FAILED;
+    if (!enc->started || !enc->cinfo.raw_data_in) {
+        return encoder_refuse(enc, "write_raw called before start_raw");
+    }
+    struct jpeg_compress_struct *cinfo = &enc->cinfo;
+    uint32_t next = cinfo->next_scanline;
+    uint32_t height = cinfo->image_height;
+    uint32_t imcu = (uint32_t)(cinfo->max_v_samp_factor * DCTSIZE);
+    if (rows > height - next) {
+        return encoder_refuse(enc, "%u rows from row %u pass the image height %u", rows, next, height);
+    }
+    if (rows % imcu != 0 && next + rows != height) {
+        return encoder_refuse(enc, "%u rows from row %u of %u: not a multiple of %u and not the last rows",
+                              rows, next, height, imcu);
+    }
+    if (planes == NULL || strides == NULL) return encoder_refuse(enc, "no planes given");
+    for (int ci = 0; ci < cinfo->num_components; ci++) {
+        if (planes[ci] == NULL) return encoder_refuse(enc, "plane %d missing", ci);
+    }
+    if (setjmp(enc->err.jump)) return encoder_failed(enc);
+    // One iMCU row per jpeg_write_raw_data call. Rows below the last real row of this
+    // call (only in the image's last iMCU row) point at that last real row.
+    JSAMPROW pointers[3][MAX_SAMP_FACTOR * DCTSIZE];
+    JSAMPARRAY arrays[3];
+    for (int ci = 0; ci < cinfo->num_components; ci++) arrays[ci] = pointers[ci];
+    int max_v = cinfo->max_v_samp_factor;
+    for (uint32_t done = 0; done < rows; done += imcu) {
+        for (int ci = 0; ci < cinfo->num_components; ci++) {
+            int v = cinfo->comp_info[ci].v_samp_factor;
+            size_t first = (size_t)done * (size_t)v / (size_t)max_v;
+            size_t last = ((size_t)rows * (size_t)v + (size_t)max_v - 1) / (size_t)max_v - 1;
+            for (size_t r = 0; r < (size_t)v * DCTSIZE; r++) {
+                size_t row = first + r < last ? first + r : last;
+                pointers[ci][r] = (JSAMPROW)(planes[ci] + row * strides[ci]);
+            }
+        }
+        if (jpeg_write_raw_data(cinfo, arrays, imcu) != imcu) {
+            return encoder_refuse(enc, "libjpeg did not take the rows at row %u", cinfo->next_scanline);
+        }
+    }
+    return encoder_status(enc);
+}
+
 int cjpegcodec_encoder_finish(cjpegcodec_encoder *enc) {
     if (enc == NULL || !enc->started) return CJPEGCODEC_FAILED;
     if (setjmp(enc->err.jump)) return encoder_failed(enc);
@@ -227,14 +317,24 @@ void cjpegcodec_encoder_destroy(cjpegcodec_encoder *enc) {
 typedef struct {
     struct jpeg_decompress_struct cinfo;
     codec_error_mgr err;
+    /// The output (or one reused row when the pixels are discarded).
     uint8_t *pixels;
+    /// One iMCU row of one component, for raw output.
+    uint8_t *scratch;
+    /// Set by the reader when it refuses the image; freed pixels, no libjpeg error.
+    const char *refusal;
 } decode_state;
 
-int cjpegcodec_decode(const uint8_t *data, size_t length, uint8_t **pixels,
-                      cjpegcodec_decode_info *info) {
+/// Reads every row of a started decompression into `state->pixels`.
+typedef void (*decode_reader)(decode_state *state, int keep, void *context);
+
+/// The one decoding driver, owning the setjmp: header, `raw` mode choice, start,
+/// `read`, finish. `*out` receives the pixels when not NULL.
+static int decode_run(const uint8_t *data, size_t length, uint8_t **out, cjpegcodec_decode_info *info,
+                      int raw, decode_reader read, void *context) {
     if (info == NULL || data == NULL) return CJPEGCODEC_FAILED;
     memset(info, 0, sizeof(*info));
-    if (pixels != NULL) *pixels = NULL;
+    if (out != NULL) *out = NULL;
     decode_state *state = calloc(1, sizeof(*state));
     if (state == NULL) return CJPEGCODEC_FAILED;
     codec_error_init(&state->err);
@@ -244,41 +344,122 @@ int cjpegcodec_decode(const uint8_t *data, size_t length, uint8_t **pixels,
         info->warnings = state->err.warnings;
         jpeg_destroy_decompress(&state->cinfo);
         free(state->pixels);
+        free(state->scratch);
         free(state);
         return CJPEGCODEC_ERROR;
     }
     jpeg_create_decompress(&state->cinfo);
     jpeg_mem_src(&state->cinfo, data, (unsigned long)length);
     jpeg_read_header(&state->cinfo, TRUE);
-    state->cinfo.out_color_space = state->cinfo.num_components == 1 ? JCS_GRAYSCALE : JCS_RGB;
+    if (raw) {
+        state->cinfo.raw_data_out = TRUE;
+    } else {
+        state->cinfo.out_color_space = state->cinfo.num_components == 1 ? JCS_GRAYSCALE : JCS_RGB;
+    }
     jpeg_start_decompress(&state->cinfo);
-    size_t row_bytes = (size_t)state->cinfo.output_width * (size_t)state->cinfo.output_components;
     info->width = state->cinfo.output_width;
     info->height = state->cinfo.output_height;
     info->components = state->cinfo.output_components;
-    if (pixels != NULL) {
-        state->pixels = malloc(row_bytes * state->cinfo.output_height);
-        if (state->pixels == NULL) ERREXIT1(&state->cinfo, JERR_OUT_OF_MEMORY, 0);
-    } else {
-        state->pixels = malloc(row_bytes);
-        if (state->pixels == NULL) ERREXIT1(&state->cinfo, JERR_OUT_OF_MEMORY, 0);
-    }
-    while (state->cinfo.output_scanline < state->cinfo.output_height) {
-        size_t row = pixels != NULL ? state->cinfo.output_scanline : 0;
-        JSAMPROW pointer = state->pixels + row * row_bytes;
-        jpeg_read_scanlines(&state->cinfo, &pointer, 1);
+    read(state, out != NULL, context);
+    if (state->refusal != NULL) {
+        snprintf(info->message, sizeof(info->message), "%s", state->refusal);
+        jpeg_destroy_decompress(&state->cinfo);
+        free(state->pixels);
+        free(state->scratch);
+        free(state);
+        return CJPEGCODEC_FAILED;
     }
     jpeg_finish_decompress(&state->cinfo);
     info->warnings = state->err.warnings;
     snprintf(info->message, sizeof(info->message), "%s", state->err.message);
     jpeg_destroy_decompress(&state->cinfo);
-    if (pixels != NULL) {
-        *pixels = state->pixels;
+    if (out != NULL) {
+        *out = state->pixels;
     } else {
         free(state->pixels);
     }
+    free(state->scratch);
     free(state);
     return info->warnings > 0 ? CJPEGCODEC_WARNING : CJPEGCODEC_OK;
+}
+
+/// Allocates `size` bytes into `*buffer` or raises libjpeg's out-of-memory error.
+static void decode_alloc(decode_state *state, uint8_t **buffer, size_t size) {
+    *buffer = malloc(size > 0 ? size : 1);
+    if (*buffer == NULL) ERREXIT1(&state->cinfo, JERR_OUT_OF_MEMORY, 0);
+}
+
+/// Interleaved RGB or gray scanlines; with `keep` 0 one row buffer is reused.
+static void read_scanlines(decode_state *state, int keep, void *context) {
+    (void)context;
+    struct jpeg_decompress_struct *cinfo = &state->cinfo;
+    size_t row_bytes = (size_t)cinfo->output_width * (size_t)cinfo->output_components;
+    decode_alloc(state, &state->pixels, keep ? row_bytes * cinfo->output_height : row_bytes);
+    while (cinfo->output_scanline < cinfo->output_height) {
+        size_t row = keep ? cinfo->output_scanline : 0;
+        JSAMPROW pointer = state->pixels + row * row_bytes;
+        jpeg_read_scanlines(cinfo, &pointer, 1);
+    }
+}
+
+/// Raw component planes: each iMCU row lands in a scratch area of whole blocks, whose
+/// real samples are then copied to the component's plane.
+static void read_planes(decode_state *state, int keep, void *context) {
+    (void)keep;
+    cjpegcodec_planes *planes = context;
+    struct jpeg_decompress_struct *cinfo = &state->cinfo;
+    int count = cinfo->num_components;
+    if (count != 1 && count != 3) {
+        state->refusal = "only 1- or 3-component JPEGs decode to planes";
+        return;
+    }
+    planes->count = count;
+    size_t total = 0, scratch_width = 0;
+    for (int ci = 0; ci < count; ci++) {
+        jpeg_component_info *comp = &cinfo->comp_info[ci];
+        planes->width[ci] = comp->downsampled_width;
+        planes->height[ci] = comp->downsampled_height;
+        planes->offset[ci] = total;
+        total += (size_t)comp->downsampled_width * comp->downsampled_height;
+        size_t blocks_width = (size_t)comp->width_in_blocks * DCTSIZE;
+        if (blocks_width > scratch_width) scratch_width = blocks_width;
+    }
+    int imcu = cinfo->max_v_samp_factor * DCTSIZE;
+    decode_alloc(state, &state->pixels, total);
+    decode_alloc(state, &state->scratch, scratch_width * (size_t)imcu * (size_t)count);
+    JSAMPROW pointers[3][MAX_SAMP_FACTOR * DCTSIZE];
+    JSAMPARRAY arrays[3];
+    for (int ci = 0; ci < count; ci++) {
+        arrays[ci] = pointers[ci];
+        for (int r = 0; r < imcu; r++) {
+            pointers[ci][r] = state->scratch + ((size_t)ci * (size_t)imcu + (size_t)r) * scratch_width;
+        }
+    }
+    while (cinfo->output_scanline < cinfo->output_height) {
+        size_t luma_row = cinfo->output_scanline;
+        jpeg_read_raw_data(cinfo, arrays, (JDIMENSION)imcu);
+        for (int ci = 0; ci < count; ci++) {
+            jpeg_component_info *comp = &cinfo->comp_info[ci];
+            size_t rows = (size_t)comp->v_samp_factor * DCTSIZE;
+            size_t first = luma_row * (size_t)comp->v_samp_factor / (size_t)cinfo->max_v_samp_factor;
+            for (size_t r = 0; r < rows && first + r < planes->height[ci]; r++) {
+                memcpy(state->pixels + planes->offset[ci] + (first + r) * planes->width[ci],
+                       pointers[ci][r], planes->width[ci]);
+            }
+        }
+    }
+}
+
+int cjpegcodec_decode(const uint8_t *data, size_t length, uint8_t **pixels,
+                      cjpegcodec_decode_info *info) {
+    return decode_run(data, length, pixels, info, 0, read_scanlines, NULL);
+}
+
+int cjpegcodec_decode_planes(const uint8_t *data, size_t length, uint8_t **buffer,
+                             cjpegcodec_planes *planes, cjpegcodec_decode_info *info) {
+    if (buffer == NULL || planes == NULL) return CJPEGCODEC_FAILED;
+    memset(planes, 0, sizeof(*planes));
+    return decode_run(data, length, buffer, info, 1, read_planes, planes);
 }
 
 void cjpegcodec_free(void *buffer) {

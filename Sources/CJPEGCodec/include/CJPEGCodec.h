@@ -41,6 +41,38 @@ cjpegcodec_encoder *cjpegcodec_encoder_create(int fd);
 int cjpegcodec_encoder_start(cjpegcodec_encoder *enc, uint32_t width, uint32_t height,
                              int components, int quality, cjpegcodec_subsampling subsampling);
 
+/// Starts an image fed as raw sample planes, with no colour conversion and no
+/// downsampling (libjpeg's `raw_data_in`). `components` 3: YCbCr 4:2:0 (Y sampled 2×2,
+/// Cb and Cr 1×1), written as a JFIF YCbCr JPEG; 1: grayscale. Quality, Huffman
+/// optimisation and DCT are those of `cjpegcodec_encoder_start`. Markers may follow.
+int cjpegcodec_encoder_start_raw(cjpegcodec_encoder *enc, uint32_t width, uint32_t height,
+                                 int components, int quality);
+
+/// Rows one iMCU row spans, the unit of `cjpegcodec_encoder_write_raw`: 16 for 4:2:0,
+/// 8 for grayscale (max_v_samp_factor × 8; the RGB path has one too). 0 before start.
+int cjpegcodec_encoder_imcu_rows(const cjpegcodec_encoder *enc);
+
+/// Compresses `rows` luma rows starting at the next unwritten row, after
+/// `cjpegcodec_encoder_start_raw`. Component `p` (0 Y, 1 Cb, 2 Cr; only 0 for gray)
+/// row `r` of this call is at `planes[p] + r * strides[p]`; chroma has ceil(rows / 2) rows.
+///
+/// Rows: `rows` must be a multiple of `cjpegcodec_encoder_imcu_rows`, except for the call
+/// that ends exactly at the image height. In that call the rows libjpeg needs below the
+/// image (up to the iMCU boundary) are the last real row again (its pointer is repeated,
+/// nothing is copied). Any other count, a call before start, or rows past the end give
+/// CJPEGCODEC_FAILED with a message and change nothing.
+///
+/// Width: every row must have ceil(w / 8) × 8 readable samples, where w is the
+/// component's width (Y: W; chroma: ceil(W / 2)), and the samples past w must be edge
+/// replicas written by the caller: raw input bypasses libjpeg's edge expansion
+/// (jcprepct.c/jcsample.c), and its DCT (jcdctmgr.c `forward_DCT`) reads every sample of
+/// each of the component's ceil(w / 8) blocks. Only the blocks beyond those (the right
+/// and bottom padding that completes an MCU: a second Y block column or row when
+/// ceil(W / 8) or ceil(H / 8) is odd) are made by libjpeg itself, as dummy blocks in
+/// its coefficient controller (jccoefct.c `compress_first_pass`, libjpeg-turbo 2.1.5).
+int cjpegcodec_encoder_write_raw(cjpegcodec_encoder *enc, const uint8_t *const planes[3],
+                                 const size_t strides[3], uint32_t rows);
+
 /// Writes one APPn/COM marker; call after start and before the first row.
 /// `length` must be at most 65,533 bytes.
 int cjpegcodec_encoder_write_marker(cjpegcodec_encoder *enc, int marker,
@@ -81,7 +113,25 @@ typedef struct {
 int cjpegcodec_decode(const uint8_t *data, size_t length, uint8_t **pixels,
                       cjpegcodec_decode_info *info);
 
-/// Frees a buffer returned by `cjpegcodec_decode`.
+/// Where `cjpegcodec_decode_planes` put each component's samples.
+typedef struct {
+    /// 1 (gray) or 3 (Y, Cb, Cr).
+    int count;
+    /// Component p is `width[p]` × `height[p]` samples (its downsampled size), rows
+    /// `width[p]` bytes apart, starting `offset[p]` bytes into the buffer.
+    uint32_t width[3];
+    uint32_t height[3];
+    size_t offset[3];
+} cjpegcodec_planes;
+
+/// Decodes a whole JPEG held in memory to its component planes as stored (libjpeg's
+/// `raw_data_out`: no upsampling, no colour conversion), for comparing samples.
+/// `*buffer` receives one malloc'd buffer holding every plane (free with `cjpegcodec_free`).
+/// Only 1- and 3-component images are accepted. Return codes as `cjpegcodec_decode`.
+int cjpegcodec_decode_planes(const uint8_t *data, size_t length, uint8_t **buffer,
+                             cjpegcodec_planes *planes, cjpegcodec_decode_info *info);
+
+/// Frees a buffer returned by `cjpegcodec_decode` or `cjpegcodec_decode_planes`.
 void cjpegcodec_free(void *buffer);
 
 #ifdef __cplusplus

@@ -25,8 +25,10 @@ public enum ChromaSubsampling: String, Sendable, CaseIterable {
 /// Streams one baseline JPEG to a file descriptor through `CJPEGCodec`.
 ///
 /// Call order: `start`, any `writeMarker`/`writeICC`, `writeRows` until every row is
-/// written, `finish`. A warning from libjpeg is treated as a failure: while encoding it
-/// can only mean misuse. The descriptor is not closed.
+/// written, `finish`. For raw YCbCr 4:2:0 or gray planes (no colour conversion), use
+/// `startRaw` and `writeRaw` in place of `start` and `writeRows`. A warning from libjpeg
+/// is treated as a failure: while encoding it can only mean misuse. The descriptor is
+/// not closed.
 public final class JPEGWriter {
     private let encoder: OpaquePointer
 
@@ -47,8 +49,43 @@ public final class JPEGWriter {
 
     /// Wraps `cjpegcodec_encoder_start`; `components` is 1 (gray) or 3 (RGB).
     public func start(width: Int, height: Int, components: Int, quality: Int, subsampling: ChromaSubsampling) throws(JPEGError) {
-        try check(cjpegcodec_encoder_start(encoder, UInt32(width), UInt32(height), Int32(components),
-                                           Int32(quality), subsampling.codec), "start")
+        try check(cjpegcodec_encoder_start(encoder, try Self.uint32(width, "start"), try Self.uint32(height, "start"),
+                                           Int32(clamping: components), Int32(clamping: quality), subsampling.codec), "start")
+    }
+
+    /// Wraps `cjpegcodec_encoder_start_raw`: `components` 3 is YCbCr 4:2:0 (JFIF), 1 is gray.
+    /// Same quality handling as `start`; markers may follow, then `writeRaw`.
+    public func startRaw(width: Int, height: Int, components: Int, quality: Int) throws(JPEGError) {
+        try check(cjpegcodec_encoder_start_raw(encoder, try Self.uint32(width, "start"), try Self.uint32(height, "start"),
+                                               Int32(clamping: components), Int32(clamping: quality)), "start")
+    }
+
+    /// Luma rows `writeRaw` takes per call (the iMCU height): 16 for 4:2:0, 8 for gray;
+    /// 0 before `startRaw`.
+    public var rawRowsPerCall: Int { Int(cjpegcodec_encoder_imcu_rows(encoder)) }
+
+    /// Wraps `cjpegcodec_encoder_write_raw`: `rows` luma rows from the next unwritten row,
+    /// plane p (Y, Cb, Cr; only Y for gray) row r at `planes[p] + r * strides[p]`.
+    /// `rows` is a multiple of `rawRowsPerCall` except in the call ending the image, where
+    /// the missing rows repeat the last one. Each row holds the component's width rounded
+    /// up to 8 samples, those past the width being edge replicas (see CJPEGCodec.h).
+    public func writeRaw(planes: [UnsafePointer<UInt8>], strides: [Int], rows: Int) throws(JPEGError) {
+        guard (1...3).contains(planes.count), planes.count == strides.count, strides.allSatisfy({ $0 >= 0 }) else {
+            throw JPEGError(stage: "rows", message: "\(planes.count) planes with strides \(strides): need 1 to 3, one non-negative stride each")
+        }
+        let count = try Self.uint32(rows, "rows")
+        let pointers: [UnsafePointer<UInt8>?] = (0..<3).map { $0 < planes.count ? planes[$0] : nil }
+        let steps: [Int] = (0..<3).map { $0 < strides.count ? strides[$0] : 0 }
+        let code = pointers.withUnsafeBufferPointer { p in
+            steps.withUnsafeBufferPointer { s in cjpegcodec_encoder_write_raw(encoder, p.baseAddress, s.baseAddress, count) }
+        }
+        try check(code, "rows")
+    }
+
+    /// A size or row count as the C API's `uint32_t`, or an error naming the stage.
+    private static func uint32(_ value: Int, _ stage: String) throws(JPEGError) -> UInt32 {
+        guard let result = UInt32(exactly: value) else { throw JPEGError(stage: stage, message: "\(value) is out of range") }
+        return result
     }
 
     /// Wraps `cjpegcodec_encoder_write_marker`; `marker` is e.g. 0xE1 for APP1.
@@ -63,7 +100,7 @@ public final class JPEGWriter {
 
     /// Wraps `cjpegcodec_encoder_write_rows`: `count` rows starting at `rows`, `stride` bytes apart.
     public func writeRows(_ rows: UnsafePointer<UInt8>, stride: Int, count: Int) throws(JPEGError) {
-        try check(cjpegcodec_encoder_write_rows(encoder, rows, stride, UInt32(count)), "rows")
+        try check(cjpegcodec_encoder_write_rows(encoder, rows, stride, try Self.uint32(count, "rows")), "rows")
     }
 
     /// Wraps `cjpegcodec_encoder_finish`.
