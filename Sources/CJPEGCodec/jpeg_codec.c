@@ -252,7 +252,7 @@ int cjpegcodec_encoder_write_raw(cjpegcodec_encoder *enc, const uint8_t *const p
                                  const size_t strides[3], uint32_t rows) {
     if (enc == NULL) return CJPEGCODEC_FAILED;
     if (!enc->started || !enc->cinfo.raw_data_in) {
-        return encoder_refuse(enc, "write_raw called before start_raw");
+        return encoder_refuse(enc, "write_raw called without start_raw");
     }
     struct jpeg_compress_struct *cinfo = &enc->cinfo;
     uint32_t next = cinfo->next_scanline;
@@ -319,9 +319,10 @@ typedef struct {
     codec_error_mgr err;
     /// The output (or one reused row when the pixels are discarded).
     uint8_t *pixels;
-    /// One iMCU row of one component, for raw output.
+    /// One iMCU row of every component, for raw output.
     uint8_t *scratch;
-    /// Set by the reader when it refuses the image; freed pixels, no libjpeg error.
+    /// Set by a reader that refuses the image (not a libjpeg error); the driver then
+    /// frees everything and fails with this message.
     const char *refusal;
 } decode_state;
 

@@ -248,20 +248,24 @@ struct JPEGRawWriterTests {
     @Test("Misuse is refused with a message, never a crash, and a refused call changes nothing")
     func misuse() throws {
         let planes = SyntheticPlanes(width: 64, height: 48, components: 3)
+        let top = planes.planes(fromRow: 0)
         let reference = try Self.encodeRaw(planes)
         let bytes = try Self.encode { writer in
-            Self.expectRefusal("rows", "before start_raw") { try writer.writeRaw(planes: planes.planes(fromRow: 0), strides: planes.strides, rows: 16) }
+            let write = { (rows: Int) throws in try writer.writeRaw(planes: top, strides: planes.strides, rows: rows) }
+            Self.expectRefusal("rows", "without start_raw") { try write(16) }
             Self.expectRefusal("start", "1 or 3 components") { try writer.startRaw(width: 64, height: 48, components: 2, quality: 90) }
             Self.expectRefusal("start", "out of range") { try writer.startRaw(width: -1, height: 48, components: 3, quality: 90) }
             try writer.startRaw(width: 64, height: 48, components: 3, quality: 90)
             Self.expectRefusal("start", "already started") { try writer.startRaw(width: 64, height: 48, components: 3, quality: 90) }
-            Self.expectRefusal("rows", "not a multiple of 16") { try writer.writeRaw(planes: planes.planes(fromRow: 0), strides: planes.strides, rows: 10) }
-            Self.expectRefusal("rows", "pass the image height 48") { try writer.writeRaw(planes: planes.planes(fromRow: 0), strides: planes.strides, rows: 64) }
-            Self.expectRefusal("rows", "out of range") { try writer.writeRaw(planes: planes.planes(fromRow: 0), strides: planes.strides, rows: -16) }
-            Self.expectRefusal("rows", "plane 2 missing") { try writer.writeRaw(planes: Array(planes.planes(fromRow: 0).prefix(2)), strides: Array(planes.strides.prefix(2)), rows: 16) }
-            Self.expectRefusal("rows", "need 1 to 3") { try writer.writeRaw(planes: planes.planes(fromRow: 0), strides: [1, 2], rows: 16) }
+            Self.expectRefusal("rows", "not a multiple of 16") { try write(10) }
+            Self.expectRefusal("rows", "pass the image height 48") { try write(64) }
+            Self.expectRefusal("rows", "out of range") { try write(-16) }
+            Self.expectRefusal("rows", "plane 2 missing") {
+                try writer.writeRaw(planes: Array(top.prefix(2)), strides: Array(planes.strides.prefix(2)), rows: 16)
+            }
+            Self.expectRefusal("rows", "need 1 to 3") { try writer.writeRaw(planes: top, strides: [1, 2], rows: 16) }
             try planes.writeRaw(to: writer, chunk: 16)
-            Self.expectRefusal("rows", "pass the image height 48") { try writer.writeRaw(planes: planes.planes(fromRow: 0), strides: planes.strides, rows: 16) }
+            Self.expectRefusal("rows", "pass the image height 48") { try write(16) }
             try writer.finish()
         }
         #expect(bytes == reference)
@@ -270,19 +274,20 @@ struct JPEGRawWriterTests {
     @Test("libjpeg's own state checks still hold: scanlines into a raw image, finishing early")
     func libjpegRefusals() throws {
         let planes = SyntheticPlanes(width: 64, height: 48, components: 3)
+        let top = planes.planes(fromRow: 0)
         _ = try Self.encode { writer in
             try writer.startRaw(width: 64, height: 48, components: 3, quality: 90)
-            Self.expectRefusal("rows", "state") { try writer.writeRows(planes.planes(fromRow: 0)[0], stride: planes.strides[0], count: 1) }
-            Self.expectRefusal("rows", "before start_raw") { try writer.writeRaw(planes: planes.planes(fromRow: 0), strides: planes.strides, rows: 16) }
+            Self.expectRefusal("rows", "state") { try writer.writeRows(top[0], stride: planes.strides[0], count: 1) }
+            Self.expectRefusal("rows", "without start_raw") { try writer.writeRaw(planes: top, strides: planes.strides, rows: 16) }
         }
         _ = try Self.encode { writer in
             try writer.startRaw(width: 64, height: 48, components: 3, quality: 90)
-            try writer.writeRaw(planes: planes.planes(fromRow: 0), strides: planes.strides, rows: 16)
+            try writer.writeRaw(planes: top, strides: planes.strides, rows: 16)
             Self.expectRefusal("finish", "too few") { try writer.finish() }
         }
         _ = try Self.encode { writer in
             try writer.start(width: 64, height: 48, components: 3, quality: 90, subsampling: .s420)
-            Self.expectRefusal("rows", "before start_raw") { try writer.writeRaw(planes: planes.planes(fromRow: 0), strides: planes.strides, rows: 16) }
+            Self.expectRefusal("rows", "without start_raw") { try writer.writeRaw(planes: top, strides: planes.strides, rows: 16) }
         }
     }
 
