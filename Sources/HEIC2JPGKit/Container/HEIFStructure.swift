@@ -1,8 +1,10 @@
 /// The parts of a HEIF container's `meta` box that decide what to convert and how:
-/// items, references, properties and the primary item (ISO/IEC 23008-12 §9–10).
+/// items, references, properties, item locations and the primary item (ISO/IEC 23008-12 §9–10).
+/// Item data is read on demand (`itemData`); typed property views are in `ItemProperties`.
 ///
-/// Invariant: parsing never traps and never allocates more than the `meta` box size
-/// (itself capped by `HEIFLimits.maxMetaBytes`), whatever the input.
+/// Invariant: parsing never traps and allocates in proportion to the `meta` box size
+/// (itself capped by `HEIFLimits.maxMetaBytes`) plus at most `HEIFLimits.maxExtents`
+/// `iloc` extents, whatever the input.
 public struct HEIFStructure: Sendable {
     public struct Item: Sendable, Equatable {
         public let id: UInt32
