@@ -46,9 +46,12 @@ struct BoxHeader: Equatable, Sendable {
 
 /// Bounds that keep hostile files from costing memory or time. They are far above
 /// what any camera writes: a 200 MP phone photo has about 800 tiles, so 800 items
-/// and references; the largest real `meta` boxes are a few hundred KB.
+/// and references (one `iloc` extent each); the largest real `meta` boxes are a few hundred KB.
 public enum HEIFLimits {
     public static let maxMetaBytes = 32 << 20
     public static let maxChildBoxes = 100_000
     public static let maxItems = 65_536
+    /// Total `iloc` extents over all items. An extent can cost 0 bytes of `iloc` (offset and
+    /// length sizes 0), so the box size alone does not bound them.
+    public static let maxExtents = 1 << 20
 }

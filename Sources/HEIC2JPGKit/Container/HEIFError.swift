@@ -14,6 +14,13 @@ public enum HEIFError: Error, Equatable, Sendable, CustomStringConvertible {
     case unusablePrimary(id: UInt32, reason: String)
     /// A limit that protects memory was exceeded.
     case limitExceeded(String)
+    /// An item's data was asked for, but `iloc` does not locate it.
+    case missingLocation(item: UInt32)
+    /// An extent of the item lies (partly) past the end of the file, or of `idat` when
+    /// `inIdat`. `length` 0 is an extent that runs to the end.
+    case itemDataOutOfRange(item: UInt32, offset: Int, length: Int, size: Int, inIdat: Bool)
+    /// The item's data is stored in a way this reader does not follow (another file, other items).
+    case unsupportedItemData(item: UInt32, reason: String)
 
     public var description: String {
         switch self {
@@ -26,6 +33,11 @@ public enum HEIFError: Error, Equatable, Sendable, CustomStringConvertible {
         case .missingItem(let by, let id): return "\(by) references item \(id), which does not exist"
         case .unusablePrimary(let id, let reason): return "primary item \(id) \(reason)"
         case .limitExceeded(let what): return "limit exceeded: \(what)"
+        case .missingLocation(let item): return "item \(item) has no location in 'iloc'"
+        case .itemDataOutOfRange(let item, let offset, let length, let size, let inIdat):
+            let extent = length == 0 ? "offset \(offset), to the end" : "offset \(offset), \(length) bytes"
+            return "item \(item)'s data (\(extent)) lies outside the \(size)-byte \(inIdat ? "'idat' box" : "file")"
+        case .unsupportedItemData(let item, let reason): return "item \(item)'s data cannot be read: \(reason)"
         }
     }
 }

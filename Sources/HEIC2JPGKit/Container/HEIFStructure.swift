@@ -1,14 +1,20 @@
 /// The parts of a HEIF container's `meta` box that decide what to convert and how:
-/// items, references, properties and the primary item (ISO/IEC 23008-12 §9–10).
+/// items, references, properties, item locations and the primary item (ISO/IEC 23008-12 §9–10).
+/// Item data is read on demand (`itemData`); typed property views are in `ItemProperties`.
 ///
-/// Invariant: parsing never traps and never allocates more than the `meta` box size
-/// (itself capped by `HEIFLimits.maxMetaBytes`), whatever the input.
+/// Invariant: parsing never traps and allocates in proportion to the `meta` box size
+/// (itself capped by `HEIFLimits.maxMetaBytes`) plus at most `HEIFLimits.maxExtents`
+/// `iloc` extents, whatever the input.
 public struct HEIFStructure: Sendable {
     public struct Item: Sendable, Equatable {
         public let id: UInt32
         /// Four-character item type: `hvc1`, `av01`, `grid`, `iovl`, `Exif`, `mime`, …
         public let type: String
         public let hidden: Bool
+        /// `item_name` (UTF-8, may be empty).
+        public let name: String
+        /// For `mime` items, the MIME type (`content_type`), e.g. `application/rdf+xml` for XMP.
+        public let contentType: String?
     }
 
     public struct Reference: Sendable, Equatable {
@@ -30,14 +36,35 @@ public struct HEIFStructure: Sendable {
     public let references: [Reference]
     /// `ipco` properties in order; `ipma` indices are 1-based into this array.
     public let properties: [Property]
-    /// Property indices (1-based, 0 means "none") associated with each item.
-    public let associations: [UInt32: [Int]]
+    /// Properties associated with each item, in `ipma` order.
+    public let associations: [UInt32: [PropertyAssociation]]
+    /// Where each item's data lies (`iloc`). Empty when `iloc` is absent or malformed;
+    /// `locationError` then says why, and `itemData` reports it.
+    public let locations: [UInt32: ItemLocation]
+    /// Payload of `meta`'s `idat` box (data of items with construction method 1); empty if none.
+    public let idat: [UInt8]
+    /// Why `iloc` could not be used, reported lazily by `itemData` so that a file whose
+    /// item data is never needed (libheif decodes it) is not refused at parse time.
+    let locationError: HEIFError?
 
     /// Properties of `item` with the given type, in association order.
     public func properties(of item: UInt32, type: String) -> [Property] {
-        (associations[item] ?? []).compactMap { index in
-            index >= 1 && index <= properties.count && properties[index - 1].type == type ? properties[index - 1] : nil
-        }
+        associatedProperties(of: item).filter { $0.type == type }
+    }
+
+    /// All properties of `item` in association order (indices that name no property are skipped).
+    func associatedProperties(of item: UInt32) -> [Property] {
+        (associations[item] ?? []).compactMap(property(at:))
+    }
+
+    /// Types of the properties of `item` marked essential in `ipma`, in association order:
+    /// a reader that does not understand one of them must not show the item.
+    public func essentialPropertyTypes(of item: UInt32) -> [String] {
+        (associations[item] ?? []).filter(\.essential).compactMap { property(at: $0)?.type }
+    }
+
+    private func property(at association: PropertyAssociation) -> Property? {
+        association.index >= 1 && association.index <= properties.count ? properties[association.index - 1] : nil
     }
 
     /// Targets of references of `type` from `item`.
@@ -103,7 +130,10 @@ extension HEIFStructure {
         var items: [UInt32: Item] = [:]
         var references: [Reference] = []
         var properties: [Property] = []
-        var associations: [UInt32: [Int]] = [:]
+        var associations: [UInt32: [PropertyAssociation]] = [:]
+        var locations: [UInt32: ItemLocation]?
+        var locationError: HEIFError?
+        var idat: [UInt8]?
         var handler: String?
         for box in try BoxHeader.children(reader, from: 4, to: reader.count) {
             switch box.type {
@@ -119,6 +149,14 @@ extension HEIFStructure {
                 references = try parseReferences(reader, box)
             case "iprp":
                 (properties, associations) = try parseItemProperties(reader, box)
+            case "iloc" where locations == nil && locationError == nil:
+                do {
+                    locations = try ItemLocation.parseTable(reader, box)
+                } catch {
+                    locationError = error
+                }
+            case "idat" where idat == nil:
+                idat = reader.slice(box.payloadStart, box.payloadLength)
             default:
                 continue
             }
@@ -128,7 +166,8 @@ extension HEIFStructure {
         }
         guard let primaryID else { throw .missingBox("pitm") }
         return HEIFStructure(brands: brands, primaryID: primaryID, items: items, references: references,
-                             properties: properties, associations: associations)
+                             properties: properties, associations: associations, locations: locations ?? [:],
+                             idat: idat ?? [], locationError: locationError)
     }
 
     static func parseItemInfo(_ reader: ByteReader, _ box: BoxHeader) throws(HEIFError) -> [UInt32: Item] {
@@ -152,7 +191,9 @@ extension HEIFStructure {
                 typeOffset = entry.payloadStart + 10
             }
             guard let id, typeOffset + 4 <= entry.end, let type = reader.fourCC(typeOffset) else { throw .truncatedBox("infe") }
-            items[id] = Item(id: id, type: type, hidden: flags & 1 != 0)
+            let (name, nameEnd) = reader.nullTerminatedString(from: typeOffset + 4, to: entry.end)
+            let contentType = type == "mime" ? reader.nullTerminatedString(from: nameEnd, to: entry.end).string : nil
+            items[id] = Item(id: id, type: type, hidden: flags & 1 != 0, name: name, contentType: contentType)
             guard items.count <= HEIFLimits.maxItems else { throw .limitExceeded("more than \(HEIFLimits.maxItems) items") }
         }
         return items
@@ -182,9 +223,9 @@ extension HEIFStructure {
         return references
     }
 
-    static func parseItemProperties(_ reader: ByteReader, _ box: BoxHeader) throws(HEIFError) -> ([Property], [UInt32: [Int]]) {
+    static func parseItemProperties(_ reader: ByteReader, _ box: BoxHeader) throws(HEIFError) -> ([Property], [UInt32: [PropertyAssociation]]) {
         var properties: [Property] = []
-        var associations: [UInt32: [Int]] = [:]
+        var associations: [UInt32: [PropertyAssociation]] = [:]
         for child in try BoxHeader.children(reader, from: box.payloadStart, to: box.end) {
             if child.type == "ipco" {
                 for property in try BoxHeader.children(reader, from: child.payloadStart, to: child.end) {
@@ -200,23 +241,32 @@ extension HEIFStructure {
                     offset += version < 1 ? 2 : 4
                     guard let itemID, let count = reader.u8(offset) else { throw .truncatedBox("ipma") }
                     offset += 1
-                    var indices: [Int] = []
+                    var entries: [PropertyAssociation] = []
                     for _ in 0..<Int(count) {
+                        // The top bit is `essential`; the rest is the 1-based property index.
                         if wideIndex {
                             guard let raw = reader.u16(offset) else { throw .truncatedBox("ipma") }
-                            indices.append(Int(raw & 0x7FFF))
+                            entries.append(PropertyAssociation(index: Int(raw & 0x7FFF), essential: raw & 0x8000 != 0))
                             offset += 2
                         } else {
                             guard let raw = reader.u8(offset) else { throw .truncatedBox("ipma") }
-                            indices.append(Int(raw & 0x7F))
+                            entries.append(PropertyAssociation(index: Int(raw & 0x7F), essential: raw & 0x80 != 0))
                             offset += 1
                         }
                     }
                     guard offset <= child.end else { throw .truncatedBox("ipma") }
-                    associations[itemID, default: []].append(contentsOf: indices)
+                    associations[itemID, default: []].append(contentsOf: entries)
                 }
             }
         }
         return (properties, associations)
     }
+}
+
+/// One `ipma` entry: which `ipco` property an item has, and whether a reader must
+/// understand it to show the item.
+public struct PropertyAssociation: Sendable, Equatable {
+    /// 1-based index into `HEIFStructure.properties`; 0 means "no property".
+    public let index: Int
+    public let essential: Bool
 }
