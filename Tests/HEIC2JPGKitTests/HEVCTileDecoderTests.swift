@@ -1,0 +1,246 @@
+import Foundation
+import Synchronization
+import Testing
+@testable import HEIC2JPGKit
+
+/// Test streams made and decoded by an independent codec: ffmpeg (libx265 to encode,
+/// its own HEVC decoder for the reference planes), and the x265 CLI where ffmpeg cannot
+/// leave the VUI's video signal type out.
+enum HEVCReference {
+    struct Stream {
+        let name: String
+        let configuration: HEVCConfiguration
+        /// NAL units after the parameter sets, each after a 4-byte big-endian length.
+        let data: [UInt8]
+        /// ffmpeg's decode: planes one after another, rows tightly packed.
+        let reference: [UInt8]
+    }
+
+    struct ToolError: Error, CustomStringConvertible {
+        let description: String
+    }
+
+    static func tool(_ name: String) throws -> String {
+        for directory in ["/usr/bin", "/usr/local/bin", "/bin"] where FileManager.default.isExecutableFile(atPath: "\(directory)/\(name)") {
+            return "\(directory)/\(name)"
+        }
+        throw ToolError(description: "\(name) is not installed; these tests need it to make and check HEVC streams. `Scripts/setup --test` installs it.")
+    }
+
+    /// Runs a tool and returns its standard output; throws with its standard error on failure.
+    static func run(_ name: String, _ arguments: [String]) throws -> [UInt8] {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: try tool(name))
+        process.arguments = arguments
+        let output = Pipe(), errors = Pipe()
+        process.standardOutput = output
+        process.standardError = errors
+        try process.run()
+        nonisolated(unsafe) var errorText = Data()
+        let drained = DispatchSemaphore(value: 0)
+        DispatchQueue.global().async { errorText = errors.fileHandleForReading.readDataToEndOfFile(); drained.signal() }
+        let bytes = [UInt8](output.fileHandleForReading.readDataToEndOfFile())
+        process.waitUntilExit()
+        drained.wait()
+        guard process.terminationStatus == 0 else {
+            throw ToolError(description: "\(name) \(arguments.joined(separator: " ")) failed: \(String(decoding: errorText, as: UTF8.self))")
+        }
+        return bytes
+    }
+
+    /// One frame of `testsrc2` encoded by libx265 through ffmpeg, as a test tile.
+    /// `chroma` and `depth` must match `pixelFormat` (they go into the `hvcC`).
+    static func stream(width: Int, height: Int, pixelFormat: String, chroma: UInt8, depth: UInt8,
+                       x265: String = "", in directory: TemporaryDirectory) throws -> Stream {
+        let name = "\(width)x\(height)-\(pixelFormat)\(x265.isEmpty ? "" : "-" + x265)"
+        let path = directory.path + "/\(name).hevc"
+        _ = try run("ffmpeg", ["-v", "error", "-f", "lavfi", "-i", "testsrc2=s=\(width)x\(height)", "-frames:v", "1",
+                               "-c:v", "libx265", "-x265-params", "log-level=error" + (x265.isEmpty ? "" : ":" + x265),
+                               "-pix_fmt", pixelFormat, "-f", "hevc", "-y", path])
+        return try stream(name: name, path: path, chroma: chroma, depth: depth)
+    }
+
+    /// Splits the Annex B stream at `path` into a tile and decodes it with ffmpeg.
+    static func stream(name: String, path: String, chroma: UInt8, depth: UInt8) throws -> Stream {
+        let nals = nalUnits(annexB: [UInt8](try Data(contentsOf: URL(fileURLWithPath: path))))
+        let parameterSets = nals.filter { (32...34).contains(Int($0[0] >> 1 & 0x3F)) }
+        let data = nals.filter { !(32...34).contains(Int($0[0] >> 1 & 0x3F)) }.flatMap { lengthPrefixed($0) }
+        let configuration = try HEVCConfiguration.parse(HvcCBuilder.payload(chroma: chroma, depth: depth, parameterSets: parameterSets))
+        // No -pix_fmt: the decoder's own output format, so swscale never touches the samples
+        // (asking for yuv420p would squeeze a full-range picture into limited range).
+        let reference = try run("ffmpeg", ["-v", "error", "-i", path, "-f", "rawvideo", "-"])
+        return Stream(name: name, configuration: configuration, data: data, reference: reference)
+    }
+
+    static func lengthPrefixed(_ nal: [UInt8]) -> [UInt8] {
+        [UInt8(nal.count >> 24 & 0xFF), UInt8(nal.count >> 16 & 0xFF), UInt8(nal.count >> 8 & 0xFF), UInt8(nal.count & 0xFF)] + nal
+    }
+
+    /// NAL units of an Annex B byte stream (start codes 00 00 01, optionally after a zero byte).
+    static func nalUnits(annexB bytes: [UInt8]) -> [[UInt8]] {
+        var starts: [Int] = []
+        var i = 0
+        while i + 3 <= bytes.count {
+            if bytes[i] == 0 && bytes[i + 1] == 0 && bytes[i + 2] == 1 {
+                starts.append(i + 3)
+                i += 3
+            } else {
+                i += 1
+            }
+        }
+        return starts.indices.map { k in
+            var end = k + 1 < starts.count ? starts[k + 1] - 3 : bytes.count
+            while end > starts[k] && bytes[end - 1] == 0 { end -= 1 } // zero_byte / trailing zeros
+            return Array(bytes[starts[k]..<end])
+        }
+    }
+
+    /// "identical", or where `decoded` first differs from `reference` (arrays of
+    /// thousands of bytes are too long for a test failure message).
+    static func compare(_ decoded: [UInt8], _ reference: [UInt8]) -> String {
+        guard decoded.count == reference.count else { return "\(decoded.count) bytes decoded, \(reference.count) in the reference" }
+        guard let first = decoded.indices.first(where: { decoded[$0] != reference[$0] }) else { return "identical" }
+        let count = decoded.indices.filter { decoded[$0] != reference[$0] }.count
+        return "\(count) bytes differ, the first at byte \(first): \(decoded[first]) instead of \(reference[first])"
+    }
+
+    /// The picture's planes copied row by row without padding, like ffmpeg's rawvideo.
+    static func packedPlanes(_ picture: HEVCPicture) -> [UInt8] {
+        var bytes: [UInt8] = []
+        for (index, plane) in picture.planes.enumerated() {
+            let size = picture.size(ofPlane: index)
+            let rowBytes = size.width * (((index == 0 ? picture.bitDepth : picture.bitDepthChroma) + 7) / 8)
+            for row in 0..<size.height {
+                bytes += UnsafeBufferPointer(start: plane.pointer + row * plane.stride, count: rowBytes)
+            }
+        }
+        return bytes
+    }
+}
+
+@Suite("HEVC tile decoding with libde265, checked against ffmpeg")
+struct HEVCTileDecoderTests {
+    typealias Stream = HEVCReference.Stream
+
+    /// Decodes `stream` and returns the packed planes and the picture's description.
+    func decode(_ decoder: HEVCTileDecoder, _ stream: Stream) throws(TileDecodingError) -> (planes: [UInt8], picture: String) {
+        try decoder.decode(stream.configuration, data: stream.data) { picture in
+            let description = "\(picture.width)x\(picture.height) c\(picture.chromaFormat) \(picture.bitDepth)/\(picture.bitDepthChroma) bit "
+                + "range \(picture.fullRange ? "full" : "limited") m\(picture.matrix) p\(picture.primaries) t\(picture.transfer)"
+            return (HEVCReference.packedPlanes(picture), description)
+        }
+    }
+
+    @Test("Every plane is byte-identical to ffmpeg's, for several formats decoded in a row by one decoder")
+    func bitExact() throws {
+        let directory = TemporaryDirectory()
+        let streams = [
+            try HEVCReference.stream(width: 96, height: 64, pixelFormat: "yuv420p", chroma: 1, depth: 8, in: directory),
+            try HEVCReference.stream(width: 90, height: 62, pixelFormat: "yuv420p", chroma: 1, depth: 8, in: directory),
+            try HEVCReference.stream(width: 96, height: 64, pixelFormat: "gray", chroma: 0, depth: 8, in: directory),
+            try HEVCReference.stream(width: 70, height: 38, pixelFormat: "yuv444p", chroma: 3, depth: 8, in: directory),
+            try HEVCReference.stream(width: 64, height: 48, pixelFormat: "yuv422p10le", chroma: 2, depth: 10, in: directory),
+            try HEVCReference.stream(width: 96, height: 64, pixelFormat: "yuv420p", chroma: 1, depth: 8,
+                                     x265: "range=full:colorprim=bt709:transfer=smpte2084:colormatrix=bt470bg", in: directory),
+        ]
+        let expected = [
+            "96x64 c1 8/8 bit range limited m2 p2 t2",
+            "90x62 c1 8/8 bit range limited m2 p2 t2",
+            "96x64 c0 8/8 bit range full m2 p2 t2",
+            "70x38 c3 8/8 bit range limited m2 p2 t2",
+            "64x48 c2 10/10 bit range limited m2 p2 t2",
+            "96x64 c1 8/8 bit range full m5 p1 t16",
+        ]
+        let decoder = try HEVCTileDecoder()
+        // Twice round, so every stream follows a different one: reset must leave nothing behind.
+        for round in 0..<2 {
+            for (stream, description) in zip(streams, expected) {
+                let decoded = try decode(decoder, stream)
+                #expect(decoded.picture == description, "\(stream.name), round \(round)")
+                #expect(HEVCReference.compare(decoded.planes, stream.reference) == "identical", "\(stream.name), round \(round)")
+            }
+        }
+    }
+
+    @Test("A VUI without a video signal type reads as limited range, codes 2 (unspecified)")
+    func noSignalType() throws {
+        let directory = TemporaryDirectory()
+        let raw = directory.path + "/in.yuv", path = directory.path + "/plain.hevc"
+        _ = try HEVCReference.run("ffmpeg", ["-v", "error", "-f", "lavfi", "-i", "testsrc2=s=64x64", "-frames:v", "1",
+                                             "-pix_fmt", "yuv420p", "-f", "rawvideo", "-y", raw])
+        // The x265 CLI, unlike ffmpeg, writes no video_signal_type unless asked.
+        _ = try HEVCReference.run("x265", ["--log-level", "error", "--input", raw, "--input-res", "64x64", "--fps", "1",
+                                           "--frames", "1", "--no-vui-timing-info", "-o", path])
+        let stream = try HEVCReference.stream(name: "x265-cli", path: path, chroma: 1, depth: 8)
+        let decoded = try decode(try HEVCTileDecoder(), stream)
+        #expect(decoded.picture == "64x64 c1 8/8 bit range limited m2 p2 t2")
+        #expect(HEVCReference.compare(decoded.planes, stream.reference) == "identical")
+    }
+
+    @Test("Separate decoders decode concurrently on two threads")
+    func concurrent() throws {
+        let directory = TemporaryDirectory()
+        let streams = [
+            try HEVCReference.stream(width: 128, height: 96, pixelFormat: "yuv420p", chroma: 1, depth: 8, in: directory),
+            try HEVCReference.stream(width: 90, height: 62, pixelFormat: "gray", chroma: 0, depth: 8, in: directory),
+        ]
+        let mismatches = Mutex(0), failures = Mutex<[String]>([])
+        DispatchQueue.concurrentPerform(iterations: 2) { thread in
+            do {
+                let decoder = try HEVCTileDecoder()
+                for round in 0..<40 {
+                    let stream = streams[(thread + round) % 2]
+                    if try decode(decoder, stream).planes != stream.reference { mismatches.withLock { $0 += 1 } }
+                }
+            } catch {
+                failures.withLock { $0.append("\(error)") }
+            }
+        }
+        #expect(failures.withLock { $0 } == [])
+        #expect(mismatches.withLock { $0 } == 0)
+    }
+
+    @Test("Broken framing and incomplete configurations are named before libde265 sees them")
+    func framing() throws {
+        let directory = TemporaryDirectory()
+        let stream = try HEVCReference.stream(width: 64, height: 64, pixelFormat: "yuv420p", chroma: 1, depth: 8, in: directory)
+        let decoder = try HEVCTileDecoder()
+        let data = stream.data
+        #expect(throws: TileDecodingError("the tile data holds no NAL unit")) {
+            try decoder.decode(stream.configuration, data: []) { _ in }
+        }
+        #expect(throws: TileDecodingError("NAL unit 0 at byte 0 declares 4096 bytes, past the end of the 6-byte tile data")) {
+            try decoder.decode(stream.configuration, data: [0, 0, 0x10, 0, 0x26, 0x01]) { _ in }
+        }
+        let units = try HEVCTileDecoder.nalUnits(in: data, lengthSize: 4)
+        let last = try #require(units.last)
+        #expect(throws: TileDecodingError("NAL unit \(units.count - 1) at byte \(last.lowerBound - 4) declares \(last.count) bytes, past the end of the \(data.count - 1)-byte tile data")) {
+            try decoder.decode(stream.configuration, data: Array(data.dropLast())) { _ in }
+        }
+        #expect(throws: TileDecodingError("the tile data ends inside a 4-byte NAL unit length at byte \(data.count) of \(data.count + 2)")) {
+            try decoder.decode(stream.configuration, data: data + [0, 0]) { _ in }
+        }
+        #expect(throws: TileDecodingError("NAL unit \(units.count) at byte \(data.count) has 1 bytes, fewer than a NAL unit header")) {
+            try decoder.decode(stream.configuration, data: data + [0, 0, 0, 1, 0x26]) { _ in }
+        }
+        let noPPS = HEVCConfiguration(chromaFormat: 1, bitDepthLuma: 8, bitDepthChroma: 8, lengthSize: 4,
+                                      parameterSets: stream.configuration.parameterSets.filter { HEVCConfiguration.nalUnitType($0) != 34 })
+        #expect(throws: TileDecodingError("the tile's 'hvcC' holds no PPS")) {
+            try decoder.decode(noPPS, data: data) { _ in }
+        }
+        let claimsMono = HEVCConfiguration(chromaFormat: 0, bitDepthLuma: 8, bitDepthChroma: 8, lengthSize: 4,
+                                           parameterSets: stream.configuration.parameterSets)
+        #expect(throws: TileDecodingError("the tile's SPS declares chroma format 1, 8/8 bits, but its 'hvcC' declares chroma format 0, 8/8 bits")) {
+            try decoder.decode(claimsMono, data: data) { _ in }
+        }
+        // A 2-byte length prefix read as a 4-byte one swallows the data.
+        let shortPrefixes = HEVCConfiguration(chromaFormat: 1, bitDepthLuma: 8, bitDepthChroma: 8, lengthSize: 2,
+                                              parameterSets: stream.configuration.parameterSets)
+        #expect(throws: TileDecodingError.self) { try decoder.decode(shortPrefixes, data: data) { _ in } }
+        // The body's own error goes through, and the decoder still works afterwards.
+        #expect(throws: TileDecodingError("tile is not 512×512")) {
+            try decoder.decode(stream.configuration, data: data) { _ throws(TileDecodingError) in throw TileDecodingError("tile is not 512×512") }
+        }
+        #expect(HEVCReference.compare(try decode(decoder, stream).planes, stream.reference) == "identical")
+    }
+}
