@@ -17,7 +17,7 @@ struct ReportTests {
         result.metadata = .init(exif: true, xmp: false, icc: true)
         result.warnings = ["EXIF trimmed"]
         result.milliseconds = 7
-        #expect(Reporter.json(result) == #"{"source":"in/a.heic","output":"out/a.jpg","status":"converted","reason":null,"width":4,"height":3,"bytes":1234,"metadata":{"exif":true,"xmp":false,"icc":true},"warnings":["EXIF trimmed"],"ms":7}"#)
+        #expect(Reporter.json(result) == #"{"source":"in/a.heic","output":"out/a.jpg","status":"converted","reason":null,"width":4,"height":3,"bytes":1234,"engine":null,"engineReason":null,"metadata":{"exif":true,"xmp":false,"icc":true},"warnings":["EXIF trimmed"],"ms":7}"#)
     }
 
     @Test("The summary line counts every status and the rate")

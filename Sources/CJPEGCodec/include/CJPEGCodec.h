@@ -43,10 +43,14 @@ int cjpegcodec_encoder_start(cjpegcodec_encoder *enc, uint32_t width, uint32_t h
 
 /// Starts an image fed as raw sample planes, with no colour conversion and no
 /// downsampling (libjpeg's `raw_data_in`). `components` 3: YCbCr 4:2:0 (Y sampled 2×2,
-/// Cb and Cr 1×1), written as a JFIF YCbCr JPEG; 1: grayscale. Quality, Huffman
-/// optimisation and DCT are those of `cjpegcodec_encoder_start`. Markers may follow.
+/// Cb and Cr 1×1), written as a JFIF YCbCr JPEG; 1: grayscale. Quality and DCT are
+/// those of `cjpegcodec_encoder_start`. Markers may follow.
+///
+/// `optimize_huffman` non-zero: per-image Huffman tables (about 4% smaller files), at
+/// the price of a whole-image coefficient buffer inside libjpeg (3 bytes per pixel for
+/// 4:2:0); zero: the standard tables, and memory stays at one iMCU row.
 int cjpegcodec_encoder_start_raw(cjpegcodec_encoder *enc, uint32_t width, uint32_t height,
-                                 int components, int quality);
+                                 int components, int quality, int optimize_huffman);
 
 /// Rows one iMCU row spans, the unit of `cjpegcodec_encoder_write_raw`: 16 for 4:2:0,
 /// 8 for grayscale (max_v_samp_factor × 8; the RGB path has one too). 0 before start.

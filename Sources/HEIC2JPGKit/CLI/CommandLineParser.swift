@@ -13,14 +13,14 @@ public enum CommandLineParser {
     static let options: [(long: String, short: Character?, takesValue: Bool)] = [
         ("--output", "o", true), ("--quality", "q", true), ("--jobs", "j", true),
         ("--metadata", nil, true), ("--overwrite", nil, false), ("--dry-run", nil, false),
-        ("--report", nil, true), ("--background", nil, true), ("--verbose", "v", false),
+        ("--report", nil, true), ("--background", nil, true), ("--max-pixels", nil, true), ("--verbose", "v", false),
         ("--quiet", nil, false), ("--version", nil, false), ("--help", "h", false),
     ]
 
     /// Value names used in error messages, e.g. `-q <1-100>`.
     static let valueNames = [
         "--output": "<dir>", "--quality": "<1-100>", "--jobs": "<n>", "--metadata": "<mode>",
-        "--report": "<file>", "--background": "<#rrggbb>",
+        "--report": "<file>", "--background": "<#rrggbb>", "--max-pixels": "<MP>",
     ]
 
     /// `arguments` excludes the program name.
@@ -75,6 +75,13 @@ public enum CommandLineParser {
                 let text = try value()
                 guard let color = RGBColor(hex: text) else { throw .invalidValue(text, for: label, "expected a colour such as #ffffff") }
                 request.options.background = color
+            case "--max-pixels":
+                let text = try value()
+                let digits = text.hasSuffix("MP") ? text.dropLast(2) : text.hasSuffix("M") ? text.dropLast() : Substring(text)
+                guard let megapixels = Int(digits), (1...ConversionOptions.maxMegapixels).contains(megapixels) else {
+                    throw .invalidValue(text, for: label, "expected megapixels, a whole number from 1 to \(ConversionOptions.maxMegapixels)")
+                }
+                request.options.maxPixels = megapixels * 1_000_000
             case "--verbose":
                 sawVerbose = true
                 request.verbosity = .verbose

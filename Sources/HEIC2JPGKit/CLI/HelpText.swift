@@ -32,7 +32,10 @@ public enum HelpText {
                               summary; '-' for stdout.
       --background <#rrggbb>  Colour transparent pixels are flattened onto. (default:
                               #ffffff)
-      -v, --verbose           Print one line per input.
+      --max-pixels <MP>       Refuse images with more megapixels than this after
+                              rotation and cropping (decompression bombs).
+                              (default: 256)
+      -v, --verbose           Print one line per input and the engine that ran.
       --quiet                 Print errors only: no warnings, progress or summary.
       --version               Show the version.
       -h, --help              Show help information.

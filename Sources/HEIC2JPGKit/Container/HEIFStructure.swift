@@ -63,6 +63,12 @@ public struct HEIFStructure: Sendable {
         (associations[item] ?? []).filter(\.essential).compactMap { property(at: $0)?.type }
     }
 
+    /// The 1-based `ipco` index of `item`'s first property of `type`: items that share a
+    /// property (tiles sharing one `hvcC`) share its index, so it is parsed once.
+    func propertyIndex(of item: UInt32, type: String) -> Int? {
+        (associations[item] ?? []).first { property(at: $0)?.type == type }?.index
+    }
+
     private func property(at association: PropertyAssociation) -> Property? {
         association.index >= 1 && association.index <= properties.count ? properties[association.index - 1] : nil
     }

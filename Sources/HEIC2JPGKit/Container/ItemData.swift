@@ -29,6 +29,19 @@ extension HEIFStructure {
 
     /// The item's extents as checked ranges of the file (or of `idat`), with "to the end"
     /// lengths resolved, and their total (saturating at `Int.max`).
+    /// Throws when any item's data reaches past the end of the file (or its `idat`): the
+    /// file was cut short, and what it held there (a tile, the EXIF) is lost. libheif
+    /// refuses such files as a whole, and so does the tile engine, before decoding.
+    public func checkItemsInFile(size fileSize: Int) throws(HEIFError) {
+        for id in locations.keys.sorted() {
+            do {
+                _ = try resolvedExtents(of: id, size: fileSize)
+            } catch {
+                if case .itemDataOutOfRange = error { throw error }
+            }
+        }
+    }
+
     private func resolvedExtents(of id: UInt32, size fileSize: Int) throws(HEIFError)
         -> (construction: ItemLocation.Construction, ranges: [Range<Int>], total: Int) {
         if let locationError { throw locationError }

@@ -45,12 +45,13 @@ public final class HEVCTileDecoder {
     /// the call. `data` is the item's bytes: NAL units, each after a big-endian length
     /// of `configuration.lengthSize` bytes.
     ///
-    /// Throws when the data is not a sequence of whole length-prefixed NAL units, when
-    /// the configuration lacks a VPS, SPS or PPS, when libde265 reports an error or a
-    /// warning that means corrupt data, when no picture comes out, when the picture's
-    /// chroma format or bit depths differ from the configuration's, or when `body` throws.
+    /// Throws `TileDecodingError` when the data is not a sequence of whole length-prefixed
+    /// NAL units, when the configuration lacks a VPS, SPS or PPS, when libde265 reports an
+    /// error or a warning that means corrupt data, or when no picture comes out; and
+    /// whatever `body` throws. The picture is not checked against `hvcC`'s summary fields,
+    /// which some writers get wrong: the caller checks it against what it expects.
     public func decode<R>(_ configuration: HEVCConfiguration, data: [UInt8],
-                          body: (HEVCPicture) throws(TileDecodingError) -> R) throws(TileDecodingError) -> R {
+                          body: (HEVCPicture) throws -> R) throws -> R {
         defer { endTile() }
         try Self.requireParameterSets(configuration)
         let units = try Self.nalUnits(in: data, lengthSize: configuration.lengthSize)
@@ -65,14 +66,7 @@ public final class HEVCTileDecoder {
         let status = de265_flush_data(context)
         guard status == DE265_OK else { throw TileDecodingError(decoding: status) }
         let image = try decodeFirstPicture()
-        let picture = try HEVCPicture(image)
-        guard picture.chromaFormat == configuration.chromaFormat, picture.bitDepth == configuration.bitDepthLuma,
-              picture.chromaFormat == 0 || picture.bitDepthChroma == configuration.bitDepthChroma
-        else {
-            throw TileDecodingError("the tile's SPS declares chroma format \(picture.chromaFormat), \(picture.bitDepth)/\(picture.bitDepthChroma) bits, "
-                + "but its 'hvcC' declares chroma format \(configuration.chromaFormat), \(configuration.bitDepthLuma)/\(configuration.bitDepthChroma) bits")
-        }
-        return try body(picture)
+        return try body(try HEVCPicture(image))
     }
 
     /// Runs `de265_decode` until a picture is in the output queue, and returns it

@@ -1,5 +1,5 @@
-/// The metadata segments one output JPEG gets, decided once per file from the source
-/// handle and the mode, then written between the frame header and the first row.
+/// The metadata segments one output JPEG gets, decided once per file from the source's
+/// metadata and the mode, then written between the frame header and the first row.
 ///
 /// Order follows libvips and exiftool practice: APP1 EXIF, APP1 XMP, APP2 ICC.
 /// `keep` writes all three; `strip` writes only the ICC profile, because colours
@@ -12,15 +12,15 @@ struct JPEGMarkers {
 
     static let app1 = 0xE1
 
-    init(handle: LibheifHandle, mode: MetadataMode, width: Int, height: Int) {
-        icc = handle.iccProfile()
+    init(source: SourceMetadata, mode: MetadataMode, width: Int, height: Int) {
+        icc = source.icc
         guard mode == .keep else { return }
-        if let item = handle.metadata(type: "Exif").first {
+        if let item = source.exif {
             let prepared = EXIFForJPEG.make(fromHEIFExifItem: item, width: width, height: height)
             exif = prepared.app1Payload
             warnings += prepared.warnings
         }
-        if let packet = handle.metadata(type: "mime", contentType: "application/rdf+xml").first {
+        if let packet = source.xmp {
             let prepared = XMPForJPEG.make(packet: packet, width: width, height: height)
             xmp = prepared.payload
             warnings += prepared.warnings

@@ -15,7 +15,7 @@ enum AtomicFileWriter {
     /// Runs `body` on a temp file's descriptor, then `beforePublish` (which may still
     /// veto by throwing), then publishes it as `target`. Returns the number of bytes
     /// written. On any error the temp file is removed.
-    static func write(to target: String, times: (access: timespec, modification: timespec)?,
+    static func write(to target: String, times: FileTimes?,
                       registry: TempFileRegistry = .shared,
                       _ body: (Int32) throws -> Void, beforePublish: () throws -> Void = {}) throws -> Int {
         let directory = InputWalker.parent(target)

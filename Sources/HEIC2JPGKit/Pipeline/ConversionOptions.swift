@@ -13,7 +13,6 @@ public struct ConversionOptions: Sendable, Equatable {
     public var metadata = MetadataMode.keep
     /// Colour transparent pixels are flattened onto (JPEG has no alpha).
     public var background = RGBColor.white
-    public var subsampling = ChromaSubsampling.s420
     /// Replace existing outputs instead of reporting them `skipped`.
     public var overwrite = false
     /// Plan and report, write nothing.
@@ -21,10 +20,16 @@ public struct ConversionOptions: Sendable, Equatable {
     /// Largest image accepted, in pixels after transforms: refuses decompression bombs,
     /// accepts every camera (a 200 MP phone photo is 12240×16320 = 199.8 MP).
     public var maxPixels = ConversionOptions.defaultMaxPixels
-    /// libheif decoding threads per file (tiles of one image in parallel).
+    /// Threads decoding the tiles of one file (the tile engine's lanes, or libheif's
+    /// decoding threads).
     public var decodingThreads = 1
+    /// Requested chroma subsampling. Tiles are 4:2:0, so other values send colour
+    /// images to libheif (the library API offers it; the command line does not).
+    public var subsampling = ChromaSubsampling.s420
 
-    public static let defaultMaxPixels = 16384 * 16384
+    public static let defaultMaxPixels = 256_000_000
+    /// `--max-pixels` ceiling in megapixels: 65535 × 65535, libheif's own size limit.
+    public static let maxMegapixels = 4294
     /// Largest width or height libheif accepts, checked before any allocation.
     public static let maxDimension = 65535
 

@@ -25,6 +25,14 @@ public struct ConversionResult: Sendable, Equatable {
         }
     }
 
+    /// Which engine decoded a converted file.
+    public enum Engine: String, Sendable {
+        /// Our streaming tile engine (container reader + libde265 + raw JPEG bands).
+        case tiles
+        /// libheif's full decode, for what the tile engine does not take.
+        case libheif
+    }
+
     public var source: String
     public var output: String?
     public var status: Status
@@ -35,6 +43,9 @@ public struct ConversionResult: Sendable, Equatable {
     public var bytes: Int?
     public var metadata = MetadataKept()
     public var warnings: [String] = []
+    public var engine: Engine?
+    /// Why the tile engine did not take the file, when libheif converted it.
+    public var engineReason: String?
     public var milliseconds = 0
 
     public init(source: String, output: String?, status: Status, reason: String? = nil) {

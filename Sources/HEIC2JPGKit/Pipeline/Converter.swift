@@ -32,31 +32,68 @@ public struct Converter: Sendable {
 
     // MARK: - Convert
 
+    /// Reads the container once, lets `EngineChoice` pick the engine, checks the pixel
+    /// limit on the upright size before any decoding, then encodes.
     private func convert(_ job: Job) throws -> ConversionResult {
-        let context = LibheifContext(maxDimension: ConversionOptions.maxDimension, decodingThreads: options.decodingThreads)
-        let structure: HEIFStructure
-        var times: (access: timespec, modification: timespec)?
+        var file: SourceFile?
+        let source: ByteSource
         switch job.source {
         case .path(let path):
-            let source = try SourceFile(path: path)
-            times = source.times
-            structure = try HEIFStructure.read(from: source.byteSource)
-            try context.read(path: path)
+            let opened = try SourceFile(path: path)
+            file = opened
+            source = opened.byteSource
         case .standardStream:
-            let bytes = job.bytes ?? []
-            structure = try HEIFStructure.read(from: MemoryByteSource(bytes))
-            try context.read(bytes: bytes)
+            source = MemoryByteSource(job.bytes ?? [])
         }
+        let structure = try HEIFStructure.read(from: source)
         let primary = try structure.primaryImage()
-        let handle = try context.primaryHandle()
-        let (width, height) = (handle.width, handle.height)
-        let (pixels, overflow) = width.multipliedReportingOverflow(by: height)
-        guard width > 0, height > 0, !overflow, pixels <= options.maxPixels else {
-            throw LimitError(width: width, height: height, maxPixels: options.maxPixels)
+        var result = ConversionResult(source: job.source.display, output: job.output.display, status: .converted)
+        switch try EngineChoice.make(structure, primary: primary, source: source, subsampling: options.subsampling) {
+        case .tiles(let image):
+            try convertTiles(job, image, structure: structure, primary: primary, source: source, times: file?.times, into: &result)
+        case .libheif(let reason):
+            try convertWithLibheif(job, primary: primary, bytes: job.bytes, times: file?.times, into: &result)
+            result.engineReason = reason
         }
-        let markers = JPEGMarkers(handle: handle, mode: options.metadata, width: width, height: height)
+        return result
+    }
+
+    /// The streaming tile engine: raw YCbCr bands straight into libjpeg.
+    private func convertTiles(_ job: Job, _ image: TiledImage, structure: HEIFStructure, primary: PrimaryImage,
+                              source: ByteSource, times: FileTimes?, into result: inout ConversionResult) throws {
+        let (width, height) = (image.geometry.width, image.geometry.height)
+        try checkLimit(width: width, height: height)
+        let metadata = try SourceMetadata(structure: structure, primary: primary.id, source: source)
+        let markers = JPEGMarkers(source: metadata, mode: options.metadata, width: width, height: height)
+        let engine = TileEngine(image: image, structure: structure, source: source, lanes: options.decodingThreads)
+        result.bytes = try write(job, times: times) { fd in
+            let writer = try JPEGWriter(fd: fd)
+            try writer.startRaw(width: width, height: height, components: image.monochrome ? 1 : 3, quality: options.quality)
+            try markers.write(to: writer)
+            try engine.run(into: writer)
+            try writer.finish()
+        }
+        result.engine = .tiles
+        result.width = width
+        result.height = height
+        result.metadata = markers.kept
+        result.warnings = markers.warnings
+    }
+
+    /// libheif's full decode, for everything the tile engine does not take.
+    private func convertWithLibheif(_ job: Job, primary: PrimaryImage, bytes: [UInt8]?, times: FileTimes?,
+                                    into result: inout ConversionResult) throws {
+        let context = LibheifContext(maxDimension: ConversionOptions.maxDimension, decodingThreads: options.decodingThreads)
+        switch job.source {
+        case .path(let path): try context.read(path: path)
+        case .standardStream: try context.read(bytes: bytes ?? [])
+        }
+        let handle = try context.primaryHandle()
+        try checkLimit(width: handle.width, height: handle.height)
+        let markers = JPEGMarkers(source: SourceMetadata(handle: handle), mode: options.metadata,
+                                  width: handle.width, height: handle.height)
         let image = try DecodedImage(decoding: handle, monochrome: primary.isMonochrome, background: options.background)
-        let encode = { (fd: Int32) throws in
+        result.bytes = try write(job, times: times) { fd in
             let writer = try JPEGWriter(fd: fd)
             try writer.start(width: image.width, height: image.height, components: image.components,
                              quality: options.quality, subsampling: options.subsampling)
@@ -66,20 +103,25 @@ public struct Converter: Sendable {
             }
             try writer.finish()
         }
-        let bytes = try write(job, times: times, encode)
-        var result = ConversionResult(source: job.source.display, output: job.output.display, status: .converted)
+        result.engine = .libheif
         result.width = image.width
         result.height = image.height
-        result.bytes = bytes
         result.metadata = markers.kept
         result.warnings = image.warnings + markers.warnings
-        return result
+    }
+
+    /// Refuses images over `maxPixels` (decompression bombs) before anything is decoded.
+    private func checkLimit(width: Int, height: Int) throws(LimitError) {
+        let (pixels, overflow) = width.multipliedReportingOverflow(by: height)
+        guard width > 0, height > 0, !overflow, pixels <= options.maxPixels else {
+            throw LimitError(width: width, height: height, maxPixels: options.maxPixels)
+        }
     }
 
     // MARK: - Copy (JPEG content under a HEIF name)
 
     private func copy(_ job: Job) throws -> ConversionResult {
-        var times: (access: timespec, modification: timespec)?
+        var times: FileTimes?
         let bytes: [UInt8]
         switch job.source {
         case .path(let path):
@@ -106,7 +148,7 @@ public struct Converter: Sendable {
     /// Writes through `body` to the job's output: atomically for a path, directly for
     /// stdout. Before publishing, an earlier claim on the same path is honoured.
     /// Returns the size written to a path; nil for stdout, which cannot be measured.
-    private func write(_ job: Job, times: (access: timespec, modification: timespec)?,
+    private func write(_ job: Job, times: FileTimes?,
                        _ body: (Int32) throws -> Void) throws -> Int? {
         switch job.output {
         case .path(let path):

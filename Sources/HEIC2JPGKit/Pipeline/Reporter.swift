@@ -58,6 +58,9 @@ public final class Reporter: @unchecked Sendable {
             var line = "\(result.status.rawValue): \(result.source)"
             if let output = result.output { line += " -> \(output)" }
             if let width = result.width, let height = result.height { line += " (\(width)×\(height))" }
+            if let engine = result.engine {
+                line += " [engine \(engine.rawValue)\(result.engineReason.map { ": \($0)" } ?? "")]"
+            }
             if let reason = result.reason { line += ": \(reason)" }
             return ([line] + result.warnings.map { "warning: \(result.source): \($0)" }).joined(separator: "\n")
         case _ where verbosity == .normal && !result.warnings.isEmpty:
@@ -76,6 +79,8 @@ public final class Reporter: @unchecked Sendable {
         line.add("width", result.width)
         line.add("height", result.height)
         line.add("bytes", result.bytes)
+        line.add("engine", result.engine?.rawValue)
+        line.add("engineReason", result.engineReason)
         var metadata = JSONLine()
         metadata.add("exif", result.metadata.exif)
         metadata.add("xmp", result.metadata.xmp)

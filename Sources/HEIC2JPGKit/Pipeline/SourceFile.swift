@@ -28,7 +28,7 @@ final class SourceFile {
     var size: Int { Int(info.st_size) }
     var byteSource: FileByteSource { FileByteSource(fd: fd, size: size) }
     /// Access and modification times, copied onto the output.
-    var times: (access: timespec, modification: timespec) { (info.st_atim, info.st_mtim) }
+    var times: FileTimes { (info.st_atim, info.st_mtim) }
 
     /// Up to `count` bytes from the start (fewer for a short file).
     func prefix(_ count: Int) throws(SourceError) -> [UInt8] {
@@ -50,6 +50,9 @@ final class SourceFile {
         return stat(other, &otherInfo) == 0 && otherInfo.st_dev == info.st_dev && otherInfo.st_ino == info.st_ino
     }
 }
+
+/// A source's access and modification times, which its output gets too.
+typealias FileTimes = (access: timespec, modification: timespec)
 
 /// Why a source file could not be read.
 struct SourceError: Error, CustomStringConvertible {

@@ -1,0 +1,54 @@
+import Foundation
+import Testing
+@testable import HEIC2JPGKit
+
+/// Acceptance (a) of the tile engine: its upright YCbCr planes equal an independent
+/// decode of the same tiles (ffmpeg, transforms applied step by step), and agree with
+/// libheif's full decode to ≥ 50 dB in RGB.
+@Suite("Tile engine against independent decoders")
+struct TileEngineReferenceTests {
+    /// Every file under `root` the tile engine accepts.
+    static func acceptedFiles(under root: String?) -> [String] {
+        guard let root, let walker = FileManager.default.enumerator(atPath: root) else { return [] }
+        return walker.compactMap { $0 as? String }.sorted().map { root + "/" + $0 }.filter { path in
+            guard let file = try? SourceFile(path: path), let structure = try? HEIFStructure.read(from: file.byteSource),
+                  let primary = try? structure.primaryImage(),
+                  case .tiles = try? EngineChoice.make(structure, primary: primary, source: file.byteSource, subsampling: .s420)
+            else { return false }
+            return true
+        }
+    }
+
+    static let samples = acceptedFiles(under: Tool.samples)
+    static let corpus = acceptedFiles(under: Tool.corpus)
+
+    func check(_ path: String) throws {
+        let engine = try #require(try EnginePlanes.decode(path), "\(path): the engine refused it")
+        let (reference, reencoded) = try TileReference.planes(path, engine.image, engine.structure)
+        #expect(engine.planes.width == reference.width && engine.planes.height == reference.height, "\(path)")
+        // Bit-exact where the source already is JFIF (the decoder's samples pass
+        // through); within ±1 where colour was re-encoded (16.16 fixed point vs doubles).
+        if reencoded {
+            let difference = engine.planes.maxDifference(reference)
+            #expect(difference.y <= 1 && difference.chroma <= 1, "\(path): \(difference)")
+        } else {
+            #expect(engine.planes == reference, "\(path): \(engine.planes.maxDifference(reference))")
+        }
+        let libheif = try #require(Reference.heif(path), "\(path): libheif could not decode it")
+        let psnr = engine.planes.rgb.psnr(against: libheif)
+        #expect(psnr >= 50, "\(path): \(psnr) dB against libheif")
+    }
+
+    @Test("Samples: planes equal ffmpeg's decode of the tiles; ≥ 50 dB against libheif")
+    func samples() throws {
+        #expect(Self.samples.count >= 3, "the samples include HEVC grids and single items: \(Self.samples)")
+        for path in Self.samples { try check(path) }
+    }
+
+    @Test("Corpus: planes equal ffmpeg's decode of the tiles; ≥ 50 dB against libheif",
+          .enabled(if: Tool.corpus != nil, "../shared/corpus is not present"))
+    func corpus() throws {
+        #expect(Self.corpus.contains { $0.hasSuffix("iphone13pro-depth-gainmap.heic") })
+        for path in Self.corpus { try check(path) }
+    }
+}
