@@ -16,8 +16,12 @@ enum FuzzedParsers {
 
     static func run(_ input: [UInt8]) {
         let format = ImageFormat.sniff(Array(input.prefix(ImageFormat.sniffLength)))
-        if let structure = try? HEIFStructure.read(from: MemoryByteSource(input)) {
-            _ = try? structure.primaryImage()
+        _ = format.description  // quotes a brand from the file
+        do {
+            let structure = try HEIFStructure.read(from: MemoryByteSource(input))
+            _ = try structure.primaryImage()
+        } catch {
+            _ = error.description  // quotes box types from the file
         }
         // The input also stands in for the payload of an `Exif` item and of an XMP item.
         _ = EXIFForJPEG.make(fromHEIFExifItem: input, width: width, height: height)
