@@ -42,6 +42,14 @@ let package = Package(
             name: "heic2jpg",
             dependencies: ["HEIC2JPGKit"]
         ),
+        // libFuzzer target over the parsers of file bytes (Scripts/fuzz builds it with
+        // -sanitize=fuzzer -D FUZZING); a normal build replays the files it is given.
+        // CLibFuzzer only declares libFuzzer's driver entry; -sanitize=fuzzer links it.
+        .systemLibrary(name: "CLibFuzzer"),
+        .executableTarget(
+            name: "heic2jpg-fuzz",
+            dependencies: ["HEIC2JPGKit", "CLibFuzzer"]
+        ),
         .testTarget(
             name: "HEIC2JPGKitTests",
             dependencies: ["HEIC2JPGKit", "CJPEGCodec"]
