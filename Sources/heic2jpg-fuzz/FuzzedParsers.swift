@@ -17,9 +17,14 @@ enum FuzzedParsers {
     static func run(_ input: [UInt8]) {
         let format = ImageFormat.sniff(Array(input.prefix(ImageFormat.sniffLength)))
         _ = format.description  // quotes a brand from the file
+        let source = MemoryByteSource(input)
         do {
-            let structure = try HEIFStructure.read(from: MemoryByteSource(input))
-            _ = try structure.primaryImage()
+            let structure = try HEIFStructure.read(from: source)
+            items(structure, source)
+            let primary = try structure.primaryImage()
+            // The capability check reads the grid descriptor, every hvcC and SPS head,
+            // transforms and colour, and composes the geometry.
+            _ = try EngineChoice.make(structure, primary: primary, source: source, subsampling: .s420)
         } catch {
             _ = error.description  // quotes box types from the file
         }
@@ -31,6 +36,33 @@ enum FuzzedParsers {
             break
         default:
             _ = XMPForJPEG.make(packet: Array(input.prefix(xmpBytes)), width: width, height: height)
+        }
+    }
+
+    /// Every item's data and properties, as the engines would read them; `Exif` and XMP
+    /// items also go through their editors.
+    static func items(_ structure: HEIFStructure, _ source: MemoryByteSource) {
+        try? structure.checkItemsInFile(size: source.size)
+        for item in structure.items.values {
+            _ = structure.imageSize(of: item.id)
+            _ = try? structure.transforms(of: item.id).map { transform in
+                if case .cleanAperture(let aperture) = transform { _ = aperture.cropRect(imageWidth: width, imageHeight: height) }
+            }
+            _ = structure.colour(of: item.id)
+            _ = structure.bitDepths(of: item.id)
+            _ = structure.auxiliaryType(of: item.id)
+            for property in structure.properties(of: item.id, type: "hvcC") {
+                if let configuration = try? HEVCConfiguration.parse(property.payload) {
+                    configuration.parameterSets.forEach { _ = HEVCSequenceParameters.parse(nal: $0) }
+                }
+            }
+            guard let data = try? structure.itemData(item.id, from: source, maxBytes: 1 << 20) else { continue }
+            switch item.type {
+            case "grid": _ = try? ImageGrid.parse(data)
+            case "Exif": _ = EXIFForJPEG.make(fromHEIFExifItem: data, width: width, height: height)
+            case "mime": _ = XMPForJPEG.make(packet: Array(data.prefix(xmpBytes)), width: width, height: height)
+            default: break
+            }
         }
     }
 }

@@ -4,7 +4,7 @@
 /// `EngineChoice.make` is the capability check: anything else, or anything this engine
 /// would have to approximate, is routed to libheif with the reason, before any pixel is
 /// decoded. Files that are broken, not merely unusual, throw instead.
-struct TiledImage: Sendable {
+public struct TiledImage: Sendable {
     struct Tile: Sendable {
         let id: UInt32
         /// Grid cell (raster order in `dimg`).
@@ -33,7 +33,7 @@ struct TiledImage: Sendable {
 }
 
 /// Which engine converts a file, decided before decoding.
-enum EngineChoice {
+public enum EngineChoice {
     case tiles(TiledImage)
     /// libheif's full decode; `reason` says what the tile engine does not take.
     case libheif(reason: String)
@@ -41,8 +41,8 @@ enum EngineChoice {
     static let knownEssentialProperties: Set<String> = ["hvcC", "ispe", "irot", "imir", "clap", "colr", "pixi", "auxC"]
 
     /// The capability check. Throws only for defects that no engine could get past.
-    static func make(_ structure: HEIFStructure, primary: PrimaryImage, source: ByteSource,
-                     subsampling: ChromaSubsampling) throws(HEIFError) -> EngineChoice {
+    public static func make(_ structure: HEIFStructure, primary: PrimaryImage, source: ByteSource,
+                            subsampling: ChromaSubsampling) throws(HEIFError) -> EngineChoice {
         let id = primary.id
         try structure.checkItemsInFile(size: source.size)
         guard ["hvc1", "grid"].contains(primary.itemType) else { return .libheif(reason: "'\(primary.itemType)' image") }
