@@ -38,14 +38,20 @@ final class RecordingSink: RawPlaneSink {
 
 @Suite("Band buffer: bands in, whole JPEG row groups out")
 struct BandBufferTests {
-    /// Fills bands of `bandRows` rows with recognisable values and records the output.
+    /// Fills bands of `bandRows` rows with recognisable values, alternating two buffers
+    /// as the tile engine does, and records the output.
     func run(width: Int, height: Int, bandRows: Int, components: Int) throws -> RecordingSink {
         let rowsPerCall = components == 3 ? 16 : 8
-        let buffer = BandBuffer(width: width, height: height, components: components, bandRows: bandRows, rowsPerCall: rowsPerCall)
+        let buffers = (0..<2).map { _ in
+            BandBuffer(width: width, height: height, components: components, bandRows: bandRows, rowsPerCall: rowsPerCall)
+        }
         let sink = RecordingSink(width: width, rowsPerCall: rowsPerCall, components: components)
-        var start = 0
+        var previous: BandBuffer?
+        var start = 0, index = 0
         while start < height {
             let end = min(height, start + bandRows)
+            let buffer = buffers[index % 2]
+            buffer.begin(through: end, after: previous)
             for v in start..<end {
                 let row = buffer.lumaRow(v)
                 for u in 0..<width { row[u] = UInt8(truncatingIfNeeded: v * 7 + u) }
@@ -57,9 +63,12 @@ struct BandBufferTests {
                     }
                 }
             }
-            try buffer.flush(through: end, into: sink)
+            try previous?.emit(into: sink)
+            previous = buffer
             start = end
+            index += 1
         }
+        try previous?.emit(into: sink)
         return sink
     }
 

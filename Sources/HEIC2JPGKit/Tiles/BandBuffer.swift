@@ -9,16 +9,18 @@ protocol RawPlaneSink {
 
 extension JPEGWriter: RawPlaneSink {}
 
-/// Output rows of the upright image for one band of tiles at a time, plus the few rows
-/// a band leaves over when it does not end on a JPEG iMCU boundary.
+/// Output rows of the upright image for one band of tiles, plus the few rows the band
+/// before left over because they did not fill a whole JPEG row group.
 ///
-/// Invariants: buffer row 0 is output row `firstRow`, which is always a multiple of
-/// `rowsPerCall` (rows before it went to the sink); at most `bandRows + rowsPerCall`
-/// rows are ever held, so memory is one band whatever the image height. Strides are
-/// padded to whole JPEG blocks and the padding repeats each row's last sample.
+/// Two buffers alternate: while the tiles of one band are placed into one, the other's
+/// rows are encoded. Invariants: buffer row 0 is output row `firstRow`, always a multiple
+/// of `rowsPerCall` (every row before it went to the sink); at most `bandRows +
+/// rowsPerCall` rows are held, so memory is two bands whatever the image height. Strides
+/// are padded to whole JPEG blocks and the padding repeats each row's last sample.
 ///
 /// `@unchecked Sendable`: tiles of one band are placed from several threads, each into
-/// its own rectangle (see `TilePlacement`); `flush` runs only between bands.
+/// its own rectangle (see `TilePlacement`); `begin` and `emit` run only while no tile of
+/// this buffer is being placed.
 final class BandBuffer: @unchecked Sendable {
     let width: Int
     let height: Int
@@ -30,7 +32,8 @@ final class BandBuffer: @unchecked Sendable {
     let chromaWidth: Int
     /// Output row held in buffer row 0.
     private(set) var firstRow = 0
-    private let capacity: Int
+    /// Output row one past the band this buffer holds.
+    private(set) var end = 0
     private let luma: UnsafeMutableBufferPointer<UInt8>
     private let cb: UnsafeMutableBufferPointer<UInt8>
     private let cr: UnsafeMutableBufferPointer<UInt8>
@@ -44,7 +47,7 @@ final class BandBuffer: @unchecked Sendable {
         chromaWidth = (width + 1) / 2
         lumaStride = (width + 15) / 16 * 16
         chromaStride = components == 3 ? (chromaWidth + 7) / 8 * 8 : 0
-        capacity = bandRows + rowsPerCall
+        let capacity = bandRows + rowsPerCall
         luma = .allocate(capacity: lumaStride * capacity)
         cb = .allocate(capacity: chromaStride * (capacity + 1) / 2)
         cr = .allocate(capacity: chromaStride * (capacity + 1) / 2)
@@ -67,35 +70,39 @@ final class BandBuffer: @unchecked Sendable {
         return (cb.baseAddress! + offset, cr.baseAddress! + offset)
     }
 
-    /// Hands every complete group of rows before `end` to `sink` (all of them when `end`
-    /// is the image height), then moves the rest to the top for the next band.
-    func flush(through end: Int, into sink: RawPlaneSink) throws {
-        let held = end - firstRow
-        for row in 0..<held { padRow(row) }
-        let last = end == height
-        let rows = last ? held : held / rowsPerCall * rowsPerCall
-        if rows > 0 {
-            var planes: [UnsafePointer<UInt8>] = [UnsafePointer(luma.baseAddress!)]
-            var strides = [lumaStride]
-            if components == 3 {
-                planes += [UnsafePointer(cb.baseAddress!), UnsafePointer(cr.baseAddress!)]
-                strides += [chromaStride, chromaStride]
-            }
-            try sink.writeRaw(planes: planes, strides: strides, rows: rows)
+    /// Output row one past what `emit` hands on: every whole group, or everything when
+    /// the band ends the image.
+    var emitEnd: Int { end == height ? end : firstRow + (end - firstRow) / rowsPerCall * rowsPerCall }
+
+    /// Prepares for the band that ends at output row `end`. The buffer starts where
+    /// `previous` stops emitting; the rows `previous` holds beyond that (its leftover,
+    /// fewer than a group) are copied to the top. `previous` must be completely placed.
+    func begin(through end: Int, after previous: BandBuffer?) {
+        firstRow = previous?.emitEnd ?? 0
+        self.end = end
+        guard let previous else { return }
+        let left = previous.end - firstRow
+        guard left > 0 else { return }
+        luma.baseAddress!.update(from: previous.lumaRow(firstRow), count: left * lumaStride)
+        if components == 3 {
+            let rows = previous.chromaRows(firstRow), count = (left + 1) / 2 * chromaStride
+            cb.baseAddress!.update(from: rows.cb, count: count)
+            cr.baseAddress!.update(from: rows.cr, count: count)
         }
-        // Leftover rows (fewer than a group) go to the top; they never overlap their
-        // source, which starts a whole group further down.
-        let left = held - rows
-        if left > 0 && rows > 0 {
-            let base = luma.baseAddress!
-            base.update(from: base + rows * lumaStride, count: left * lumaStride)
-            if components == 3 {
-                let chromaRows = (left + 1) / 2, from = rows / 2 * chromaStride
-                cb.baseAddress!.update(from: cb.baseAddress! + from, count: chromaRows * chromaStride)
-                cr.baseAddress!.update(from: cr.baseAddress! + from, count: chromaRows * chromaStride)
-            }
+    }
+
+    /// Hands rows `firstRow..<emitEnd` to `sink`, padded.
+    func emit(into sink: RawPlaneSink) throws {
+        let rows = emitEnd - firstRow
+        guard rows > 0 else { return }
+        for row in 0..<rows { padRow(row) }
+        var planes: [UnsafePointer<UInt8>] = [UnsafePointer(luma.baseAddress!)]
+        var strides = [lumaStride]
+        if components == 3 {
+            planes += [UnsafePointer(cb.baseAddress!), UnsafePointer(cr.baseAddress!)]
+            strides += [chromaStride, chromaStride]
         }
-        firstRow += rows
+        try sink.writeRaw(planes: planes, strides: strides, rows: rows)
     }
 
     /// Repeats the last real sample of buffer row `row` (and its chroma row) into the padding.

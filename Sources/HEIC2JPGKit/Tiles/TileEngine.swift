@@ -1,13 +1,10 @@
-import Dispatch
-import Synchronization
-
 /// Streams a `TiledImage` to a raw-plane sink: one band of tiles at a time (a grid row,
 /// or a grid column when the image is turned 90° or 270°), tiles of a band decoded
-/// concurrently on up to `lanes` threads, each placed upright straight into the band
-/// buffer, colour re-encoded only when the source is not already JFIF, and finished
-/// rows handed on before the next band is decoded.
+/// concurrently by a `TileCrew` of `lanes` threads, each placed upright straight into
+/// the band buffer, colour re-encoded only when the source is not already JFIF; the
+/// finished band is encoded while the next one decodes.
 ///
-/// Peak memory is one band plus the lanes' decoder contexts, whatever the image size.
+/// Peak memory is two bands plus the lanes' decoder contexts, whatever the image size.
 struct TileEngine {
     let image: TiledImage
     let structure: HEIFStructure
@@ -38,43 +35,29 @@ struct TileEngine {
         return byLine.values.sorted { $0.end < $1.end }
     }
 
+    /// Converts the whole image. Bands alternate between two buffers: while the crew
+    /// decodes band k into one, this thread encodes band k − 1 from the other.
     func run(into sink: RawPlaneSink) throws {
         let geometry = image.geometry
-        let buffer = BandBuffer(width: geometry.width, height: geometry.height, components: image.monochrome ? 1 : 3,
-                                bandRows: geometry.rowsFollowColumns ? image.tileWidth : image.tileHeight,
-                                rowsPerCall: image.monochrome ? 8 : 16)
-        for band in bands() {
-            try decode(band, into: buffer)
-            try buffer.flush(through: band.end, into: sink)
+        let buffers = (0..<2).map { _ in
+            BandBuffer(width: geometry.width, height: geometry.height, components: image.monochrome ? 1 : 3,
+                       bandRows: geometry.rowsFollowColumns ? image.tileWidth : image.tileHeight,
+                       rowsPerCall: image.monochrome ? 8 : 16)
         }
-    }
-
-    /// Decodes and places every tile of `band`, on up to `lanes` threads; the first
-    /// error stops the others and is rethrown.
-    private func decode(_ band: Band, into buffer: BandBuffer) throws {
-        let lanes = min(lanes, band.tiles.count)
-        if lanes <= 1 {
-            try HEVCDecoderPool.shared.withDecoder { decoder in
-                for (tile, placement) in band.tiles { try place(tile, placement, decoder, buffer) }
+        let crew = TileCrew(lanes: lanes)
+        defer { crew.stop() }
+        var previous: BandBuffer?
+        for (index, band) in bands().enumerated() {
+            let buffer = buffers[index % 2]
+            buffer.begin(through: band.end, after: previous)
+            crew.start(count: band.tiles.count) { [self] tile, decoder in
+                try place(band.tiles[tile].tile, band.tiles[tile].placement, decoder, buffer)
             }
-            return
+            try previous?.emit(into: sink)
+            try crew.wait()
+            previous = buffer
         }
-        let next = Atomic<Int>(0)
-        let failure = Mutex<(any Error)?>(nil)
-        DispatchQueue.concurrentPerform(iterations: lanes) { _ in
-            do {
-                try HEVCDecoderPool.shared.withDecoder { decoder in
-                    while failure.withLock({ $0 == nil }) {
-                        let index = next.wrappingAdd(1, ordering: .relaxed).oldValue
-                        guard index < band.tiles.count else { return }
-                        try place(band.tiles[index].tile, band.tiles[index].placement, decoder, buffer)
-                    }
-                }
-            } catch {
-                failure.withLock { if $0 == nil { $0 = error } }
-            }
-        }
-        if let error = failure.withLock({ $0 }) { throw error }
+        try previous?.emit(into: sink)
     }
 
     /// Reads, decodes and places one tile.
