@@ -7,9 +7,9 @@ import CDe265
 /// let a picture or its pointers escape.
 ///
 /// Sizes are after the SPS conformance window (what the encoder meant to show).
-/// Samples of a plane whose bit depth is 8 are bytes; deeper samples are 16-bit
-/// little-endian integers (2 bytes each, value in the low bits), as libde265 stores
-/// them. `stride` is in bytes either way.
+/// Samples of a plane whose bit depth is 8 are bytes; deeper samples are `UInt16`s in
+/// native byte order (little-endian on x86-64 and arm64), value in the low bits, as
+/// libde265 stores them. `stride` is in bytes either way.
 public struct HEVCPicture {
     /// Luma width and height.
     public let width: Int

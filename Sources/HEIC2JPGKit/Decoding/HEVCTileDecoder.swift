@@ -57,14 +57,14 @@ public final class HEVCTileDecoder {
         let units = try Self.nalUnits(in: data, lengthSize: configuration.lengthSize)
         for nal in configuration.parameterSets {
             let status = nal.withUnsafeBytes(push)
-            guard status == DE265_OK else { throw TileDecodingError(decoding: status) }
+            guard status == DE265_OK else { throw TileDecodingError(libde265: [status]) }
         }
         for unit in units {
             let status = data.withUnsafeBytes { push(UnsafeRawBufferPointer(rebasing: $0[unit])) }
-            guard status == DE265_OK else { throw TileDecodingError(decoding: status) }
+            guard status == DE265_OK else { throw TileDecodingError(libde265: [status]) }
         }
         let status = de265_flush_data(context)
-        guard status == DE265_OK else { throw TileDecodingError(decoding: status) }
+        guard status == DE265_OK else { throw TileDecodingError(libde265: [status]) }
         let image = try decodeFirstPicture()
         return try body(try HEVCPicture(image))
     }
@@ -84,9 +84,8 @@ public final class HEVCTileDecoder {
             let status = de265_decode(context, &more)
             drainWarnings()
             // A non-OK status also ends `more`; harmless ones (SEI only) let decoding go on.
-            guard De265Status.isHarmless(status) else { throw TileDecodingError(decoding: status, warnings: warnings) }
-            let faults = warnings.filter { !De265Status.isHarmless($0) }
-            guard faults.isEmpty else { throw TileDecodingError(decoding: faults[0], warnings: faults) }
+            let faults = ([status] + warnings).filter { !De265Status.isHarmless($0) }
+            guard faults.isEmpty else { throw TileDecodingError(libde265: faults) }
             if let image = de265_peek_next_picture(context) { return image }
             // Each call consumes a NAL unit or a slice, or finds nothing left: finite.
             if more == 0 && status == DE265_OK {

@@ -11,9 +11,9 @@ public struct TileDecodingError: Error, Equatable, Sendable, CustomStringConvert
 }
 
 extension TileDecodingError {
-    /// A libde265 failure: "HEVC decoding failed: <libde265 text>[ (warnings: …)]".
-    init(decoding status: de265_error, warnings: [de265_error] = []) {
-        self.init("HEVC decoding failed: " + De265Status.describe([status] + warnings))
+    /// A libde265 failure: "HEVC decoding failed: <libde265 text>[; <more text>…]".
+    init(libde265 statuses: [de265_error]) {
+        self.init("HEVC decoding failed: " + De265Status.describe(statuses))
     }
 }
 
