@@ -193,7 +193,7 @@ int cjpegcodec_encoder_start(cjpegcodec_encoder *enc, uint32_t width, uint32_t h
 }
 
 int cjpegcodec_encoder_start_raw(cjpegcodec_encoder *enc, uint32_t width, uint32_t height,
-                                 int components, int quality, int optimize_huffman) {
+                                 int components, int quality) {
     if (enc == NULL) return CJPEGCODEC_FAILED;
     if (enc->started) return encoder_refuse(enc, "start_raw called on an image already started");
     if (components != 1 && components != 3) {
@@ -203,7 +203,9 @@ int cjpegcodec_encoder_start_raw(cjpegcodec_encoder *enc, uint32_t width, uint32
     struct jpeg_compress_struct *cinfo = &enc->cinfo;
     encoder_configure(cinfo, width, height, components, components == 1 ? JCS_GRAYSCALE : JCS_YCbCr, quality);
     if (components == 3) encoder_set_sampling(cinfo, 2, 2);
-    cinfo->optimize_coding = optimize_huffman ? TRUE : FALSE;
+    // Standard Huffman tables: optimising them needs a whole-image coefficient buffer
+    // and a serial pass at the end, which would undo streaming (see the header).
+    cinfo->optimize_coding = FALSE;
     cinfo->raw_data_in = TRUE;
     jpeg_start_compress(cinfo, TRUE);
     enc->started = 1;

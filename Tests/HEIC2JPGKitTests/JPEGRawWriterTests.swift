@@ -203,13 +203,13 @@ struct JPEGRawWriterTests {
         }
     }
 
-    @Test("Gray planes encode to the same bytes as gray scanlines", arguments: sizes)
+    @Test("Gray planes decode to exactly what gray scanlines decode to (only the Huffman tables differ)", arguments: sizes)
     func gray(width: Int, height: Int) throws {
         let planes = SyntheticPlanes(width: width, height: height, components: 1)
-        let bytes = try Self.encodeRaw(planes)
-        let decoded = try Self.decodeChecked(bytes, like: planes)
+        let decoded = try Self.decodeChecked(Self.encodeRaw(planes), like: planes)
         #expect(planes.psnr(decoded, 0) >= 40)
-        #expect(bytes == (try Self.encodeScanlines(planes)))
+        let viaScanlines = try Self.decodeChecked(Self.encodeScanlines(planes), like: planes)
+        #expect(decoded.samples == viaScanlines.samples)
     }
 
     @Test("Rows per call: any multiple of the iMCU height, or all remaining rows, gives the same bytes")

@@ -54,20 +54,12 @@ public final class JPEGWriter {
     }
 
     /// Wraps `cjpegcodec_encoder_start_raw`: `components` 3 is YCbCr 4:2:0 (JFIF), 1 is gray.
-    /// Same quality handling as `start`; markers may follow, then `writeRaw`.
-    ///
-    /// Huffman tables are optimised only up to `optimizedHuffmanPixelLimit`: beyond it
-    /// libjpeg's whole-image coefficient buffer (3 bytes per pixel) would undo streaming,
-    /// so larger images use the standard tables and files about 4% larger.
+    /// Same quality handling as `start`, but standard Huffman tables (see the C header:
+    /// optimising them would hold the whole image); markers may follow, then `writeRaw`.
     public func startRaw(width: Int, height: Int, components: Int, quality: Int) throws(JPEGError) {
-        let (pixels, overflow) = width.multipliedReportingOverflow(by: height)
-        let optimize = !overflow && pixels <= Self.optimizedHuffmanPixelLimit
         try check(cjpegcodec_encoder_start_raw(encoder, try Self.uint32(width, "start"), try Self.uint32(height, "start"),
-                                               Int32(clamping: components), Int32(clamping: quality), optimize ? 1 : 0), "start")
+                                               Int32(clamping: components), Int32(clamping: quality)), "start")
     }
-
-    /// Largest raw image whose Huffman tables are optimised: 16 MP, 48 MB of coefficients.
-    public static let optimizedHuffmanPixelLimit = 16 << 20
 
     /// Luma rows `writeRaw` takes per call (the iMCU height): 16 for 4:2:0, 8 for gray;
     /// 0 before `startRaw`.
