@@ -1,5 +1,4 @@
 import CHeif
-import Foundation
 
 /// Why libheif refused an input. `message` is libheif's own text, which names the box
 /// or limit at fault ("Security limit exceeded", "No 'meta' box", …).
@@ -11,7 +10,7 @@ public struct LibheifError: Error, Equatable, Sendable, CustomStringConvertible 
     init?(_ error: heif_error) {
         guard error.code != heif_error_Ok else { return nil }
         let text = error.message.map { String(cString: $0) } ?? ""
-        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        let trimmed = String(text.drop(while: \.isWhitespace).reversed().drop(while: \.isWhitespace).reversed())
         message = trimmed.isEmpty ? "libheif error \(error.code.rawValue)" : trimmed
     }
 }

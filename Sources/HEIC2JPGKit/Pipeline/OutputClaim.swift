@@ -1,5 +1,3 @@
-import Foundation
-
 /// One output path's ownership within a run, shared by every input that maps to it.
 ///
 /// The first input to claim a path owns it. A later claimant converts as usual but,
@@ -13,7 +11,7 @@ public final class OutputClaim: @unchecked Sendable {
     public let owner: String
     /// The claim made before this one on the same path, if any.
     let previous: OutputClaim?
-    private let condition = NSCondition()
+    private let condition = Lock()
     private var owned: Bool?
 
     init(owner: String, previous: OutputClaim?) {

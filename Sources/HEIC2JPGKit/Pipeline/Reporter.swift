@@ -1,7 +1,6 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import Foundation
 
 /// Receives every result, from any thread, and turns it into what the user sees:
 /// per-file lines on stderr, a progress line on a TTY, the JSON Lines report, the
@@ -9,7 +8,7 @@ import Foundation
 public final class Reporter: @unchecked Sendable {
     public enum Verbosity: Sendable { case quiet, normal, verbose }
 
-    private let lock = NSLock()
+    private let lock = Lock()
     private let verbosity: Verbosity
     private let progress: Bool
     private let report: Int32?

@@ -1,7 +1,6 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import Foundation
 
 /// Every temp file the run has open, so that an interruption can remove them all.
 ///
@@ -11,7 +10,7 @@ import Foundation
 public final class TempFileRegistry: @unchecked Sendable {
     public static let shared = TempFileRegistry()
 
-    private let lock = NSLock()
+    private let lock = Lock()
     private var openTemps: Set<String> = []
     private var sealed = false
     private var counter = 0

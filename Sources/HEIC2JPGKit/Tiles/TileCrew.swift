@@ -1,82 +1,98 @@
 import Dispatch
-import Foundation
 import Synchronization
 
-/// The threads that decode one file's tiles: `lanes` threads started once per file,
-/// each handed every band in turn, taking its tiles one at a time from a shared counter.
+/// The threads that decode one file's tiles: `lanes` threads, started once per file,
+/// taking tiles one at a time, in band order, from every band the caller has allowed.
 ///
-/// Own threads rather than `DispatchQueue.concurrentPerform`: called from a worker of
-/// the global queue (where `WorkerPool` runs conversions), libdispatch on Linux ran the
-/// iterations one after another. Running apart from the caller also lets the caller
-/// encode the previous band while the crew decodes the next one.
+/// There is no barrier between bands: a thread that finds no tile left in band k takes
+/// one of band k + 1 as soon as the caller has allowed it, so no core idles while the
+/// last tile of a band decodes. The crew runs apart from the caller, who meanwhile
+/// encodes finished bands.
 ///
-/// Use: `start` a band, do other work, `wait` for it; `stop` once at the end (always, or
-/// the threads stay parked). `@unchecked Sendable`: `work` and `stopping` are written by
-/// the caller only while the crew is parked, and the semaphores order those writes
-/// before the threads read them.
+/// Use: `allow` bands in order, `waitFor` each allowed band in order, `stop` once at
+/// the end (it waits for every allowed band, so no thread still reads the source or
+/// writes a buffer once the file is done).
+///
+/// `@unchecked Sendable`: `allowed` and `waited` belong to the caller's thread; the
+/// threads share only the atomics, the mutex-guarded counts and the semaphores.
 final class TileCrew: @unchecked Sendable {
-    typealias Work = @Sendable (_ index: Int, _ decoder: HEVCTileDecoder) throws -> Void
+    /// Decodes and places tile `tile` of band `band`.
+    typealias Work = @Sendable (_ band: Int, _ tile: Int, _ decoder: HEVCTileDecoder) throws -> Void
 
     private let lanes: Int
-    private let go = DispatchSemaphore(value: 0)
-    private let finished = DispatchSemaphore(value: 0)
+    private let work: Work
+    /// (band, tile) in the order threads take them.
+    private let items: [(band: Int, tile: Int)]
+    private let tileCounts: [Int]
+    private let remaining: Mutex<[Int]>
+    private let bandDone: [DispatchSemaphore]
+    private let permits = DispatchSemaphore(value: 0)
     private let next = Atomic<Int>(0)
+    private let stopping = Atomic<Bool>(false)
     private let failure = Mutex<(any Error)?>(nil)
-    private var work: (count: Int, body: Work)?
-    private var stopping = false
-    private var running = false
+    private var allowed = 0
+    private var waited = 0
 
-    init(lanes: Int) {
+    /// A crew for bands of `tileCounts[band]` tiles each; no tile starts before `allow`.
+    init(lanes: Int, tileCounts: [Int], work: @escaping Work) {
         self.lanes = max(1, lanes)
+        self.work = work
+        self.tileCounts = tileCounts
+        items = tileCounts.enumerated().flatMap { band, count in (0..<count).map { (band, $0) } }
+        remaining = Mutex(tileCounts)
+        bandDone = tileCounts.map { _ in DispatchSemaphore(value: 0) }
         for _ in 0..<self.lanes {
-            let thread = Thread { [self] in loop() }
-            thread.stackSize = 1 << 20
-            thread.start()
+            POSIXThread.start { [self] in loop() }
         }
     }
 
-    /// Starts `count` items of `body` on the crew and returns at once.
-    func start(count: Int, _ body: @escaping Work) {
-        work = (count, body)
-        next.store(0, ordering: .relaxed)
-        running = true
-        for _ in 0..<lanes { go.signal() }
+    /// Lets the threads take the tiles of the next band (bands are allowed in order).
+    func allow() {
+        guard allowed < tileCounts.count else { return }
+        for _ in 0..<tileCounts[allowed] { permits.signal() }
+        allowed += 1
     }
 
-    /// Waits for the started items; rethrows the first error (the rest were skipped).
-    func wait() throws {
-        guard running else { return }
-        for _ in 0..<lanes { finished.wait() }
-        running = false
-        work = nil
-        if let error = failure.withLock({ error -> (any Error)? in defer { error = nil }; return error }) { throw error }
+    /// Number of bands allowed so far.
+    var allowedBands: Int { allowed }
+
+    /// Blocks until every tile of the next unwaited band is placed; rethrows the first
+    /// error of the file (later tiles are skipped once one fails).
+    func waitForNextBand() throws {
+        precondition(waited < allowed, "waiting for a band that was not allowed")
+        bandDone[waited].wait()
+        waited += 1
+        if let error = failure.withLock({ $0 }) { throw error }
     }
 
-    /// Waits for any started work, then lets the threads end.
+    /// Waits for every allowed band, then lets the threads end.
     func stop() {
-        try? wait()
-        stopping = true
-        for _ in 0..<lanes { go.signal() }
+        while waited < allowed {
+            bandDone[waited].wait()
+            waited += 1
+        }
+        stopping.store(true, ordering: .sequentiallyConsistent)
+        for _ in 0..<lanes { permits.signal() }
     }
 
     private func loop() {
         while true {
-            go.wait()
-            if stopping { return }
-            if let work {
+            permits.wait()
+            if stopping.load(ordering: .sequentiallyConsistent) { return }
+            let index = next.wrappingAdd(1, ordering: .relaxed).oldValue
+            let (band, tile) = items[index]
+            if failure.withLock({ $0 == nil }) {
                 do {
-                    try HEVCDecoderPool.shared.withDecoder { decoder in
-                        while failure.withLock({ $0 == nil }) {
-                            let index = next.wrappingAdd(1, ordering: .relaxed).oldValue
-                            guard index < work.count else { return }
-                            try work.body(index, decoder)
-                        }
-                    }
+                    try HEVCDecoderPool.shared.withDecoder { decoder in try work(band, tile, decoder) }
                 } catch {
                     failure.withLock { if $0 == nil { $0 = error } }
                 }
             }
-            finished.signal()
+            let finished = remaining.withLock { counts -> Bool in
+                counts[band] -= 1
+                return counts[band] == 0
+            }
+            if finished { bandDone[band].signal() }
         }
     }
 }

@@ -36,28 +36,36 @@ struct TileEngine {
     }
 
     /// Converts the whole image. Bands alternate between two buffers: while the crew
-    /// decodes band k into one, this thread encodes band k − 1 from the other.
+    /// decodes band k + 1 into one, this thread encodes band k from the other. Band k + 1
+    /// is handed to the crew even before band k is finished when band k leaves no rows
+    /// over (nothing to copy across), so the crew never waits at a band boundary.
     func run(into sink: RawPlaneSink) throws {
         let geometry = image.geometry
+        let bands = bands()
+        guard !bands.isEmpty else { return }
         let buffers = (0..<2).map { _ in
             BandBuffer(width: geometry.width, height: geometry.height, components: image.monochrome ? 1 : 3,
                        bandRows: geometry.rowsFollowColumns ? image.tileWidth : image.tileHeight,
                        rowsPerCall: image.monochrome ? 8 : 16)
         }
-        let crew = TileCrew(lanes: lanes)
-        defer { crew.stop() }
-        var previous: BandBuffer?
-        for (index, band) in bands().enumerated() {
-            let buffer = buffers[index % 2]
-            buffer.begin(through: band.end, after: previous)
-            crew.start(count: band.tiles.count) { [self] tile, decoder in
-                try place(band.tiles[tile].tile, band.tiles[tile].placement, decoder, buffer)
-            }
-            try previous?.emit(into: sink)
-            try crew.wait()
-            previous = buffer
+        let crew = TileCrew(lanes: lanes, tileCounts: bands.map(\.tiles.count)) { [self] band, tile, decoder in
+            try place(bands[band].tiles[tile].tile, bands[band].tiles[tile].placement, decoder, buffers[band % 2])
         }
-        try previous?.emit(into: sink)
+        defer { crew.stop() }
+        /// Prepares the next band's buffer (after the band before it) and hands its tiles out.
+        func beginNextBand() {
+            let band = crew.allowedBands
+            buffers[band % 2].begin(through: bands[band].end, after: band > 0 ? buffers[(band - 1) % 2] : nil)
+            crew.allow()
+        }
+        beginNextBand()
+        for band in bands.indices {
+            let following = band + 1 < bands.count && crew.allowedBands == band + 1
+            if following && buffers[band % 2].emitEnd == buffers[band % 2].end { beginNextBand() }
+            try crew.waitForNextBand()
+            if band + 1 < bands.count && crew.allowedBands == band + 1 { beginNextBand() }
+            try buffers[band % 2].emit(into: sink)
+        }
     }
 
     /// Reads, decodes and places one tile.
