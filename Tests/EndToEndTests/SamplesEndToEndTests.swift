@@ -35,11 +35,21 @@ struct SamplesEndToEndTests {
         // The report has one line per input plus the summary.
         let report = try String(contentsOfFile: scratch.sub("report.jsonl"), encoding: .utf8).split(separator: "\n")
         #expect(report.count == 10)
-        let photo = try report.compactMap { try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
-            .first { ($0["source"] as? String)?.hasSuffix("photo-exif-gps-xmp-icc.heic") == true }
+        let lines = try report.compactMap { try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+        func line(_ name: String) -> [String: Any]? { lines.first { ($0["source"] as? String)?.hasSuffix(name) == true } }
+        let photo = line("photo-exif-gps-xmp-icc.heic")
         #expect(photo?["status"] as? String == "converted")
         #expect((photo?["metadata"] as? [String: Bool]) == ["exif": true, "xmp": true, "icc": true])
         #expect(photo?["width"] as? Int == 512)
+        // Which engine ran, and why not the tile engine.
+        for name in ["photo-exif-gps-xmp-icc.heic", "grid-rotated-mirrored.heic", "rotated-irot270-orientation6.heic", "monochrome.heic"] {
+            #expect(line(name)?["engine"] as? String == "tiles", "\(name)")
+            #expect(line(name)?["engineReason"] is NSNull, "\(name)")
+        }
+        #expect(line("alpha-transparent.heic")?["engine"] as? String == "libheif")
+        #expect(line("alpha-transparent.heic")?["engineReason"] as? String == "alpha channel")
+        #expect(line("10bit-gradient.heic")?["engineReason"] as? String == "10-bit samples")
+        #expect(line("actually-a-jpeg.heic")?["engine"] is NSNull)
     }
 
     @Test("strip mode writes pixels and ICC only")
