@@ -68,15 +68,27 @@ struct TileEngine {
         }
     }
 
-    /// Reads, decodes and places one tile.
+    /// Reads, decodes and places one tile; decoding errors name the tile.
     private func place(_ tile: TiledImage.Tile, _ placement: TilePlacement, _ decoder: HEVCTileDecoder,
                        _ buffer: BandBuffer) throws {
         let data = try structure.itemData(tile.id, from: source, maxBytes: TiledImage.maxTileBytes)
+        do {
+            try decode(tile, placement, data, decoder, buffer)
+        } catch let error as TileDecodingError {
+            throw TileEngineError(tile: tile.id, reason: error.description)
+        }
+    }
+
+    /// Decodes one tile and places it: checked against the SPS promise, copied upright,
+    /// colour re-encoded when the tile is not already JFIF.
+    private func decode(_ tile: TiledImage.Tile, _ placement: TilePlacement, _ data: [UInt8],
+                        _ decoder: HEVCTileDecoder, _ buffer: BandBuffer) throws {
         try decoder.decode(image.configurations[tile.configuration], data: data) { picture in
             let chroma = image.monochrome ? 0 : 1
             guard picture.width == image.tileWidth, picture.height == image.tileHeight,
                   picture.chromaFormat == chroma, picture.bitDepth == 8,
-                  picture.planes.count == (image.monochrome ? 1 : 3) else {
+                  picture.planes.count == (image.monochrome ? 1 : 3),
+                  image.monochrome || picture.planes[1].stride == picture.planes[2].stride else {
                 throw TileEngineError(tile: tile.id, reason: "decoded to \(picture.width)×\(picture.height), chroma format \(picture.chromaFormat), \(picture.bitDepth)-bit; its parameter sets promised \(image.tileWidth)×\(image.tileHeight), chroma format \(chroma), 8-bit")
             }
             placement.copyLuma(from: picture.planes[0].pointer, stride: picture.planes[0].stride, into: buffer)

@@ -1,4 +1,5 @@
-/// A tile that decoded to something other than its parameter sets promised.
+/// A tile that could not be decoded, or decoded to something other than its parameter
+/// sets promised; the message names the tile item.
 struct TileEngineError: Error, Equatable, Sendable, CustomStringConvertible {
     let tile: UInt32
     let reason: String
