@@ -33,6 +33,16 @@ struct CommandLineParserTests {
         #expect(r.jobs == BatchRequest.cpuCount)
         #expect(r.verbosity == .normal)
         #expect(r.report == nil)
+        #expect(r.options.maxPixels == 256_000_000)
+    }
+
+    @Test("--max-pixels takes megapixels, with or without an M/MP suffix")
+    func maxPixels() throws {
+        #expect(try request(["--max-pixels", "50", "x"]).options.maxPixels == 50_000_000)
+        #expect(try request(["--max-pixels=300MP", "x"]).options.maxPixels == 300_000_000)
+        #expect(try request(["--max-pixels", "4294M", "x"]).options.maxPixels == 4_294_000_000)
+        #expect(usageError(["--max-pixels", "0", "x"]) == "The value '0' is invalid for '--max-pixels <MP>': expected megapixels, a whole number from 1 to 4294")
+        #expect(usageError(["--max-pixels", "1e9", "x"]) == "The value '1e9' is invalid for '--max-pixels <MP>': expected megapixels, a whole number from 1 to 4294")
     }
 
     @Test("Every option, in its long, short and attached spellings")
