@@ -12,7 +12,9 @@
 /// range expansion: libheif scales by 256/219 (luma) and 256/224 (chroma) where the
 /// standards' arithmetic gives 255/219 and 255/224. The 0.4% difference is below one
 /// level in mid-tones; matching it keeps a file's colours the same whichever engine
-/// converts it (a 10-bit sibling of an 8-bit file goes through libheif).
+/// converts it (a 10-bit sibling of an 8-bit file goes through libheif). Limited-range
+/// monochrome is expanded too, although libheif passes it through unexpanded: there
+/// the standard, not libheif, decides what black is.
 struct YCbCrConversion: Equatable, Sendable {
     /// Row-major 3×3 matrix and offsets, scaled by 2^16.
     let matrix: [Int]
