@@ -5,7 +5,8 @@ import PackageDescription
 ///
 /// C libraries come from Debian packages and are wrapped as system-library targets
 /// (module map + pkg-config): libheif (container fallback and reference decoder),
-/// libde265 (per-tile HEVC decoding), libjpeg-turbo (encoding). `CJPEGCodec` is the
+/// libde265 (per-tile HEVC decoding), libjpeg-turbo (encoding), LittleCMS 2 (ICC
+/// profiles for nclx-only sources). `CJPEGCodec` is the
 /// one C target of our own: it exists because libjpeg reports errors through
 /// `setjmp`/`longjmp`, which must never cross Swift frames.
 let package = Package(
@@ -30,13 +31,18 @@ let package = Package(
             pkgConfig: "libde265",
             providers: [.apt(["libde265-dev"])]
         ),
+        .systemLibrary(
+            name: "CLCMS2",
+            pkgConfig: "lcms2",
+            providers: [.apt(["liblcms2-dev"])]
+        ),
         .target(
             name: "CJPEGCodec",
             dependencies: ["CLibJPEG"]
         ),
         .target(
             name: "HEIC2JPGKit",
-            dependencies: ["CHeif", "CDe265", "CJPEGCodec"]
+            dependencies: ["CHeif", "CDe265", "CLCMS2", "CJPEGCodec"]
         ),
         .executableTarget(
             name: "heic2jpg",

@@ -6,7 +6,8 @@ import Testing
 struct SamplesEndToEndTests {
     /// HEIF samples (by the names make-samples gives them), relative to Samples/.
     static let heifSamples = ["10bit-gradient.heic", "alpha-transparent.heic", "monochrome-10bit.heic", "monochrome.heic", "nested/IMG_0001.HEIC",
-                              "photo-exif-gps-xmp-icc.heic", "rotated-irot270-orientation6.heic", "grid-rotated-mirrored.heic"]
+                              "photo-exif-gps-xmp-icc.heic", "rotated-irot270-orientation6.heic", "grid-rotated-mirrored.heic",
+                              "p3-nclx-only.heic"]
 
     func stem(_ relative: String) -> String { (relative as NSString).deletingPathExtension }
 
@@ -15,7 +16,7 @@ struct SamplesEndToEndTests {
         let scratch = Scratch()
         let outcome = try Tool.run(["-o", scratch.sub("out"), "--report", scratch.sub("report.jsonl"), Tool.samples])
         #expect(outcome.status == 0, "\(outcome.stderr)")
-        #expect(outcome.stderr.contains("heic2jpg: 8 converted, 1 copied, 0 skipped, 0 failed in "))
+        #expect(outcome.stderr.contains("heic2jpg: 9 converted, 1 copied, 0 skipped, 0 failed in "))
         #expect(scratch.files("out") == (Self.heifSamples.map { stem($0) + ".jpg" } + ["actually-a-jpeg.jpg"]).sorted())
         for sample in Self.heifSamples {
             let problems = try OutputCheck.problems(source: Tool.samples + "/" + sample, output: scratch.sub("out/\(stem(sample)).jpg"))
@@ -34,7 +35,7 @@ struct SamplesEndToEndTests {
         #expect(try attributes(scratch.sub("out/monochrome.jpg")) == attributes(Tool.samples + "/monochrome.heic"))
         // The report has one line per input plus the summary.
         let report = try String(contentsOfFile: scratch.sub("report.jsonl"), encoding: .utf8).split(separator: "\n")
-        #expect(report.count == 10)
+        #expect(report.count == 11)
         let lines = try report.compactMap { try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
         func line(_ name: String) -> [String: Any]? { lines.first { ($0["source"] as? String)?.hasSuffix(name) == true } }
         let photo = line("photo-exif-gps-xmp-icc.heic")
@@ -50,6 +51,25 @@ struct SamplesEndToEndTests {
         #expect(line("alpha-transparent.heic")?["engineReason"] as? String == "alpha channel")
         #expect(line("10bit-gradient.heic")?["engineReason"] as? String == "10-bit samples")
         #expect(line("actually-a-jpeg.heic")?["engine"] is NSNull)
+    }
+
+    @Test("An nclx-only Display P3 source gets a Display P3 ICC profile, in both modes")
+    func nclxProfile() throws {
+        let scratch = Scratch()
+        let source = Tool.samples + "/p3-nclx-only.heic"
+        #expect(Reference.heifICC(source) == nil, "the sample carries no ICC profile of its own")
+        for mode in ["keep", "strip"] {
+            let output = scratch.sub("\(mode).jpg")
+            let outcome = try Tool.run(["--metadata", mode, "-o", "-", source])
+            try outcome.stdout.write(to: URL(fileURLWithPath: output))
+            let tags = try Tool.exiftool(output)
+            #expect("\(tags["ICC_Profile:ProfileDescription"] ?? "")".hasPrefix("Display P3, sRGB transfer"), "\(mode): \(tags)")
+            // Display P3's red primary, adapted to D50 (as in Apple's own profile).
+            let red = "\(tags["ICC_Profile:RedMatrixColumn"] ?? "")".split(separator: " ").compactMap { Double($0) }
+            #expect(red.count == 3 && abs(red[0] - 0.5151) < 0.001 && abs(red[1] - 0.2412) < 0.001, "\(mode): \(red)")
+            let validation = try Tool.run(["-validate", "-warning", "-a", output], executable: "/usr/bin/exiftool")
+            #expect(validation.stdoutText.contains("Validate                        : OK"), "\(validation.stdoutText)")
+        }
     }
 
     @Test("strip mode writes pixels and ICC only")
@@ -72,7 +92,7 @@ struct SamplesEndToEndTests {
         let before = try scratch.files("out").map { try FileManager.default.attributesOfItem(atPath: scratch.sub("out/" + $0)) }
         let second = try Tool.run(["-o", scratch.sub("out"), Tool.samples])
         #expect(second.status == 0)
-        #expect(second.stderr.contains("heic2jpg: 0 converted, 0 copied, 9 skipped, 0 failed"), "\(second.stderr)")
+        #expect(second.stderr.contains("heic2jpg: 0 converted, 0 copied, 10 skipped, 0 failed"), "\(second.stderr)")
         let after = try scratch.files("out").map { try FileManager.default.attributesOfItem(atPath: scratch.sub("out/" + $0)) }
         #expect(before.map { $0[.modificationDate] as? Date } == after.map { $0[.modificationDate] as? Date })
         #expect(before.map { $0[.systemFileNumber] as? Int } == after.map { $0[.systemFileNumber] as? Int })

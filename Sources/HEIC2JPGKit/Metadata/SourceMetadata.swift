@@ -4,7 +4,8 @@
 /// Both engines read it the same way libheif assigns metadata to an image: the first
 /// `Exif` item and the first `mime` item of type `application/rdf+xml` that describe
 /// (`cdsc`) the primary item; the ICC profile of the primary's `colr`, or, for a grid
-/// with none, of its first tile.
+/// with none, of its first tile. A source with no ICC profile but an nclx `colr` gets
+/// the profile `ICCFromNCLX` builds for it, when one is due.
 struct SourceMetadata {
     var exif: [UInt8]?
     var xmp: [UInt8]?
@@ -14,11 +15,11 @@ struct SourceMetadata {
     /// Largest metadata item read: far above real ones (≈200 KB EXIF, ≈60 KB XMP).
     static let maxItemBytes = 64 << 20
 
-    /// From libheif's handle (the libheif engine).
-    init(handle: LibheifHandle) {
+    /// From libheif's handle (the libheif engine); `structure` supplies the nclx.
+    init(handle: LibheifHandle, structure: HEIFStructure, primary: UInt32) {
         exif = handle.metadata(type: "Exif").first
         xmp = handle.metadata(type: "mime", contentType: Self.xmpContentType).first
-        icc = handle.iccProfile()
+        icc = handle.iccProfile() ?? Self.nclx(structure, primary).flatMap(ICCFromNCLX.profile(for:))
     }
 
     /// From our own container reader (the tile engine); reads only the items it needs.
@@ -32,9 +33,23 @@ struct SourceMetadata {
         if let item = describing.first(where: { $0.type == "mime" && $0.contentType == Self.xmpContentType }) {
             xmp = try structure.itemData(item.id, from: source, maxBytes: Self.maxItemBytes)
         }
-        icc = structure.colour(of: primary).icc
-        if icc == nil, structure.items[primary]?.type == "grid", let first = structure.referenced(from: primary, type: "dimg").first {
-            icc = structure.colour(of: first).icc
-        }
+        icc = Self.colour(structure, primary).icc ?? Self.nclx(structure, primary).flatMap(ICCFromNCLX.profile(for:))
+    }
+
+    /// The primary's `colr` properties; a grid lacking an ICC profile or an nclx takes
+    /// its first tile's, as libheif assigns a grid its colour profiles.
+    static func colour(_ structure: HEIFStructure, _ primary: UInt32) -> ColourInformation {
+        var own = structure.colour(of: primary)
+        guard structure.items[primary]?.type == "grid", let first = structure.referenced(from: primary, type: "dimg").first
+        else { return own }
+        let tile = structure.colour(of: first)
+        own.icc = own.icc ?? tile.icc
+        own.nclx = own.nclx ?? tile.nclx
+        return own
+    }
+
+    /// The nclx colour description of the primary, when it has one.
+    static func nclx(_ structure: HEIFStructure, _ primary: UInt32) -> NCLX? {
+        colour(structure, primary).nclx
     }
 }

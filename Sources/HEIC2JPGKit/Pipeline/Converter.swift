@@ -52,7 +52,7 @@ public struct Converter: Sendable {
         case .tiles(let image):
             try convertTiles(job, image, structure: structure, primary: primary, source: source, times: file?.times, into: &result)
         case .libheif(let reason):
-            try convertWithLibheif(job, primary: primary, bytes: job.bytes, times: file?.times, into: &result)
+            try convertWithLibheif(job, structure: structure, primary: primary, bytes: job.bytes, times: file?.times, into: &result)
             result.engineReason = reason
         }
         return result
@@ -81,7 +81,7 @@ public struct Converter: Sendable {
     }
 
     /// libheif's full decode, for everything the tile engine does not take.
-    private func convertWithLibheif(_ job: Job, primary: PrimaryImage, bytes: [UInt8]?, times: FileTimes?,
+    private func convertWithLibheif(_ job: Job, structure: HEIFStructure, primary: PrimaryImage, bytes: [UInt8]?, times: FileTimes?,
                                     into result: inout ConversionResult) throws {
         let context = LibheifContext(maxDimension: ConversionOptions.maxDimension, decodingThreads: options.decodingThreads)
         switch job.source {
@@ -90,7 +90,7 @@ public struct Converter: Sendable {
         }
         let handle = try context.primaryHandle()
         try checkLimit(width: handle.width, height: handle.height)
-        let markers = JPEGMarkers(source: SourceMetadata(handle: handle), mode: options.metadata,
+        let markers = JPEGMarkers(source: SourceMetadata(handle: handle, structure: structure, primary: primary.id), mode: options.metadata,
                                   width: handle.width, height: handle.height)
         let image = try DecodedImage(decoding: handle, monochrome: primary.isMonochrome, background: options.background)
         result.bytes = try write(job, times: times) { fd in

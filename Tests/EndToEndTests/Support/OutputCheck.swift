@@ -35,9 +35,18 @@ enum OutputCheck {
         let orientation = out["IFD0:Orientation"].map { "\($0)" }
         if let orientation, orientation != "1" { problems.append("EXIF Orientation \(orientation) after pixels were rotated") }
         guard let segments = JPEGSegments(path: output) else { return problems + ["output header unreadable"] }
+        // The source's ICC profile byte for byte; with none, a profile built from its nclx
+        // only where that says something sRGB does not (checked by name: a generated
+        // profile's description names the colour space, and it must not be sRGB's).
         let sourceICC = Reference.heifICC(source)
-        if segments.icc != sourceICC {
-            problems.append("ICC differs: source \(sourceICC?.count ?? 0) bytes, output \(segments.icc?.count ?? 0)")
+        if let sourceICC, segments.icc != sourceICC {
+            problems.append("ICC differs: source \(sourceICC.count) bytes, output \(segments.icc?.count ?? 0)")
+        } else if sourceICC == nil, segments.icc != nil {
+            let description = "\(out["ICC_Profile:ProfileDescription"] ?? "")"
+            let primaries = "\(try Tool.exiftool(source)["QuickTime:ColorPrimaries"] ?? "")"
+            if !description.contains("from nclx") || primaries.isEmpty || primaries == "1" {
+                problems.append("output has an ICC profile ('\(description)') the source (nclx primaries '\(primaries)') did not call for")
+            }
         }
         if strip {
             if segments.exifSegments > 0 { problems.append("strip mode wrote EXIF") }
