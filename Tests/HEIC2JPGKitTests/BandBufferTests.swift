@@ -4,6 +4,7 @@ import Testing
 /// Collects whatever a `RawPlaneSink` receives, checking the call contract as it goes.
 final class RecordingSink: RawPlaneSink {
     let width: Int, rowsPerCall: Int, components: Int
+    var rawRowsPerCall: Int { rowsPerCall }
     var luma: [[UInt8]] = []
     var cb: [[UInt8]] = []
     var cr: [[UInt8]] = []

@@ -40,7 +40,7 @@ struct ItemLocationTests {
         let structure = try HEIFStructure.read(from: MemoryByteSource(bytes))
         #expect(structure.locations[1]?.construction == .file)
         #expect(structure.locations[1]?.extents.count == 2)
-        #expect(structure.itemDataSize(1, fileSize: bytes.count) == 8)
+        #expect(throws: Never.self) { try structure.checkItemsInFile(size: bytes.count) }
     }
 
     @Test("offset_size 0 leaves the base offset alone; length 0 runs to the end of the file")
@@ -74,7 +74,7 @@ struct ItemLocationTests {
         #expect(Self.text(try Self.data(based, 7)) == "abcfgh")
         let structure = try HEIFStructure.read(from: MemoryByteSource(based))
         #expect(structure.idat == Array("..abcdefgh".utf8))
-        #expect(structure.itemDataSize(7, fileSize: 0) == 6)
+        #expect(throws: Never.self) { try structure.checkItemsInFile(size: 0) }
     }
 
     @Test("An extent past the end of the file is named with its offset, length and the file size")
@@ -83,7 +83,7 @@ struct ItemLocationTests {
         let error = HEIFError.itemDataOutOfRange(item: 7, offset: 4000, length: 10, size: bytes.count, inIdat: false)
         #expect(throws: error) { try Self.data(bytes, 7) }
         #expect(error.description == "item 7's data (offset 4000, 10 bytes) lies outside the \(bytes.count)-byte file")
-        #expect(try HEIFStructure.read(from: MemoryByteSource(bytes)).itemDataSize(7, fileSize: bytes.count) == nil)
+        #expect(throws: error) { try HEIFStructure.read(from: MemoryByteSource(bytes)).checkItemsInFile(size: bytes.count) }
 
         let straddling = Self.file { start in [B.Location(id: 7, extents: [(0, UInt64(start + 10), 7)])] }
         #expect(throws: HEIFError.itemDataOutOfRange(item: 7, offset: straddling.count - 6, length: 7, size: straddling.count, inIdat: false)) {

@@ -21,12 +21,6 @@ extension HEIFStructure {
         return data
     }
 
-    /// How many bytes `itemData` would return for item `id` in a file of `fileSize` bytes,
-    /// or nil when it would throw for any reason other than the size limit.
-    public func itemDataSize(_ id: UInt32, fileSize: Int) -> Int? {
-        try? resolvedExtents(of: id, size: fileSize).total
-    }
-
     /// The item's extents as checked ranges of the file (or of `idat`), with "to the end"
     /// lengths resolved, and their total (saturating at `Int.max`).
     /// Throws when any item's data reaches past the end of the file (or its `idat`): the

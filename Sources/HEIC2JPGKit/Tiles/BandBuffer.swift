@@ -1,7 +1,10 @@
 /// Receives upright planar rows: Y (and Cb, Cr at half size for 4:2:0) in groups of
-/// `JPEGWriter.rawRowsPerCall`, the last group possibly short. `JPEGWriter` is the
-/// real sink; tests collect the planes instead.
+/// `rawRowsPerCall`, the last group possibly short. `JPEGWriter` is the real sink (its
+/// iMCU height, known once started); tests collect the planes instead.
 protocol RawPlaneSink {
+    /// Rows per group: 16 for 4:2:0, 8 for gray.
+    var rawRowsPerCall: Int { get }
+
     /// `rows` luma rows starting at the next unwritten row; every row readable for
     /// `ceil(componentWidth / 8) * 8` samples (edge replicas past the image width).
     func writeRaw(planes: [UnsafePointer<UInt8>], strides: [Int], rows: Int) throws

@@ -46,7 +46,7 @@ struct TileEngine {
         let buffers = (0..<2).map { _ in
             BandBuffer(width: geometry.width, height: geometry.height, components: image.monochrome ? 1 : 3,
                        bandRows: geometry.rowsFollowColumns ? image.tileWidth : image.tileHeight,
-                       rowsPerCall: image.monochrome ? 8 : 16)
+                       rowsPerCall: sink.rawRowsPerCall)
         }
         let crew = TileCrew(lanes: lanes, tileCounts: bands.map(\.tiles.count)) { [self] band, tile, decoder in
             try place(bands[band].tiles[tile].tile, bands[band].tiles[tile].placement, decoder, buffers[band % 2])

@@ -44,9 +44,12 @@ struct YCbCrPlanes: Equatable {
 /// Collects the planes the tile engine streams out (the JPEG writer's place in tests).
 final class PlaneCollector: RawPlaneSink {
     private(set) var planes: YCbCrPlanes
+    /// JPEG's iMCU height, as libjpeg would ask for.
+    let rawRowsPerCall: Int
 
-    init(width: Int, height: Int) {
+    init(width: Int, height: Int, monochrome: Bool) {
         planes = YCbCrPlanes(width: width, height: height, y: [], cb: [], cr: [])
+        rawRowsPerCall = monochrome ? 8 : 16
     }
 
     func writeRaw(planes sources: [UnsafePointer<UInt8>], strides: [Int], rows: Int) throws {
@@ -69,7 +72,7 @@ enum EnginePlanes {
         let primary = try structure.primaryImage()
         guard case .tiles(let image) = try EngineChoice.make(structure, primary: primary, source: file.byteSource,
                                                              subsampling: .s420) else { return nil }
-        let collector = PlaneCollector(width: image.geometry.width, height: image.geometry.height)
+        let collector = PlaneCollector(width: image.geometry.width, height: image.geometry.height, monochrome: image.monochrome)
         try TileEngine(image: image, structure: structure, source: file.byteSource, lanes: lanes).run(into: collector)
         return (image, structure, collector.planes)
     }
