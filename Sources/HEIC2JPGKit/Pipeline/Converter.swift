@@ -45,6 +45,9 @@ public struct Converter: Sendable {
         case .standardStream:
             source = MemoryByteSource(job.bytes ?? [])
         }
+        // `source` reads through the file's descriptor; keep the file (which closes it
+        // on deinit) alive until every tile has been read.
+        defer { withExtendedLifetime(file) {} }
         let structure = try HEIFStructure.read(from: source)
         let primary = try structure.primaryImage()
         var result = ConversionResult(source: job.source.display, output: job.output.display, status: .converted)

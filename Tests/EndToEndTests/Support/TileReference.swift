@@ -73,7 +73,9 @@ enum EnginePlanes {
         guard case .tiles(let image) = try EngineChoice.make(structure, primary: primary, source: file.byteSource,
                                                              subsampling: .s420) else { return nil }
         let collector = PlaneCollector(width: image.geometry.width, height: image.geometry.height, monochrome: image.monochrome)
-        try TileEngine(image: image, structure: structure, source: file.byteSource, lanes: lanes).run(into: collector)
+        try withExtendedLifetime(file) {
+            try TileEngine(image: image, structure: structure, source: file.byteSource, lanes: lanes).run(into: collector)
+        }
         return (image, structure, collector.planes)
     }
 }
