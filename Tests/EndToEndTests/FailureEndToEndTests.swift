@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+@testable import HEIC2JPGKit
 
 /// Bad inputs, collisions, limits and interruption: one bad file never stops the
 /// batch, never leaves a stray file, and always gets a reason.
@@ -75,6 +76,29 @@ struct FailureEndToEndTests {
         #expect(outcome.status == 1)
         #expect(outcome.stderr.contains("image is 60000×60000 (3600 MP), over the 256 MP limit"), "\(outcome.stderr)")
         #expect(scratch.files("out").isEmpty)
+    }
+
+    @Test("A corrupt tile fails its file, names the tile, and stops the other decoding threads cleanly")
+    func corruptTile() throws {
+        let scratch = Scratch()
+        let source = Tool.samples + "/grid-rotated-mirrored.heic"
+        var file = try bytes(source)
+        let structure = try HEIFStructure.read(from: MemoryByteSource(file))
+        // The 8th of 15 tiles: scramble its slice data (past the NAL length and header).
+        let tile = try #require(structure.referenced(from: structure.primaryID, type: "dimg").dropFirst(7).first)
+        let extent = try #require(structure.locations[tile]?.extents.first)
+        for i in (extent.offset + 12)..<(extent.offset + extent.length) { file[i] = UInt8(truncatingIfNeeded: i &* 131) }
+        try write(file, scratch.sub("in/corrupt.heic"))
+        try write(try bytes(source), scratch.sub("in/good.heic"))
+        // Alone (every core decodes its tiles), then in a batch beside a good file.
+        let single = try Tool.run(["-o", scratch.sub("single"), scratch.sub("in/corrupt.heic")])
+        #expect(single.status == 1)
+        #expect(single.stderr.contains("corrupt.heic: tile \(tile): HEVC decoding failed") ||
+                single.stderr.contains("corrupt.heic: tile \(tile): the tile produced no picture"), "\(single.stderr)")
+        #expect(scratch.files("single").isEmpty)
+        let batch = try Tool.run(["-o", scratch.sub("batch"), scratch.sub("in")])
+        #expect(batch.status == 1)
+        #expect(scratch.files("batch") == ["good.jpg"])
     }
 
     @Test("Two inputs for one output: the second fails with a reason, the first converts")
