@@ -72,6 +72,22 @@ struct SamplesEndToEndTests {
         }
     }
 
+    @Test("--strip-gps removes EXIF and XMP GPS and keeps the rest")
+    func stripGPS() throws {
+        let scratch = Scratch()
+        let source = Tool.samples + "/photo-exif-gps-xmp-icc.heic"
+        let outcome = try Tool.run(["--strip-gps", "-o", scratch.sub("out"), source])
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        let output = scratch.sub("out/photo-exif-gps-xmp-icc.jpg")
+        let tags = try Tool.exiftool(output)
+        #expect(!tags.keys.contains { $0.hasPrefix("GPS:") || $0.contains(":GPS") }, "\(tags.keys.sorted())")
+        #expect(tags["IFD0:Make"] as? String == "Heic2jpgSamples")
+        #expect("\(tags["ExifIFD:DateTimeOriginal"] ?? "")" == "2024:05:17 14:23:09")
+        #expect(tags["XMP-dc:Title"] as? String == "heic2jpg sample: photo")
+        #expect("\(tags["IFD0:Orientation"] ?? "")" == "1")
+        #expect(try Tool.exiftool(source).keys.contains("GPS:GPSLatitude"), "the sample has GPS to remove")
+    }
+
     @Test("strip mode writes pixels and ICC only")
     func stripMode() throws {
         let scratch = Scratch()

@@ -34,6 +34,8 @@ struct CommandLineParserTests {
         #expect(r.verbosity == .normal)
         #expect(r.report == nil)
         #expect(r.options.maxPixels == 256_000_000)
+        #expect(!r.options.stripGPS)
+        #expect(try request(["--strip-gps", "photos"]).options.stripGPS)
     }
 
     @Test("--max-pixels takes megapixels, with or without an M/MP suffix")

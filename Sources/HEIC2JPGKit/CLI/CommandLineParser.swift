@@ -12,7 +12,7 @@ public enum CommandLineParser {
     /// Every long option with its short form and whether it takes a value.
     static let options: [(long: String, short: Character?, takesValue: Bool)] = [
         ("--output", "o", true), ("--quality", "q", true), ("--jobs", "j", true),
-        ("--metadata", nil, true), ("--overwrite", nil, false), ("--dry-run", nil, false),
+        ("--metadata", nil, true), ("--strip-gps", nil, false), ("--overwrite", nil, false), ("--dry-run", nil, false),
         ("--report", nil, true), ("--background", nil, true), ("--max-pixels", nil, true), ("--verbose", "v", false),
         ("--quiet", nil, false), ("--version", nil, false), ("--help", "h", false),
     ]
@@ -68,6 +68,7 @@ public enum CommandLineParser {
                 let text = try value()
                 guard let mode = MetadataMode(rawValue: text) else { throw .invalidValue(text, for: label, "expected 'keep' or 'strip'") }
                 request.options.metadata = mode
+            case "--strip-gps": request.options.stripGPS = true
             case "--overwrite": request.options.overwrite = true
             case "--dry-run": request.options.dryRun = true
             case "--report": request.report = try endpoint()

@@ -26,6 +26,8 @@ public enum HelpText {
       --metadata <mode>       keep: EXIF, XMP and ICC are grafted (Orientation set to
                               1); strip: pixels and ICC only. (values: keep, strip;
                               default: keep)
+      --strip-gps             In keep mode, remove the GPS IFD and the XMP GPS
+                              properties (location privacy).
       --overwrite             Replace existing outputs instead of skipping them.
       --dry-run               Report what would be done; write nothing.
       --report <file>         Write a JSON Lines report, one object per input plus a

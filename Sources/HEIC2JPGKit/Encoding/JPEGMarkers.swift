@@ -12,16 +12,17 @@ struct JPEGMarkers {
 
     static let app1 = 0xE1
 
-    init(source: SourceMetadata, mode: MetadataMode, width: Int, height: Int) {
+    /// `stripGPS` (keep mode): the GPS IFD and XMP `exif:GPS…` properties are removed.
+    init(source: SourceMetadata, mode: MetadataMode, stripGPS: Bool = false, width: Int, height: Int) {
         icc = source.icc
         guard mode == .keep else { return }
         if let item = source.exif {
-            let prepared = EXIFForJPEG.make(fromHEIFExifItem: item, width: width, height: height)
+            let prepared = EXIFForJPEG.make(fromHEIFExifItem: item, width: width, height: height, stripGPS: stripGPS)
             exif = prepared.app1Payload
             warnings += prepared.warnings
         }
         if let packet = source.xmp {
-            let prepared = XMPForJPEG.make(packet: packet, width: width, height: height)
+            let prepared = XMPForJPEG.make(packet: packet, width: width, height: height, stripGPS: stripGPS)
             xmp = prepared.payload
             warnings += prepared.warnings
         }

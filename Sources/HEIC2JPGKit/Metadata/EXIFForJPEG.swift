@@ -22,21 +22,28 @@ public struct JPEGExif: Sendable, Equatable {
 /// and a warning saying why.
 public enum EXIFForJPEG {
     /// Builds the APP1 payload from a HEIF `Exif` item's raw bytes, for upright pixels of width×height.
-    public static func make(fromHEIFExifItem item: [UInt8], width: Int, height: Int) -> JPEGExif {
-        make(fromHEIFExifItem: item, width: width, height: height, tiffLimit: EXIFAPP1Fitter.maxTIFFBytes)
+    /// `stripGPS` removes the GPS IFD first (`EXIFGPSStripper`).
+    public static func make(fromHEIFExifItem item: [UInt8], width: Int, height: Int, stripGPS: Bool = false) -> JPEGExif {
+        make(fromHEIFExifItem: item, width: width, height: height, stripGPS: stripGPS, tiffLimit: EXIFAPP1Fitter.maxTIFFBytes)
     }
 
     /// As `make`, with the TIFF size limit as a parameter so tests can exercise fitting
     /// with small blobs.
-    static func make(fromHEIFExifItem item: [UInt8], width: Int, height: Int, tiffLimit: Int) -> JPEGExif {
+    static func make(fromHEIFExifItem item: [UInt8], width: Int, height: Int, stripGPS: Bool = false, tiffLimit: Int) -> JPEGExif {
         guard let start = TIFFHeaderLocator.locate(in: item) else {
             return JPEGExif(app1Payload: nil, warnings: ["EXIF item has no TIFF header; dropped it"])
         }
-        let directory: EXIFDirectory
+        var directory: EXIFDirectory
         do {
             directory = try TIFFReader.read(Array(item[start...]))
         } catch {
             return JPEGExif(app1Payload: nil, warnings: ["EXIF is unreadable: \(error.description); dropped it"])
+        }
+        if stripGPS, directory.ifd(.ifd0)?.entry(EXIFTag.gpsIFDPointer) != nil {
+            guard let stripped = EXIFGPSStripper.strip(directory) else {
+                return JPEGExif(app1Payload: nil, warnings: ["EXIF GPS could not be removed cleanly; dropped the whole EXIF (--strip-gps)"])
+            }
+            directory = stripped
         }
         var warnings = directory.unreadable.map { "EXIF \($0.error.description); left it as it is" }
 

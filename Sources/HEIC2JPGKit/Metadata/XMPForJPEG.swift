@@ -11,10 +11,12 @@ public enum XMPForJPEG {
     public static let maxPacketBytes = 65_502
 
     /// The APP1 payload, or nil with a warning when the packet cannot be written.
-    public static func make(packet: [UInt8], width: Int, height: Int) -> (payload: [UInt8]?, warnings: [String]) {
+    /// `stripGPS` removes every `exif:GPS…` property first.
+    public static func make(packet: [UInt8], width: Int, height: Int, stripGPS: Bool = false) -> (payload: [UInt8]?, warnings: [String]) {
         var packet = packet
         while packet.last == 0 { packet.removeLast() }  // some writers add a NUL terminator
         guard !packet.isEmpty else { return (nil, []) }
+        if stripGPS { packet = removingProperties(prefixed: "exif:GPS", from: packet) }
         packet = replacingValue(of: "tiff:Orientation", with: "1", in: packet)
         packet = replacingValue(of: "exif:PixelXDimension", with: String(width), in: packet)
         packet = replacingValue(of: "exif:PixelYDimension", with: String(height), in: packet)
@@ -65,6 +67,54 @@ public enum XMPForJPEG {
                 out.append(contentsOf: replacement)
                 i = close
             }
+        }
+        return out
+    }
+
+    /// Removes every property whose name starts with `prefix`, in attribute form (with
+    /// the white space before it) or element form (through its matching end tag, so a
+    /// structured value goes too). Works on bytes, like `replacingValue`.
+    static func removingProperties(prefixed prefix: String, from packet: [UInt8]) -> [UInt8] {
+        let key = Array(prefix.utf8)
+        var out: [UInt8] = []
+        out.reserveCapacity(packet.count)
+        var i = 0
+        while i < packet.count {
+            let previous: UInt8 = i > 0 ? packet[i - 1] : 0
+            guard matches(key, in: packet, at: i), previous == UInt8(ascii: "<") || isSpace(previous) else {
+                out.append(packet[i])
+                i += 1
+                continue
+            }
+            var nameEnd = i + key.count
+            while nameEnd < packet.count, !isSpace(packet[nameEnd]), ![UInt8(ascii: "="), UInt8(ascii: ">"), UInt8(ascii: "/")].contains(packet[nameEnd]) {
+                nameEnd += 1
+            }
+            let name = Array(packet[i..<nameEnd])
+            if previous == UInt8(ascii: "<") {
+                // Element: drop "<name …>…</name>" (or "<name …/>").
+                guard let tagEnd = packet[nameEnd...].firstIndex(of: UInt8(ascii: ">")) else { out.append(packet[i]); i += 1; continue }
+                var after = tagEnd + 1
+                if packet[tagEnd - 1] != UInt8(ascii: "/") {
+                    let close = [UInt8(ascii: "<"), UInt8(ascii: "/")] + name + [UInt8(ascii: ">")]
+                    guard let found = (after...max(after, packet.count - close.count)).first(where: { matches(close, in: packet, at: $0) })
+                    else { out.append(packet[i]); i += 1; continue }
+                    after = found + close.count
+                }
+                out.removeLast()  // the "<" already copied
+                i = after
+                continue
+            }
+            // Attribute: drop the white space before it and name="value".
+            var j = nameEnd
+            while j < packet.count, isSpace(packet[j]) { j += 1 }
+            guard j < packet.count, packet[j] == UInt8(ascii: "=") else { out.append(packet[i]); i += 1; continue }
+            j += 1
+            while j < packet.count, isSpace(packet[j]) { j += 1 }
+            guard j < packet.count, packet[j] == UInt8(ascii: "\"") || packet[j] == UInt8(ascii: "'"),
+                  let close = packet[(j + 1)...].firstIndex(of: packet[j]) else { out.append(packet[i]); i += 1; continue }
+            while let last = out.last, isSpace(last) { out.removeLast() }
+            i = close + 1
         }
         return out
     }

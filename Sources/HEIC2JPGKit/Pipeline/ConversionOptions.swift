@@ -11,6 +11,8 @@ public struct ConversionOptions: Sendable, Equatable {
     /// JPEG quality, 1…100.
     public var quality = 90
     public var metadata = MetadataMode.keep
+    /// In `keep` mode, remove the GPS IFD and XMP `exif:GPS…` properties (location privacy).
+    public var stripGPS = false
     /// Colour transparent pixels are flattened onto (JPEG has no alpha).
     public var background = RGBColor.white
     /// Replace existing outputs instead of reporting them `skipped`.
