@@ -29,13 +29,15 @@ enum FuzzedParsers {
             _ = error.description  // quotes box types from the file
         }
         // The input also stands in for the payload of an `Exif` item and of an XMP item.
-        _ = EXIFForJPEG.make(fromHEIFExifItem: input, width: width, height: height)
+        // The first byte picks whether the GPS removal (`--strip-gps`) runs as well.
+        let stripGPS = input.first.map { $0 & 1 == 1 } ?? false
+        _ = EXIFForJPEG.make(fromHEIFExifItem: input, width: width, height: height, stripGPS: stripGPS)
         switch format {
         case .heif, .isoMedia:
             // Boxes, not a packet: scanning them as XMP took 80% of the time, for nothing.
             break
         default:
-            _ = XMPForJPEG.make(packet: Array(input.prefix(xmpBytes)), width: width, height: height)
+            _ = XMPForJPEG.make(packet: Array(input.prefix(xmpBytes)), width: width, height: height, stripGPS: stripGPS)
         }
     }
 
@@ -59,8 +61,8 @@ enum FuzzedParsers {
             guard let data = try? structure.itemData(item.id, from: source, maxBytes: 1 << 20) else { continue }
             switch item.type {
             case "grid": _ = try? ImageGrid.parse(data)
-            case "Exif": _ = EXIFForJPEG.make(fromHEIFExifItem: data, width: width, height: height)
-            case "mime": _ = XMPForJPEG.make(packet: Array(data.prefix(xmpBytes)), width: width, height: height)
+            case "Exif": _ = EXIFForJPEG.make(fromHEIFExifItem: data, width: width, height: height, stripGPS: true)
+            case "mime": _ = XMPForJPEG.make(packet: Array(data.prefix(xmpBytes)), width: width, height: height, stripGPS: true)
             default: break
             }
         }

@@ -81,7 +81,8 @@ struct EXIFFuzzTests {
             // Alternate the real limit with small ones so every fitting step is exercised.
             let limit = i % 3 == 0 ? EXIFAPP1Fitter.maxTIFFBytes : 60 + rng.below(300)
             let width = 1 + rng.below(70_000)
-            let result = EXIFForJPEG.make(fromHEIFExifItem: item, width: width, height: 480, tiffLimit: limit)
+            // Every other variant also strips GPS (IFD0 rewritten in place, GPS bytes zeroed).
+            let result = EXIFForJPEG.make(fromHEIFExifItem: item, width: width, height: 480, stripGPS: i % 2 == 1, tiffLimit: limit)
             // Every 10th variant: the editor's shortcut directory must equal a full re-read.
             if i % 10 == 0, let start = TIFFHeaderLocator.locate(in: item),
                let dir = try? TIFFReader.read(Array(item[start...])) {
