@@ -44,6 +44,13 @@ struct GPSStrippingTests {
         #expect(before.entry(.exif, EXIFTag.makerNote)?.valueOffset == dir.entry(.exif, EXIFTag.makerNote)?.valueOffset)
     }
 
+    @Test("Unclosed elements and attributes are left as they are, however many")
+    func unclosed() {
+        let packet = Array(String(repeating: "<exif:GPSAltitude>7 ", count: 20_000).utf8) + Array(" exif:GPSLatitude=\"1".utf8)
+        #expect(XMPForJPEG.removingProperties(prefixed: "exif:GPS", from: packet) == packet)
+        #expect(XMPForJPEG.replacingValue(of: "exif:GPSAltitude", with: "0", in: packet) == packet)
+    }
+
     @Test("No GPS: nothing changes")
     func noGPS() throws {
         var t = EXIFTestTIFF.typical()
@@ -62,6 +69,7 @@ struct GPSStrippingTests {
         <exif:GPSAltitude>700/1</exif:GPSAltitude>
         <exif:GPSVersionID><rdf:Seq><rdf:li>2</rdf:li></rdf:Seq></exif:GPSVersionID>
         <exif:GPSTimeStamp/>
+        <exif:GPSSpeed rdf:parseType="Literal">0/1</exif:GPSSpeed >
         <dc:title><rdf:Alt><rdf:li xml:lang="x-default">t</rdf:li></rdf:Alt></dc:title>
         </rdf:Description></rdf:RDF></x:xmpmeta>
         """.utf8)

@@ -26,107 +26,37 @@ public enum XMPForJPEG {
         return (header + packet, [])
     }
 
-    /// Replaces the value of the simple property `name`, written either as an attribute
-    /// (`name="v"` or `name='v'`) or as an element (`<name>v</name>`). Works on bytes, so
-    /// any ASCII-compatible encoding passes through untouched elsewhere.
+    /// Replaces the value of the simple property `name` (attribute or element form; an
+    /// element whose content holds markup is a structure, and is left alone).
     static func replacingValue(of name: String, with value: String, in packet: [UInt8]) -> [UInt8] {
-        let key = Array(name.utf8)
+        let scanner = XMPPropertyScanner(packet)
         let replacement = Array(value.utf8)
         var out: [UInt8] = []
         out.reserveCapacity(packet.count)
-        var i = 0
-        while i < packet.count {
-            let previous: UInt8 = i > 0 ? packet[i - 1] : 0
-            guard matches(key, in: packet, at: i), previous == UInt8(ascii: "<") || isSpace(previous) else {
-                out.append(packet[i])
-                i += 1
-                continue
-            }
-            let afterName = i + key.count
-            out.append(contentsOf: key)
-            i = afterName
-            if previous == UInt8(ascii: "<") {
-                // Element form: <name>value</name>, value without markup.
-                if afterName < packet.count, packet[afterName] == UInt8(ascii: ">"),
-                   let close = packet[(afterName + 1)...].firstIndex(of: UInt8(ascii: "<")) {
-                    out.append(UInt8(ascii: ">"))
-                    out.append(contentsOf: replacement)
-                    i = close
-                }
-                continue
-            }
-            // Attribute form: name, optional spaces, '=', optional spaces, quoted value.
-            var j = afterName
-            while j < packet.count, isSpace(packet[j]) { j += 1 }
-            guard j < packet.count, packet[j] == UInt8(ascii: "=") else { continue }
-            j += 1
-            while j < packet.count, isSpace(packet[j]) { j += 1 }
-            if j < packet.count, packet[j] == UInt8(ascii: "\"") || packet[j] == UInt8(ascii: "'"),
-               let close = packet[(j + 1)...].firstIndex(of: packet[j]) {
-                out.append(contentsOf: packet[afterName...j])
-                out.append(contentsOf: replacement)
-                i = close
-            }
+        var copied = 0
+        for property in scanner.properties(named: name) where !packet[property.value].contains(UInt8(ascii: "<")) {
+            if !property.isAttribute && property.value.isEmpty { continue }  // <name/>: nothing to replace
+            out += packet[copied..<property.value.lowerBound]
+            out += replacement
+            copied = property.value.upperBound
         }
-        return out
+        return out + packet[copied...]
     }
 
-    /// Removes every property whose name starts with `prefix`, in attribute form (with
-    /// the white space before it) or element form (through its matching end tag, so a
-    /// structured value goes too). Works on bytes, like `replacingValue`.
+    /// Removes every property whose name starts with `prefix`: an attribute with the
+    /// white space before it, an element through its end tag (a structured value too).
     static func removingProperties(prefixed prefix: String, from packet: [UInt8]) -> [UInt8] {
-        let key = Array(prefix.utf8)
+        let scanner = XMPPropertyScanner(packet)
         var out: [UInt8] = []
         out.reserveCapacity(packet.count)
-        var i = 0
-        while i < packet.count {
-            let previous: UInt8 = i > 0 ? packet[i - 1] : 0
-            guard matches(key, in: packet, at: i), previous == UInt8(ascii: "<") || isSpace(previous) else {
-                out.append(packet[i])
-                i += 1
-                continue
+        var copied = 0
+        for property in scanner.properties(named: prefix, prefix: true) {
+            out += packet[copied..<property.span.lowerBound]
+            if property.isAttribute {
+                while let last = out.last, XMPPropertyScanner.isSpace(last) { out.removeLast() }
             }
-            var nameEnd = i + key.count
-            while nameEnd < packet.count, !isSpace(packet[nameEnd]), ![UInt8(ascii: "="), UInt8(ascii: ">"), UInt8(ascii: "/")].contains(packet[nameEnd]) {
-                nameEnd += 1
-            }
-            let name = Array(packet[i..<nameEnd])
-            if previous == UInt8(ascii: "<") {
-                // Element: drop "<name …>…</name>" (or "<name …/>").
-                guard let tagEnd = packet[nameEnd...].firstIndex(of: UInt8(ascii: ">")) else { out.append(packet[i]); i += 1; continue }
-                var after = tagEnd + 1
-                if packet[tagEnd - 1] != UInt8(ascii: "/") {
-                    let close = [UInt8(ascii: "<"), UInt8(ascii: "/")] + name + [UInt8(ascii: ">")]
-                    guard let found = (after...max(after, packet.count - close.count)).first(where: { matches(close, in: packet, at: $0) })
-                    else { out.append(packet[i]); i += 1; continue }
-                    after = found + close.count
-                }
-                out.removeLast()  // the "<" already copied
-                i = after
-                continue
-            }
-            // Attribute: drop the white space before it and name="value".
-            var j = nameEnd
-            while j < packet.count, isSpace(packet[j]) { j += 1 }
-            guard j < packet.count, packet[j] == UInt8(ascii: "=") else { out.append(packet[i]); i += 1; continue }
-            j += 1
-            while j < packet.count, isSpace(packet[j]) { j += 1 }
-            guard j < packet.count, packet[j] == UInt8(ascii: "\"") || packet[j] == UInt8(ascii: "'"),
-                  let close = packet[(j + 1)...].firstIndex(of: packet[j]) else { out.append(packet[i]); i += 1; continue }
-            while let last = out.last, isSpace(last) { out.removeLast() }
-            i = close + 1
+            copied = property.span.upperBound
         }
-        return out
-    }
-
-    private static func matches(_ key: [UInt8], in bytes: [UInt8], at offset: Int) -> Bool {
-        guard offset + key.count <= bytes.count else { return false }
-        for k in 0..<key.count where bytes[offset + k] != key[k] { return false }
-        return true
-    }
-
-    /// XML white space: what may precede an attribute name.
-    private static func isSpace(_ byte: UInt8) -> Bool {
-        byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D
+        return out + packet[copied...]
     }
 }
