@@ -1,18 +1,23 @@
 /// What the command line asks for.
 public enum Command: Equatable, Sendable {
     case convert(BatchRequest)
+    /// `heic2jpg inspect …`: print image properties.
+    case inspect(InspectRequest)
+    /// `heic2jpg compare …`: convert in both modes in memory and print them side by side.
+    case compare(CompareRequest)
     case help
     case version
 }
 
-/// Parses `heic2jpg [convert] [OPTIONS] <input>...` by hand, following
+/// Parses `heic2jpg [convert] [OPTIONS] <input>...` (and hands `inspect` and `compare`
+/// to `SubcommandParser`) by hand, following
 /// swift-argument-parser's conventions: `--opt value`, `--opt=value`, `-q90`, `--`
 /// ends options, unknown options get a "Did you mean" suggestion.
 public enum CommandLineParser {
     /// Every long option with its short form and whether it takes a value.
     static let options: [(long: String, short: Character?, takesValue: Bool)] = [
         ("--output", "o", true), ("--quality", "q", true), ("--jobs", "j", true),
-        ("--metadata", nil, true), ("--strip-gps", nil, false), ("--overwrite", nil, false), ("--dry-run", nil, false),
+        ("--metadata", nil, true), ("--strip-gps", nil, false), ("--no-mark", nil, false), ("--overwrite", nil, false), ("--dry-run", nil, false),
         ("--report", nil, true), ("--background", nil, true), ("--max-pixels", nil, true), ("--verbose", "v", false),
         ("--quiet", nil, false), ("--version", nil, false), ("--help", "h", false),
     ]
@@ -27,7 +32,12 @@ public enum CommandLineParser {
     public static func parse(_ arguments: [String]) throws(UsageError) -> Command {
         var request = BatchRequest()
         var rest = arguments[...]
-        if rest.first == "convert" { rest = rest.dropFirst() }
+        switch rest.first {
+        case "convert": rest = rest.dropFirst()
+        case "inspect": return try SubcommandParser.inspect(Array(rest.dropFirst()))
+        case "compare": return try SubcommandParser.compare(Array(rest.dropFirst()))
+        default: break
+        }
         var onlyInputs = false
         var sawVerbose = false, sawQuiet = false
         while let argument = rest.popFirst() {
@@ -69,6 +79,7 @@ public enum CommandLineParser {
                 guard let mode = MetadataMode(rawValue: text) else { throw .invalidValue(text, for: label, "expected 'keep' or 'strip'") }
                 request.options.metadata = mode
             case "--strip-gps": request.options.stripGPS = true
+            case "--no-mark": request.options.mark = false
             case "--overwrite": request.options.overwrite = true
             case "--dry-run": request.options.dryRun = true
             case "--report": request.report = try endpoint()

@@ -27,6 +27,10 @@ public enum CommandLineTool {
         case .version:
             Reporter.writeLine(HelpText.version, to: STDOUT_FILENO)
             return exitSuccess
+        case .inspect(let request):
+            return InspectCommand.run(request)
+        case .compare(let request):
+            return CompareCommand.run(request)
         case .convert(let request):
             let cleanup = SignalCleanup()
             let summary = BatchRunner.run(request)

@@ -13,6 +13,8 @@ public struct ConversionOptions: Sendable, Equatable {
     public var metadata = MetadataMode.keep
     /// In `keep` mode, remove the GPS IFD and XMP `exif:GPS…` properties (location privacy).
     public var stripGPS = false
+    /// Write the provenance mark (`ProvenanceMark`); `--no-mark` turns it off.
+    public var mark = true
     /// Colour transparent pixels are flattened onto (JPEG has no alpha).
     public var background = RGBColor.white
     /// Replace existing outputs instead of reporting them `skipped`.
