@@ -51,19 +51,22 @@ public struct Converter: Sendable {
         let structure = try HEIFStructure.read(from: source)
         let primary = try structure.primaryImage()
         var result = ConversionResult(source: job.source.display, output: job.output.display, status: .converted)
+        let extras = try OutputExtras(job: job, structure: structure, source: source, options: options)
         switch try EngineChoice.make(structure, primary: primary, source: source, subsampling: options.subsampling) {
         case .tiles(let image):
-            try convertTiles(job, image, structure: structure, primary: primary, source: source, times: file?.times, into: &result)
+            try convertTiles(job, image, structure: structure, primary: primary, source: source, extras: extras,
+                             times: file?.times, into: &result)
         case .libheif(let reason):
-            try convertWithLibheif(job, structure: structure, primary: primary, bytes: job.bytes, times: file?.times, into: &result)
+            try convertWithLibheif(job, structure: structure, primary: primary, extras: extras, times: file?.times, into: &result)
             result.engineReason = reason
         }
+        result.warnings += extras.trailers.warnings
         return result
     }
 
     /// The streaming tile engine: raw YCbCr bands straight into libjpeg.
     private func convertTiles(_ job: Job, _ image: TiledImage, structure: HEIFStructure, primary: PrimaryImage,
-                              source: ByteSource, times: FileTimes?, into result: inout ConversionResult) throws {
+                              source: ByteSource, extras: OutputExtras, times: FileTimes?, into result: inout ConversionResult) throws {
         let (width, height) = (image.geometry.width, image.geometry.height)
         try checkLimit(width: width, height: height)
         let metadata = try SourceMetadata(structure: structure, primary: primary.id, source: source)
@@ -75,6 +78,7 @@ public struct Converter: Sendable {
             try markers.write(to: writer)
             try engine.run(into: writer)
             try writer.finish()
+            try extras.writeTrailer(to: fd)
         }
         result.engine = .tiles
         result.width = width
@@ -84,12 +88,12 @@ public struct Converter: Sendable {
     }
 
     /// libheif's full decode, for everything the tile engine does not take.
-    private func convertWithLibheif(_ job: Job, structure: HEIFStructure, primary: PrimaryImage, bytes: [UInt8]?, times: FileTimes?,
-                                    into result: inout ConversionResult) throws {
+    private func convertWithLibheif(_ job: Job, structure: HEIFStructure, primary: PrimaryImage, extras: OutputExtras,
+                                    times: FileTimes?, into result: inout ConversionResult) throws {
         let context = LibheifContext(maxDimension: ConversionOptions.maxDimension, decodingThreads: options.decodingThreads)
         switch job.source {
         case .path(let path): try context.read(path: path)
-        case .standardStream: try context.read(bytes: bytes ?? [])
+        case .standardStream: try context.read(bytes: job.bytes ?? [])
         }
         let handle = try context.primaryHandle()
         try checkLimit(width: handle.width, height: handle.height)
@@ -105,6 +109,7 @@ public struct Converter: Sendable {
                 try writer.writeRows(rows, stride: stride, count: count)
             }
             try writer.finish()
+            try extras.writeTrailer(to: fd)
         }
         result.engine = .libheif
         result.width = image.width
