@@ -48,3 +48,14 @@ struct VendorTrailersTests {
         #expect(keep.warnings.contains { $0.hasPrefix("3 bytes after the last complete box") })
     }
 }
+
+@Suite("Auxiliary-image metadata")
+struct AuxiliaryMetadataTests {
+    @Test("URNs get readable names")
+    func names() {
+        #expect(AuxiliaryMetadata.kindName("urn:com:apple:photo:2020:aux:hdrgainmap") == "HDR gain map")
+        #expect(AuxiliaryMetadata.kindName("urn:mpeg:hevc:2015:auxid:2") == "depth map")
+        #expect(AuxiliaryMetadata.kindName("urn:mpeg:mpegB:cicp:systems:auxiliary:alpha") == "alpha plane")
+        #expect(AuxiliaryMetadata.kindName("urn:example:thing") == "auxiliary image 'urn:example:thing'")
+    }
+}

@@ -51,7 +51,7 @@ public struct Converter: Sendable {
         let structure = try HEIFStructure.read(from: source)
         let primary = try structure.primaryImage()
         var result = ConversionResult(source: job.source.display, output: job.output.display, status: .converted)
-        let extras = try OutputExtras(job: job, structure: structure, source: source, options: options)
+        let extras = try OutputExtras(job: job, structure: structure, primary: primary.id, source: source, options: options)
         switch try EngineChoice.make(structure, primary: primary, source: source, subsampling: options.subsampling) {
         case .tiles(let image):
             try convertTiles(job, image, structure: structure, primary: primary, source: source, extras: extras,
@@ -60,7 +60,7 @@ public struct Converter: Sendable {
             try convertWithLibheif(job, structure: structure, primary: primary, extras: extras, times: file?.times, into: &result)
             result.engineReason = reason
         }
-        result.warnings += extras.trailers.warnings
+        result.warnings += extras.warnings
         return result
     }
 

@@ -4,14 +4,18 @@ import Glibc
 
 /// What an output gets from its source besides pixels and the grafted EXIF/XMP/ICC,
 /// decided once per file before either engine runs: the provenance mark and the vendor
-/// trailers.
+/// trailers; and what is left behind, as warnings.
 struct OutputExtras {
     /// nil with `--no-mark`.
     let mark: ProvenanceMark?
     let trailers: VendorTrailers
+    /// Source metadata that no part of the output carries (keep mode), named for the report.
+    let warnings: [String]
 
-    init(job: Job, structure: HEIFStructure, source: ByteSource, options: ConversionOptions) throws {
+    init(job: Job, structure: HEIFStructure, primary: UInt32, source: ByteSource, options: ConversionOptions) throws {
         trailers = try VendorTrailers(structure: structure, source: source, mode: options.metadata)
+        warnings = trailers.warnings
+            + (options.metadata == .keep ? AuxiliaryMetadata.warnings(structure, primary: primary) : [])
         guard options.mark else {
             mark = nil
             return
