@@ -9,9 +9,13 @@ import Glibc
 /// `failed` result whose reason names the cause, and leaves no output behind.
 public struct Converter: Sendable {
     public let options: ConversionOptions
+    /// Where an output of `-` goes: the process's stdout, or for `compare` an unlinked
+    /// temporary file (`MemoryOutputFile`) that is read back into memory.
+    public let standardOutput: Int32
 
-    public init(options: ConversionOptions) {
+    public init(options: ConversionOptions, standardOutput: Int32 = STDOUT_FILENO) {
         self.options = options
+        self.standardOutput = standardOutput
     }
 
     public func run(_ job: Job) -> ConversionResult {
@@ -153,9 +157,9 @@ public struct Converter: Sendable {
 
     // MARK: - Output
 
-    /// Writes through `body` to the job's output: atomically for a path, directly for
-    /// stdout. Before publishing, an earlier claim on the same path is honoured.
-    /// Returns the size written to a path; nil for stdout, which cannot be measured.
+    /// Writes through `body` to the job's output: atomically for a path, directly to
+    /// `standardOutput` for `-`. Before publishing, an earlier claim on the same path is
+    /// honoured. Returns the size written to a path; nil for `-`, which cannot be measured.
     private func write(_ job: Job, times: FileTimes?,
                        _ body: (Int32) throws -> Void) throws -> Int? {
         switch job.output {
@@ -164,7 +168,7 @@ public struct Converter: Sendable {
                 if let after = job.after, after.waitOwned() { throw CollisionError(output: path, owner: after.owner) }
             }
         case .standardStream:
-            try body(STDOUT_FILENO)
+            try body(standardOutput)
             return nil
         }
     }
