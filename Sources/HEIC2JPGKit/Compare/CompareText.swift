@@ -34,15 +34,14 @@ enum CompareText {
         return lines.joined(separator: "\n") + "\n"
     }
 
-    /// Columns padded to their widest cell (counted in characters), two spaces apart.
+    /// Rows of equal length as lines: every column but the last padded to its widest
+    /// cell (counted in characters), columns two spaces apart, lines indented by two.
     static func table(_ rows: [[String]]) -> [String] {
-        let columns = rows.map(\.count).max() ?? 0
-        let widths = (0..<columns).map { c in rows.map { c < $0.count ? $0[c].count : 0 }.max() ?? 0 }
+        let widths = (rows.first ?? []).indices.map { c in rows.map { $0[c].count }.max() ?? 0 }
         return rows.map { cells in
-            let padded = cells.enumerated().map { c, cell in
+            "  " + cells.enumerated().map { c, cell in
                 c == cells.count - 1 ? cell : cell + String(repeating: " ", count: widths[c] - cell.count)
-            }
-            return "  " + padded.joined(separator: "  ").trimmingTrailingSpaces
+            }.joined(separator: "  ")
         }
     }
 
@@ -62,13 +61,5 @@ enum CompareText {
 
     private static func size(_ bytes: Int?) -> String {
         bytes.map { EXIFText.bytes($0) + " bytes" } ?? "no"
-    }
-}
-
-private extension String {
-    var trimmingTrailingSpaces: String {
-        var text = self
-        while text.last == " " { text.removeLast() }
-        return text
     }
 }

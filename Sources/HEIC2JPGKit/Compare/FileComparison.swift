@@ -47,6 +47,7 @@ struct FileComparison {
     /// not charged to the first mode. Without it, a 512×384 sample measured 52 ms in the
     /// first mode and 17 ms in the second.
     init(path: String, options: ConversionOptions, warmUp: Bool = false) throws {
+        guard path != "-" else { throw CompareError("compare reads files, not stdin ('-')") }
         let file = try SourceFile(path: path)
         let format = ImageFormat.sniff(try file.prefix(ImageFormat.sniffLength))
         guard format.isHEIF else { throw CompareError(Planner.notHEIF(format, source: path, output: nil).reason ?? "not a HEIF image") }
