@@ -28,6 +28,9 @@ public enum HelpText {
                               default: keep)
       --strip-gps             In keep mode, remove the GPS IFD and the XMP GPS
                               properties (location privacy).
+      --no-mark               Do not write the provenance mark (XMP h2j:
+                              source name and SHA-256, mode, quality, version;
+                              EXIF ImageUniqueID in keep mode).
       --overwrite             Replace existing outputs instead of skipping them.
       --dry-run               Report what would be done; write nothing.
       --report <file>         Write a JSON Lines report, one object per input plus a
