@@ -52,41 +52,26 @@ public enum XMPForJPEG {
     static func make(packet source: [UInt8]?, width: Int, height: Int, stripGPS: Bool = false, adding: [XMPProperty], packetLimit: Int) -> JPEGXMP {
         var packet = source ?? []
         let encoding = XMPTextEncoding(of: packet)
-        var warnings: [String] = []
-        var adding = adding
-        if encoding == .wide {
-            if !adding.isEmpty {
-                warnings.append("XMP is UTF-16 or UTF-32, which nothing can be inserted into: did not add \(names(adding))")
-            }
-            guard packet.count <= packetLimit else {
-                return JPEGXMP(payload: nil, warnings: warnings + ["XMP is \(EXIFText.bytes(packet.count)) bytes, over the \(EXIFText.bytes(packetLimit)) one APP1 holds; dropped it"])
-            }
-            return JPEGXMP(payload: header + packet, warnings: warnings)
-        }
+        guard encoding != .wide else { return passingThrough(wide: packet, notAdding: adding, limit: packetLimit) }
         while packet.last == 0 { packet.removeLast() }  // some writers add a NUL terminator
         if packet.isEmpty {
             guard !adding.isEmpty else { return JPEGXMP(payload: nil, warnings: []) }
             packet = XMPSerializer.emptyPacket
         }
-        if stripGPS { packet = removingProperties(prefixed: "exif:GPS", from: packet) }
-        packet = replacingValue(of: "tiff:Orientation", with: "1", in: packet)
-        packet = replacingValue(of: "exif:PixelXDimension", with: String(width), in: packet)
-        packet = replacingValue(of: "exif:PixelYDimension", with: String(height), in: packet)
-        packet = removingProperties(prefixed: "xmpNote:HasExtendedXMP", from: packet)
-        if adding.contains(where: { $0.namespace == .h2j }) {
-            packet = removingProperties(prefixed: "\(XMPNamespace.h2j.prefix):", from: packet)
-            packet = removingEmptyDescriptions(declaring: XMPNamespace.h2j.prefix, from: packet)
-        }
+        var names: Set<String> = []
+        var adding = adding.filter { names.insert($0.qualifiedName).inserted }  // one value per name: the first
+        packet = edited(packet, width: width, height: height, stripGPS: stripGPS, removingMark: adding.contains { $0.namespace == .h2j })
 
+        var warnings: [String] = []
         let structure = XMPPacketStructure(packet)
         if structure == nil, !adding.isEmpty {
-            warnings.append("XMP has no well-formed rdf:RDF element to add to: did not add \(names(adding))")
+            warnings.append("XMP has no well-formed rdf:RDF element to add to: did not add \(list(adding))")
             adding = []
         }
         let scanner = XMPPropertyScanner(packet)
         let present = adding.filter { $0.namespace != .h2j && !scanner.properties(named: $0.qualifiedName).isEmpty }
         if !present.isEmpty {
-            warnings.append("XMP already has \(names(present)): kept the packet's value rather than adding a second")
+            warnings.append("XMP already has \(list(present)): kept the packet's value rather than adding a second")
             adding.removeAll { present.contains($0) }
         }
 
@@ -98,6 +83,38 @@ public enum XMPForJPEG {
             return JPEGXMP(payload: nil, warnings: warnings + ["Extended XMP is \(EXIFText.bytes(extended.packet.count)) bytes, more than its length field holds; dropped the XMP"])
         }
         return JPEGXMP(payload: header + standard, extendedPayloads: payloads, warnings: warnings)
+    }
+
+    /// A UTF-16 or UTF-32 packet, byte for byte (NUL terminator included: trimming NULs
+    /// would cut a code unit), or nothing when it is over the limit.
+    private static func passingThrough(wide packet: [UInt8], notAdding adding: [XMPProperty], limit: Int) -> JPEGXMP {
+        var warnings: [String] = []
+        if !adding.isEmpty {
+            warnings.append("XMP is UTF-16 or UTF-32, which nothing can be inserted into: did not add \(list(adding))")
+        }
+        guard packet.count <= limit else {
+            return JPEGXMP(payload: nil, warnings: warnings + ["XMP is \(EXIFText.bytes(packet.count)) bytes, over the \(EXIFText.bytes(limit)) one APP1 holds; dropped it"])
+        }
+        return JPEGXMP(payload: header + packet, warnings: warnings)
+    }
+
+    /// The edits every packet gets: GPS removed (`stripGPS`), orientation and size
+    /// values, a stale `xmpNote:HasExtendedXMP` removed, and with `removingMark` the
+    /// packet's own `h2j:` properties and the Descriptions they leave empty.
+    private static func edited(_ packet: [UInt8], width: Int, height: Int, stripGPS: Bool, removingMark: Bool) -> [UInt8] {
+        var packet = packet
+        if stripGPS { packet = removingProperties(prefixed: "exif:GPS", from: packet) }
+        packet = replacingValue(of: "tiff:Orientation", with: "1", in: packet)
+        packet = replacingValue(of: "exif:PixelXDimension", with: String(width), in: packet)
+        packet = replacingValue(of: "exif:PixelYDimension", with: String(height), in: packet)
+        packet = removingProperties(prefixed: "xmpNote:HasExtendedXMP", from: packet)
+        if removingMark {
+            let unmarked = removingProperties(prefixed: "\(XMPNamespace.h2j.prefix):", from: packet)
+            if unmarked.count != packet.count {
+                packet = removingEmptyDescriptions(declaring: XMPNamespace.h2j.prefix, from: unmarked)
+            }
+        }
+        return packet
     }
 
     /// Removes the top-level Descriptions left empty that declare `prefix`: what remains
@@ -118,7 +135,7 @@ public enum XMPForJPEG {
     }
 
     /// `a:b, c:d` for a warning.
-    private static func names(_ properties: [XMPProperty]) -> String {
+    private static func list(_ properties: [XMPProperty]) -> String {
         properties.map(\.qualifiedName).joined(separator: ", ")
     }
 

@@ -43,7 +43,7 @@ enum XMPPacketFitter {
             removed.append(padding)
             removedBytes += padding.count
             guard size > limit else { return Result(standard: render(), warnings: []) }
-            paddingNote = "; removed \(EXIFText.bytes(padding.count)) bytes of padding"
+            paddingNote = "; removed \(EXIFText.bytes(padding.count)) byte\(padding.count == 1 ? "" : "s") of padding"
         }
         let dropped = "XMP is \(EXIFText.bytes(originalSize)) bytes, over the \(EXIFText.bytes(limit)) one APP1 holds"
         guard let structure else { return Result(standard: nil, warnings: [dropped + "; dropped it"]) }

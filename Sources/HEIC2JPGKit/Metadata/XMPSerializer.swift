@@ -86,22 +86,28 @@ enum XMPSerializer {
         out.reserveCapacity(text.utf8.count)
         for scalar in text.unicodeScalars {
             switch scalar.value {
-            case 0x26: out += Array("&amp;".utf8)
-            case 0x3C: out += Array("&lt;".utf8)
-            case 0x3E: out += Array("&gt;".utf8)
-            case 0x22 where attribute: out += Array("&quot;".utf8)
-            case 0x0D: out += reference(scalar)
-            case 0x09, 0x0A: out += attribute ? reference(scalar) : [UInt8(scalar.value)]
+            case 0x26: out.append(contentsOf: "&amp;".utf8)
+            case 0x3C: out.append(contentsOf: "&lt;".utf8)
+            case 0x3E: out.append(contentsOf: "&gt;".utf8)
+            case 0x22 where attribute: out.append(contentsOf: "&quot;".utf8)
+            case 0x0D: out.append(contentsOf: reference(scalar))
+            case 0x09, 0x0A:
+                if attribute { out.append(contentsOf: reference(scalar)) } else { out.append(UInt8(scalar.value)) }
             case 0x00..<0x20, 0xFFFE, 0xFFFF: continue
             case 0x20..<0x80: out.append(UInt8(scalar.value))
-            default: out += asciiOnly ? reference(scalar) : Array(String(scalar).utf8)
+            default:
+                if asciiOnly {
+                    out.append(contentsOf: reference(scalar))
+                } else {
+                    UTF8.encode(scalar) { out.append($0) }
+                }
             }
         }
         return out
     }
 
     /// `&#xHEX;`.
-    private static func reference(_ scalar: Unicode.Scalar) -> [UInt8] {
-        Array("&#x\(String(scalar.value, radix: 16, uppercase: true));".utf8)
+    private static func reference(_ scalar: Unicode.Scalar) -> String.UTF8View {
+        "&#x\(String(scalar.value, radix: 16, uppercase: true));".utf8
     }
 }

@@ -33,14 +33,6 @@ enum XMPTextEncoding: Equatable {
     }
 
     static func isValidUTF8(_ bytes: [UInt8]) -> Bool {
-        var iterator = bytes.makeIterator()
-        var decoder = UTF8()
-        while true {
-            switch decoder.decode(&iterator) {
-            case .scalarValue: continue
-            case .emptyInput: return true
-            case .error: return false
-            }
-        }
+        String(validating: bytes, as: UTF8.self) != nil
     }
 }
