@@ -121,6 +121,18 @@ struct XMPInsertionTests {
         #expect(try S.exiftool(packet: S.packet(result.payload))["XMP-exif:UserComment"] == "Original")
     }
 
+    @Test("A property named twice is added once (the first value); a stale xmpNote:HasExtendedXMP goes")
+    func namedTwiceAndStaleExtended() {
+        let source = Self.selfClosing.replacingOccurrences(of: "tiff:Orientation=\"6\"", with: "tiff:Orientation=\"6\" xmpNote:HasExtendedXMP=\"0123\"")
+        let second = XMPProperty(.exif, "UserComment", .languageAlternative("second"))
+        let result = XMPForJPEG.make(packet: Array(source.utf8), width: 1, height: 1, adding: [Self.userComment, second])
+        let text = S.text(result.payload)
+        #expect(result.warnings.isEmpty)
+        #expect(S.count(of: "<exif:UserComment>", in: text) == 1 && !text.contains("second"))
+        #expect(!text.contains("HasExtendedXMP") && text.contains("tiff:Orientation=\"1\"\n"))
+        #expect(S.xmlError(S.packet(result.payload)) == nil)
+    }
+
     @Test("A mark replaces the packet's own: converting an output again yields one mark, the same bytes for the same mark")
     func markReplaced() throws {
         for source in [Self.exiftoolStyle, Self.selfClosing, Self.severalDescriptions] {
