@@ -67,7 +67,8 @@ enum XMPPacketFitter {
         }
         var movedSource: [XMPPacketStructure.Property] = []
         if size > limit, encoding == .utf8 {
-            let bySize = structure.properties.filter { !$0.name.starts(with: "h2j:".utf8) }.sorted { $0.span.count > $1.span.count }
+            let mark = Array("\(XMPNamespace.h2j.prefix):".utf8)
+            let bySize = structure.properties.filter { !$0.name.starts(with: mark) }.sorted { $0.span.count > $1.span.count }
             for property in bySize {
                 guard size > limit else { break }
                 guard namespaces.accept(structure, description: property.description) else { continue }
