@@ -26,16 +26,9 @@ struct XMPInJPEGFileTests {
         return (directory.file("out.jpg", bytes), bytes)
     }
 
-    /// The APP segments before the first SOF/DHT/DQT…: marker and the payload's first 40 bytes.
-    static func appSegments(_ jpeg: [UInt8]) -> [(marker: UInt8, head: [UInt8], length: Int)] {
-        let reader = ByteReader(jpeg)
-        var segments: [(UInt8, [UInt8], Int)] = []
-        var offset = 2
-        while let marker = reader.u16(offset), (0xFFE0...0xFFEF).contains(marker), let length = reader.u16(offset + 2) {
-            segments.append((UInt8(marker & 0xFF), Array(jpeg[(offset + 4)..<min(offset + 44, offset + 2 + Int(length))]), Int(length) - 2))
-            offset += 2 + Int(length)
-        }
-        return segments
+    /// The APP segments: marker, payload.
+    static func appSegments(_ jpeg: [UInt8]) -> [(marker: UInt8, payload: ArraySlice<UInt8>)] {
+        (JPEGSegments(jpeg)?.segments ?? []).filter { (0xE0...0xEF).contains($0.marker) }.map { ($0.marker, jpeg[$0.payload]) }
     }
 
     @Test("Keep mode: exiftool reassembles the Extended XMP (a 70 KB UserComment) and -validate finds nothing to warn about")
@@ -51,9 +44,9 @@ struct XMPInJPEGFileTests {
         // APP0 JFIF, the standard XMP, then its two extended segments.
         let segments = Self.appSegments(bytes)
         #expect(segments.map(\.marker) == [0xE0, 0xE1, 0xE1, 0xE1])
-        #expect(segments[1].head.starts(with: XMPForJPEG.header))
-        #expect(segments[2].head.starts(with: ExtendedXMP.header) && segments[3].head.starts(with: ExtendedXMP.header))
-        #expect(segments[2].length == 65_533)
+        #expect(segments[1].payload.starts(with: XMPForJPEG.header))
+        #expect(Array(segments[2].payload) == markers.extendedXMP[0] && Array(segments[3].payload) == markers.extendedXMP[1])
+        #expect(segments[2].payload.count == 65_533)
 
         let tags = try S.exiftool(file: path)
         #expect(tags["XMP-exif:UserComment"] == ExtendedXMPTests.longComment)
