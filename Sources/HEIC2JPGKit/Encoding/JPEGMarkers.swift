@@ -13,11 +13,15 @@ struct JPEGMarkers {
     static let app1 = 0xE1
 
     /// `stripGPS` (keep mode): the GPS IFD and XMP `exif:GPS…` properties are removed.
-    init(source: SourceMetadata, mode: MetadataMode, stripGPS: Bool = false, width: Int, height: Int) {
+    /// `imageUniqueID` (keep mode, `ProvenanceMark.imageUniqueID`): added to a source's
+    /// EXIF that has no ImageUniqueID, when it fits (`EXIFForJPEG.make`).
+    init(source: SourceMetadata, mode: MetadataMode, stripGPS: Bool = false, imageUniqueID: String? = nil,
+         width: Int, height: Int) {
         icc = source.icc
         guard mode == .keep else { return }
         if let item = source.exif {
-            let prepared = EXIFForJPEG.make(fromHEIFExifItem: item, width: width, height: height, stripGPS: stripGPS)
+            let prepared = EXIFForJPEG.make(fromHEIFExifItem: item, width: width, height: height, stripGPS: stripGPS,
+                                            imageUniqueID: imageUniqueID)
             exif = prepared.app1Payload
             warnings += prepared.warnings
         }
