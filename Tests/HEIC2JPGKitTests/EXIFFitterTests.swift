@@ -170,6 +170,31 @@ struct EXIFFitterTests {
         #expect(result.warnings.count == 1 && result.warnings[0].hasPrefix("repacked the EXIF (IFDs and values moved"))
     }
 
+    @Test("2. SubIFDs are repointed, in both byte orders", arguments: [false, true])
+    func repackSubIFDs(bigEndian: Bool) throws {
+        var t = EXIFTestTIFF.typical(bigEndian: bigEndian)
+        t.ifd0.append(Entry(EXIFTag.subIFDs, .long([0, 0, 0])))
+        t.trailingPadding = 30_000
+        var layout = t.build()
+        let array = try #require(EXIFDirectory(tiff: layout.bytes).entry(.ifd0, EXIFTag.subIFDs)?.valueOffset)
+        for i in 0..<3 {
+            // One entry each: ImageDescription "sub N" (6 bytes, out of line right after the IFD).
+            let at = layout.bytes.count
+            TIFFPatching.put32(UInt32(at), at: array + 4 * i, in: &layout.bytes, bigEndian: bigEndian)
+            layout.bytes += t.u16(1) + t.u16(EXIFTag.imageDescription) + t.u16(TIFFFieldType.ascii) + t.u32(6)
+                + t.u32(UInt32(at + 18)) + t.u32(0) + Array("sub \(i)".utf8) + [0]
+            layout.bytes += [UInt8](repeating: 0, count: 10_000)
+        }
+        let source = try EXIFDirectory(tiff: layout.bytes)
+        #expect(source.ifds.filter { $0.kind == .subIFD }.count == 3)
+        let result = EXIFAPP1Fitter.fit(source, limit: 2_000)
+        let dir = try EXIFDirectory(tiff: try #require(result.tiff))
+        #expect(EXIFTestSupport.contents(dir) == EXIFTestSupport.contents(source))
+        #expect(dir.ifds.filter { $0.kind == .subIFD }.compactMap { $0.entry(EXIFTag.imageDescription).flatMap(dir.string) }
+                == ["sub 0", "sub 1", "sub 2"])
+        #expect(result.warnings.count == 1 && result.warnings[0].hasPrefix("repacked the EXIF"))
+    }
+
     // MARK: Maker notes
 
     @Test("a maker note of unknown format keeps its offset; the rest is packed around it", arguments: [false, true])

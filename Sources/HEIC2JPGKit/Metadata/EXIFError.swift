@@ -84,7 +84,7 @@ public enum EXIFError: Error, Sendable, Equatable, CustomStringConvertible {
         case let .duplicateStructuralTag(ifd, tag):
             "\(ifd) has tag 0x\(EXIFText.hex(tag)) more than once"
         case let .unsupportedPointer(ifd, tag, count):
-            "\(ifd) tag 0x\(EXIFText.hex(tag)) holds \(count) IFD offsets where one is expected"
+            "\(ifd) tag 0x\(EXIFText.hex(tag)) holds \(count) IFD offsets, more than readers follow"
         case let .offsetTooLargeForShort(ifd, tag, offset):
             "\(ifd) tag 0x\(EXIFText.hex(tag)) stores offsets as SHORT, which cannot hold \(EXIFText.bytes(offset))"
         case let .ifdNotEditable(ifd):
