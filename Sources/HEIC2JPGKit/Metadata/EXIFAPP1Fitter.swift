@@ -71,7 +71,9 @@ enum EXIFAPP1Fitter {
         var moved: [XMPProperty] = []
         var taken: [String] = []  // for the give-up message
 
-        /// Packs the layout as it is now, records the step; the bytes when they fit.
+        /// Packs the layout as it is now and records the step (its warning only when it
+        /// fits or saves bytes: a repack that changes no size says nothing new); the bytes
+        /// when they fit.
         func step(_ what: String, _ short: String) throws(EXIFError) -> [UInt8]? {
             let packing = try layout.packed(cap: limit)
             let newSize: Int
@@ -80,7 +82,9 @@ enum EXIFAPP1Fitter {
             case let .packed(bytes): newSize = bytes.count; fitted = bytes
             case let .tooLarge(tooLarge): newSize = tooLarge
             }
-            warnings.append("\(what) to fit one APP1 (\(payload(size)) → \(payload(newSize)) bytes)")
+            if fitted != nil || newSize < size {
+                warnings.append("\(what) to fit one APP1 (\(payload(size)) → \(payload(newSize)) bytes)")
+            }
             taken.append(short)
             size = newSize
             return fitted
@@ -91,7 +95,7 @@ enum EXIFAPP1Fitter {
             return Result(tiff: fitted, warnings: warnings)
         }
         // 3. Drop IFD1.
-        if layout.dropIFD1(), let fitted = try step("dropped \(thumbnailName(dir))", "without the thumbnail") {
+        if layout.dropIFD1(), let fitted = try step("dropped \(thumbnailName(dir))", "dropping the thumbnail") {
             return Result(tiff: fitted, warnings: warnings)
         }
         // 4. Move user fields to XMP, largest first.
@@ -106,7 +110,7 @@ enum EXIFAPP1Fitter {
             case .nothing:
                 what = "dropped the empty \(bytes)"
             }
-            if let fitted = try step(what, "with \(field.name) moved to XMP") {
+            if let fitted = try step(what, "moving \(field.name) to XMP") {
                 return Result(tiff: fitted, warnings: warnings, movedToXMP: moved)
             }
         }
@@ -116,7 +120,7 @@ enum EXIFAPP1Fitter {
             for entry in layout.remove(tag: EXIFTag.makerNote, fromIFD: index) { makerNoteBytes += entry.byteLength ?? 0 }
         }
         if makerNoteBytes > 0, let fitted = try step("dropped the \(EXIFText.bytes(makerNoteBytes))-byte maker note",
-                                                     "without the maker note") {
+                                                     "dropping the maker note") {
             return Result(tiff: fitted, warnings: warnings, movedToXMP: moved)
         }
         // 6. Give up.
