@@ -71,10 +71,10 @@ enum EXIFAPP1Fitter {
         var moved: [XMPProperty] = []
         var taken: [String] = []  // for the give-up message
 
-        /// Packs the layout as it is now and records the step (its warning only when it
-        /// fits or saves bytes: a repack that changes no size says nothing new); the bytes
-        /// when they fit.
-        func step(_ what: String, _ short: String) throws(EXIFError) -> [UInt8]? {
+        /// Packs the layout as it is now and records the step; the bytes when they fit.
+        /// Steps that move or drop data always warn; the repack (`dropsData` false) only
+        /// when it fits or saves bytes, as one that changes no size says nothing new.
+        func step(_ what: String, _ short: String, dropsData: Bool = true) throws(EXIFError) -> [UInt8]? {
             let packing = try layout.packed(cap: limit)
             let newSize: Int
             var fitted: [UInt8]?
@@ -82,7 +82,7 @@ enum EXIFAPP1Fitter {
             case let .packed(bytes): newSize = bytes.count; fitted = bytes
             case let .tooLarge(tooLarge): newSize = tooLarge
             }
-            if fitted != nil || newSize < size {
+            if dropsData || fitted != nil || newSize < size {
                 warnings.append("\(what) to fit one APP1 (\(payload(size)) → \(payload(newSize)) bytes)")
             }
             taken.append(short)
@@ -91,7 +91,7 @@ enum EXIFAPP1Fitter {
         }
 
         // 2. Repack.
-        if let fitted = try step("repacked the EXIF (\(repackDetails(dir, layout)))", "repacking it") {
+        if let fitted = try step("repacked the EXIF (\(repackDetails(dir, layout)))", "repacking it", dropsData: false) {
             return Result(tiff: fitted, warnings: warnings)
         }
         // 3. Drop IFD1.
