@@ -218,6 +218,19 @@ struct EXIFFitterTests {
         #expect(result.warnings[0].contains("the 3,012-byte maker note kept at offset \(EXIFText.bytes(original.lowerBound))"))
     }
 
+    @Test("the allocator fills gaps before reserved ranges first fit, at even offsets")
+    func allocator() {
+        var allocator = TIFFSpaceAllocator(reserved: [300..<301, 100..<200])
+        #expect(allocator.place(50) == 8)
+        #expect(allocator.place(60) == 200)  // 42 bytes left before 100: too few
+        #expect(allocator.place(40) == 58)
+        #expect(allocator.place(1) == 98)
+        #expect(allocator.place(3) == 260)  // 99 is odd, 100 is reserved
+        #expect(allocator.place(37) == 302)  // 263..<300 is 37 bytes, but from the even 264 only 36
+        #expect(allocator.end == 339)
+        #expect(allocator.place(Int.max) == nil)
+    }
+
     @Test("maker-note formats: Apple, Nikon type 3 (with its TIFF header) and Fujifilm move; others stay")
     func makerNoteFormats() {
         let nikonHeader = Array("Nikon\u{0}\u{2}\u{10}\u{0}\u{0}".utf8) + [0x4D, 0x4D, 0x00, 0x2A, 0, 0, 0, 8]

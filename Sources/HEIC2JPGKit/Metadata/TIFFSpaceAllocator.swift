@@ -35,9 +35,9 @@ struct TIFFSpaceAllocator {
             gaps[i] = (start + length)..<gap.upperBound
             return start
         }
-        let start = tail + tail % 2
+        let (start, alignOverflow) = tail.addingReportingOverflow(tail % 2)
         let (next, overflow) = start.addingReportingOverflow(length)
-        guard !overflow else { return nil }
+        guard !alignOverflow, !overflow else { return nil }
         tail = next
         end = max(end, next)
         return start
