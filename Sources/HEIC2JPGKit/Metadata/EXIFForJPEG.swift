@@ -69,30 +69,11 @@ public enum EXIFForJPEG {
         let fitted = EXIFAPP1Fitter.fit(editor.editedDirectory, limit: limit)
         warnings += fitted.warnings
         guard var tiff = fitted.tiff else { return JPEGExif(app1Payload: nil, warnings: warnings) }
-        if let imageUniqueID {
-            let marked = addImageUniqueID(imageUniqueID, to: tiff, limit: limit)
-            tiff = marked.tiff
-            if let warning = marked.warning { warnings.append(warning) }
+        if let w = UInt32(exactly: width), let h = UInt32(exactly: height), w > 0, h > 0 {
+            let added = EXIFAdditions.apply(to: tiff, width: w, height: h, imageUniqueID: imageUniqueID, limit: limit)
+            tiff = added.tiff
+            warnings += added.warnings
         }
         return JPEGExif(app1Payload: EXIFAPP1Fitter.exifPrefix + tiff, warnings: warnings, movedToXMP: fitted.movedToXMP)
-    }
-
-    /// `tiff` with ExifIFD ImageUniqueID = `id` appended, unless it has one already; the
-    /// unchanged `tiff` and a warning when the ID cannot be added or would not fit.
-    static func addImageUniqueID(_ id: String, to tiff: [UInt8], limit: Int) -> (tiff: [UInt8], warning: String?) {
-        let notAdded = "did not add the provenance ImageUniqueID to the EXIF"
-        guard let value = TIFFValue.ascii(id) else { return (tiff, "\(notAdded): the ID is too long") }
-        do throws(EXIFError) {
-            let dir = try TIFFReader.read(tiff)
-            if dir.entry(.exif, EXIFTag.imageUniqueID) != nil { return (tiff, nil) }
-            let marked = try TIFFIFDAppender.set([EXIFTag.imageUniqueID: value], in: .exif, of: dir).tiff
-            guard marked.count <= limit else {
-                return (tiff, "\(notAdded): it would grow to \(EXIFText.bytes(marked.count + 6)) bytes, "
-                    + "over the \(EXIFText.bytes(limit + 6)) a JPEG APP1 holds")
-            }
-            return (marked, nil)
-        } catch {
-            return (tiff, "\(notAdded): \(error.description)")
-        }
     }
 }

@@ -42,24 +42,33 @@ enum TIFFIFDAppender {
         }
     }
 
-    /// Sets `values` (tag → value) in the first IFD of `kind`, creating the IFD (and the
-    /// pointers to it) when there is none. Returns the edited blob, re-read.
-    static func set(_ values: [UInt16: TIFFValue], in kind: EXIFIFDKind,
+    /// Sets `values` (tag → value) in the first IFD of `kind`, and leaves the entries of
+    /// `removing` out of its copy, creating the IFD (and the pointers to it) when there is
+    /// none. Pointer and offset tags cannot be removed this way. Returns the edited blob, re-read.
+    static func set(_ values: [UInt16: TIFFValue], removing: Set<UInt16> = [], in kind: EXIFIFDKind,
                     of dir: EXIFDirectory) throws(EXIFError) -> EXIFDirectory {
+        guard !removing.contains(where: { EXIFTag.pointerTarget($0) != nil || Self.dataOffsetTags.contains($0) }) else {
+            throw .ifdNotEditable(ifd: kind)
+        }
         var tiff = dir.tiff
-        try append(values, in: kind, next: nil, dir: dir, tiff: &tiff)
+        try append(values, removing: removing, in: kind, next: nil, dir: dir, tiff: &tiff)
         let edited = try TIFFReader.read(tiff)
         let reads = values.allSatisfy { tag, value in
             guard let entry = edited.entry(kind, tag) else { return false }
             return entry.type == value.type && entry.count == value.count && edited.rawValue(entry) == value.bytes
         }
-        guard reads else { throw .editTargetUnreadable(ifd: kind) }
+        guard reads, removing.allSatisfy({ edited.entry(kind, $0) == nil }) else { throw .editTargetUnreadable(ifd: kind) }
         return edited
     }
 
+    /// Tags whose values locate data blocks: leaving one out would orphan its partner.
+    static let dataOffsetTags: Set<UInt16> = [EXIFTag.stripOffsets, EXIFTag.stripByteCounts, EXIFTag.tileOffsets,
+                                              EXIFTag.tileByteCounts, EXIFTag.jpegInterchangeFormat,
+                                              EXIFTag.jpegInterchangeFormatLength]
+
     /// Appends the copy of `kind`'s directory to `tiff` (described by `dir`) and points
     /// its parent at it. `next` overrides the copied next-IFD field.
-    private static func append(_ values: [UInt16: TIFFValue], in kind: EXIFIFDKind, next: UInt32?,
+    private static func append(_ values: [UInt16: TIFFValue], removing: Set<UInt16> = [], in kind: EXIFIFDKind, next: UInt32?,
                                dir: EXIFDirectory, tiff: inout [UInt8]) throws(EXIFError) {
         guard let link = link(to: kind) else { throw .ifdNotEditable(ifd: kind) }
         let index = dir.index(of: kind)
@@ -79,7 +88,7 @@ enum TIFFIFDAppender {
         if let index, case .next = link, dir.ifds[index].parent != 0 { throw .nonStandardParent(ifd: kind) }
         let old = index.map { dir.ifds[$0] }
 
-        let offset = try appendDirectory(old: old, values: values, next: next ?? old?.nextIFDOffset ?? 0,
+        let offset = try appendDirectory(old: old, values: values, removing: removing, next: next ?? old?.nextIFDOffset ?? 0,
                                          kind: kind, bigEndian: dir.bigEndian, tiff: &tiff)
         let be = dir.bigEndian
         switch link {
@@ -116,11 +125,11 @@ enum TIFFIFDAppender {
 
     /// Writes the directory copy and its new values at the (even) end of `tiff`; returns
     /// the directory's offset.
-    private static func appendDirectory(old: TIFFIFD?, values: [UInt16: TIFFValue], next: UInt32, kind: EXIFIFDKind,
+    private static func appendDirectory(old: TIFFIFD?, values: [UInt16: TIFFValue], removing: Set<UInt16>, next: UInt32, kind: EXIFIFDKind,
                                         bigEndian be: Bool, tiff: inout [UInt8]) throws(EXIFError) -> UInt32 {
         // Kept entries by their source offset, new ones by value; stable sort by tag.
         var entries: [(tag: UInt16, source: Int?, value: TIFFValue?)] =
-            (old?.entries ?? []).filter { values[$0.tag] == nil }.map { ($0.tag, $0.entryOffset, nil) }
+            (old?.entries ?? []).filter { values[$0.tag] == nil && !removing.contains($0.tag) }.map { ($0.tag, $0.entryOffset, nil) }
         entries += values.map { ($0.key, nil, $0.value) }
         entries = entries.enumerated().sorted { ($0.element.tag, $0.offset) < ($1.element.tag, $1.offset) }.map(\.element)
         guard let count = UInt16(exactly: entries.count) else { throw .tooManyEntries(ifd: kind, count: entries.count) }

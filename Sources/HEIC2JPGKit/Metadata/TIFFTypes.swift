@@ -74,6 +74,10 @@ public enum EXIFTag {
     public static let stripByteCounts: UInt16 = 0x0117
     public static let dateTime: UInt16 = 0x0132
     public static let artist: UInt16 = 0x013B
+    public static let xResolution: UInt16 = 0x011A
+    public static let yResolution: UInt16 = 0x011B
+    public static let resolutionUnit: UInt16 = 0x0128
+    public static let yCbCrPositioning: UInt16 = 0x0213
     public static let tileOffsets: UInt16 = 0x0144
     public static let tileByteCounts: UInt16 = 0x0145
     public static let subIFDs: UInt16 = 0x014A
@@ -86,11 +90,14 @@ public enum EXIFTag {
     public static let dateTimeOriginal: UInt16 = 0x9003
     public static let makerNote: UInt16 = 0x927C
     public static let userComment: UInt16 = 0x9286
+    public static let componentsConfiguration: UInt16 = 0x9101
+    public static let flashpixVersion: UInt16 = 0xA000
     public static let pixelXDimension: UInt16 = 0xA002
     public static let pixelYDimension: UInt16 = 0xA003
     public static let interopIFDPointer: UInt16 = 0xA005
     public static let imageUniqueID: UInt16 = 0xA420
     // GPS IFD
+    public static let gpsVersionID: UInt16 = 0x0000
     public static let gpsLatitudeRef: UInt16 = 0x0001
     public static let gpsLatitude: UInt16 = 0x0002
     public static let gpsLongitudeRef: UInt16 = 0x0003

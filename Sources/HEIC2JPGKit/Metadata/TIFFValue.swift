@@ -36,6 +36,30 @@ struct TIFFValue: Sendable, Equatable {
         return TIFFValue(type: TIFFFieldType.long, count: count, bytes: bytes)
     }
 
+    /// SHORT values in the given byte order.
+    static func short(_ values: [UInt16], bigEndian: Bool) -> TIFFValue? {
+        var bytes = [UInt8](repeating: 0, count: 2 * values.count)
+        for (i, value) in values.enumerated() {
+            TIFFPatching.put16(value, at: 2 * i, in: &bytes, bigEndian: bigEndian)
+        }
+        guard let count = UInt32(exactly: values.count) else { return nil }
+        return TIFFValue(type: TIFFFieldType.short, count: count, bytes: bytes)
+    }
+
+    /// One RATIONAL numerator/denominator in the given byte order.
+    static func rational(_ numerator: UInt32, _ denominator: UInt32, bigEndian: Bool) -> TIFFValue? {
+        var bytes = [UInt8](repeating: 0, count: 8)
+        TIFFPatching.put32(numerator, at: 0, in: &bytes, bigEndian: bigEndian)
+        TIFFPatching.put32(denominator, at: 4, in: &bytes, bigEndian: bigEndian)
+        return TIFFValue(type: TIFFFieldType.rational, count: 1, bytes: bytes)
+    }
+
+    /// Raw bytes of `type` BYTE or UNDEFINED (no byte order).
+    static func bytes(_ bytes: [UInt8], type: UInt16) -> TIFFValue? {
+        guard let count = UInt32(exactly: bytes.count) else { return nil }
+        return TIFFValue(type: type, count: count, bytes: bytes)
+    }
+
     /// True when the value fits the entry's own 4-byte field.
     var isInline: Bool { bytes.count <= 4 }
 }
