@@ -51,7 +51,7 @@ enum FuzzedParsers {
         _ = EXIFForJPEG.make(fromHEIFExifItem: input, width: width, height: height, stripGPS: stripGPS,
                              imageUniqueID: imageUniqueID)
         _ = EXIFForJPEG.make(fromHEIFExifItem: input, width: width, height: height, stripGPS: stripGPS,
-                             imageUniqueID: imageUniqueID, tiffLimit: input.count / 2)
+                             imageUniqueID: imageUniqueID, requiredFields: true, tiffLimit: input.count / 2)
         switch format {
         case .heif, .isoMedia:
             // Boxes, not a packet: scanning them as XMP took 80% of the time, for nothing.

@@ -68,7 +68,7 @@ struct EXIFImageUniqueIDTests {
         #expect(dir.ifd(.ifd1) != nil)
         #expect(result.warnings.count == 2)
         #expect(result.warnings[0].hasPrefix("repacked the EXIF"))
-        #expect(result.warnings[1].hasPrefix("did not add the provenance ImageUniqueID to the EXIF: it would grow to "))
+        #expect(result.warnings[1].hasPrefix("did not add the provenance ImageUniqueID to the EXIF: the EXIF would grow to "))
         #expect(result.warnings[1].hasSuffix("bytes, over the \(EXIFText.bytes(packed + 6)) a JPEG APP1 holds"))
         // With room for it, it is there.
         let roomy = make(tiff, limit: packed + 200)

@@ -31,7 +31,7 @@ struct JPEGMarkers {
         var adding = markProperties
         if let item = source.exif {
             let prepared = EXIFForJPEG.make(fromHEIFExifItem: item, width: width, height: height, stripGPS: stripGPS,
-                                            imageUniqueID: mark?.imageUniqueID)
+                                            imageUniqueID: mark?.imageUniqueID, requiredFields: true)
             exif = prepared.app1Payload
             warnings += prepared.warnings
             adding = prepared.movedToXMP + adding

@@ -20,11 +20,12 @@
 /// tried; when even that does not fit, nothing is added. Either case is a warning.
 enum EXIFAdditions {
     /// `tiff` with the additions made; warnings say what could not be added and why.
+    /// `requiredFields` false: only the ImageUniqueID.
     static func apply(to tiff: [UInt8], width: UInt32, height: UInt32, imageUniqueID: String?,
-                      limit: Int) -> (tiff: [UInt8], warnings: [String]) {
+                      requiredFields: Bool = true, limit: Int) -> (tiff: [UInt8], warnings: [String]) {
         let dir: EXIFDirectory
         do { dir = try TIFFReader.read(tiff) } catch { return (tiff, []) }  // already fitted: cannot fail
-        let conformance = edits(dir, width: width, height: height)
+        let conformance = requiredFields ? edits(dir, width: width, height: height) : []
         let mark = markEdit(dir, imageUniqueID)
         let all = merge(conformance, mark)
         guard !all.isEmpty else { return (tiff, []) }

@@ -36,10 +36,13 @@ public enum EXIFForJPEG {
     ///   ImageUniqueID (0xA420, ASCII with its NUL) when the source has none. It comes
     ///   after fitting, so it never costs source data: when it would not fit, it is left
     ///   out with a warning. No EXIF is made up for a source without one.
+    /// - `requiredFields` adds, after fitting, the fields EXIF requires of a JPEG that the
+    ///   source lacks (`EXIFAdditions`); the converter always asks for them.
     /// - `tiffLimit` is the TIFF size limit, at most (and by default) the 65,527 bytes one
     ///   APP1 holds; tests and the fuzzer pass smaller limits to exercise every fitting step.
     public static func make(fromHEIFExifItem item: [UInt8], width: Int, height: Int, stripGPS: Bool = false,
-                            imageUniqueID: String? = nil, tiffLimit: Int = maxTIFFBytes) -> JPEGExif {
+                            imageUniqueID: String? = nil, requiredFields: Bool = false,
+                            tiffLimit: Int = maxTIFFBytes) -> JPEGExif {
         let limit = min(tiffLimit, maxTIFFBytes)
         guard let start = TIFFHeaderLocator.locate(in: item) else {
             return JPEGExif(app1Payload: nil, warnings: ["EXIF item has no TIFF header; dropped it"])
@@ -70,7 +73,8 @@ public enum EXIFForJPEG {
         warnings += fitted.warnings
         guard var tiff = fitted.tiff else { return JPEGExif(app1Payload: nil, warnings: warnings) }
         if let w = UInt32(exactly: width), let h = UInt32(exactly: height), w > 0, h > 0 {
-            let added = EXIFAdditions.apply(to: tiff, width: w, height: h, imageUniqueID: imageUniqueID, limit: limit)
+            let added = EXIFAdditions.apply(to: tiff, width: w, height: h, imageUniqueID: imageUniqueID,
+                                            requiredFields: requiredFields, limit: limit)
             tiff = added.tiff
             warnings += added.warnings
         }
