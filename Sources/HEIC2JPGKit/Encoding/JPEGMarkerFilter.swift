@@ -1,27 +1,10 @@
 /// Marker-level edits of an existing JPEG, for sources that already are JPEG: the
 /// entropy-coded data is never touched, so the copy is lossless.
 enum JPEGMarkerFilter {
-    /// A segment before the scan: marker byte and its bytes (marker included).
-    private struct Segment {
-        let marker: UInt8
-        let range: Range<Int>
-    }
-
     /// Header segments up to (not including) SOS, or nil when the structure is not
     /// what a JPEG must be (then callers leave the bytes alone).
-    private static func headerSegments(_ bytes: [UInt8]) -> (segments: [Segment], scanStart: Int)? {
-        let reader = ByteReader(bytes)
-        guard reader.u16(0) == 0xFFD8 else { return nil }
-        var segments: [Segment] = []
-        var offset = 2
-        while let marker = reader.u16(offset), marker >> 8 == 0xFF {
-            let code = UInt8(marker & 0xFF)
-            if code == 0xDA { return (segments, offset) }
-            guard let length = reader.u16(offset + 2), length >= 2, reader.contains(offset: offset + 2, length: Int(length)) else { return nil }
-            segments.append(Segment(marker: code, range: offset..<(offset + 2 + Int(length))))
-            offset += 2 + Int(length)
-        }
-        return nil
+    private static func headerSegments(_ bytes: [UInt8]) -> (segments: [JPEGSegments.Segment], scanStart: Int)? {
+        JPEGSegments.read(from: MemoryByteSource(bytes)).map { ($0.segments, $0.scanStart) }
     }
 
     /// Strip mode for JPEG sources: drops EXIF/XMP (APP1), APP3–APP13, APP15 and COM;
