@@ -25,6 +25,7 @@ enum HEIFDescriber {
         properties.images = images(structure, source)
         guard structure.items[structure.primaryID] != nil else { return properties }
         var primary = self.primary(structure, &properties.warnings)
+        properties.metadata.icc = primary.icc?.bytes
         describeMetadata(structure, source, into: &properties, primary: &primary)
         properties.primary = primary
         return properties
@@ -108,7 +109,7 @@ enum HEIFDescriber {
         }
     }
 
-    /// EXIF, XMP and ICC of the primary as the converter finds them (`SourceMetadata`).
+    /// EXIF and XMP of the primary as the converter finds them (`SourceMetadata`).
     static func describeMetadata(_ structure: HEIFStructure, _ source: ByteSource,
                                  into properties: inout ImageProperties, primary: inout ImageProperties.Primary) {
         let metadata: SourceMetadata
@@ -118,7 +119,8 @@ enum HEIFDescriber {
             properties.warnings.append("metadata items: \(error)")
             return
         }
-        properties.metadata = .init(exif: metadata.exif?.count, xmp: metadata.xmp?.count, icc: metadata.icc?.count)
+        properties.metadata.exif = metadata.exif?.count
+        properties.metadata.xmp = metadata.xmp?.count
         if let item = metadata.exif {
             do {
                 let exif = try EXIFDirectory(heifExifItem: item)

@@ -6,8 +6,8 @@ import Glibc
 /// without decoding them (`ImageInspection`), and with `--source` checks that each
 /// carries a provenance mark naming that source's SHA-256 (computed once per run).
 ///
-/// Text mode prints a dump per file as it goes and an `error:` line on stderr for each
-/// file that fails; `--json` prints one array when every file is done. Exit status 1
+/// Text mode prints a dump per file as it goes (a blank line between files) and an
+/// `error:` line on stderr for each file that fails; `--json` prints one array when every file is done. Exit status 1
 /// when any file failed or (with `--source`) has no mark or a mark for another source.
 enum InspectCommand {
     static func run(_ request: InspectRequest) -> Int32 {
@@ -20,7 +20,7 @@ enum InspectCommand {
                 return CommandLineTool.exitFailure
             }
         }
-        var failed = false
+        var failed = false, printed = false
         var json: [String] = []
         for file in request.files {
             let outcome = inspect(file, sourceDigest: digest)
@@ -30,7 +30,8 @@ enum InspectCommand {
             } else if let error = outcome.error {
                 Reporter.writeLine("error: \(file): \(error)", to: STDERR_FILENO)
             } else {
-                Reporter.write(outcome.text, to: STDOUT_FILENO)
+                Reporter.write((printed ? "\n" : "") + outcome.text, to: STDOUT_FILENO)
+                printed = true
             }
         }
         if request.json {
