@@ -4,9 +4,10 @@
 /// Read from a `ByteSource`, so only segment heads are read here; callers read the
 /// payloads they want. Fill bytes (`FF` runs before a marker, §B.1.1.2) are skipped.
 ///
-/// Invariant: never traps; every segment lies inside the source; the walk reads each
-/// byte at most once and stops at SOS, at the end of the data, or at anything that is
-/// not a length-bearing marker (then `read` returns nil).
+/// Invariant: never traps; every segment lies inside the source; the walk reads at
+/// most `window` bytes per segment or fill-byte run, always moves forward, and stops at
+/// SOS, at the end of the data, or at anything that is not a length-bearing marker (then
+/// `read` returns nil).
 public struct JPEGSegments: Sendable {
     /// One segment before the scan.
     public struct Segment: Sendable, Equatable {

@@ -32,8 +32,13 @@ enum HEIFDescriber {
     }
 
     /// Every image item but the hidden inputs of derived images (a grid's tiles), by ID.
+    /// References are indexed once, so the work stays linear in items plus references.
     static func images(_ structure: HEIFStructure, _ source: ByteSource) -> [ImageProperties.Image] {
-        let inputs = Set(structure.references.filter { $0.type == "dimg" }.flatMap(\.to))
+        var targets: [String: [UInt32: [UInt32]]] = [:]
+        for reference in structure.references where ["dimg", "thmb", "auxl"].contains(reference.type) {
+            targets[reference.type, default: [:]][reference.from, default: []] += reference.to
+        }
+        let inputs = Set((targets["dimg"] ?? [:]).values.joined())
         return structure.items.values
             .filter { imageTypes.contains($0.type) && !($0.hidden && inputs.contains($0.id)) }
             .sorted { $0.id < $1.id }
@@ -43,13 +48,12 @@ enum HEIFDescriber {
                 image.displaySize = image.size.flatMap { displaySize($0, try? structure.transforms(of: item.id)) }
                 image.isPrimary = item.id == structure.primaryID
                 image.hidden = item.hidden
-                image.thumbnailOf = structure.referenced(from: item.id, type: "thmb").first
+                image.thumbnailOf = targets["thmb"]?[item.id]?.first
                 if let urn = structure.auxiliaryType(of: item.id) {
-                    image.auxiliary = .init(kind: AuxiliaryKind.name(urn), urn: urn,
-                                            of: structure.referenced(from: item.id, type: "auxl").first)
+                    image.auxiliary = .init(kind: AuxiliaryKind.name(urn), urn: urn, of: targets["auxl"]?[item.id]?.first)
                 }
                 if item.type == "grid" {
-                    image.tiles = structure.referenced(from: item.id, type: "dimg").count
+                    image.tiles = targets["dimg"]?[item.id]?.count ?? 0
                     image.grid = (try? structure.itemData(item.id, from: source, maxBytes: maxGridDescriptorBytes))
                         .flatMap { try? ImageGrid.parse($0) }
                 }
