@@ -54,6 +54,16 @@ struct InspectRenderingTests {
         #expect(lines.contains("  --source            matches"))
     }
 
+    @Test("Text: control characters from the file are shown escaped, never sent to the terminal")
+    func controlCharacters() throws {
+        var properties = try Self.properties()
+        properties.exifGroups = [.init(name: "{TIFF}", fields: [.init(key: "Make", value: .text("Evil\u{1B}[2J\nCam\u{9B}era"))])]
+        let text = InspectOutcome(file: "a\rb.jpg", properties: properties).text
+        #expect(text.hasPrefix("a\\u{D}b.jpg\n"))
+        #expect(text.contains("    Make              Evil\\u{1B}[2J\\u{A}Cam\\u{9B}era\n"))
+        #expect(!text.unicodeScalars.contains { $0.value == 0x1B || $0.value == 0x0D || $0.value == 0x9B })
+    }
+
     @Test("Decimals: rounded, trailing zeros dropped, never trapping on extreme values")
     func decimals() {
         #expect(InspectText.decimal(44.850477777777776, places: 6) == "44.850478")

@@ -28,7 +28,7 @@ enum InspectCommand {
             if request.json {
                 json.append(outcome.json)
             } else if let error = outcome.error {
-                Reporter.writeLine("error: \(file): \(error)", to: STDERR_FILENO)
+                Reporter.writeLine("error: " + InspectText.printable("\(file): \(error)"), to: STDERR_FILENO)
             } else {
                 Reporter.write((printed ? "\n" : "") + outcome.text, to: STDOUT_FILENO)
                 printed = true

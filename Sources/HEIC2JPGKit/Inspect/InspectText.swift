@@ -15,11 +15,11 @@ enum InspectText {
 
     static func render(_ outcome: InspectOutcome) -> String {
         guard let properties = outcome.properties else { return "" }
-        var lines = [outcome.file]
+        var lines = [printable(outcome.file)]
         func row(_ level: Int, _ key: String, _ value: String = "") {
             let indent = String(repeating: "  ", count: level)
             let padding = max(1, valueColumn - indent.count - key.count)
-            lines.append(value.isEmpty ? indent + key : indent + key + String(repeating: " ", count: padding) + value)
+            lines.append(value.isEmpty ? indent + key : indent + key + String(repeating: " ", count: padding) + printable(value))
         }
         row(1, "format", "\(properties.format), \(EXIFText.bytes(properties.byteSize)) bytes")
         if let brands = properties.brands {
@@ -63,6 +63,20 @@ enum InspectText {
         }
         for warning in properties.warnings { row(1, "warning", warning) }
         return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// `text` with control characters (C0, DEL, C1) shown as `\u{1B}`: values come from
+    /// untrusted files, and a terminal must not take them as commands or line breaks.
+    static func printable(_ text: String) -> String {
+        var out = ""
+        for scalar in text.unicodeScalars {
+            if scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) {
+                out += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
+            } else {
+                out.unicodeScalars.append(scalar)
+            }
+        }
+        return out
     }
 
     /// `grid 4032×3024, primary, 48 tiles (8×6)`, `hvc1 512×384 shown 384×512, …`.
