@@ -90,7 +90,7 @@ enum InspectText {
             parts.append("auxiliary " + kind + (auxiliary.of.map { " of #\($0)" } ?? ""))
         }
         if let tiles = image.tiles {
-            parts.append("\(tiles) tiles" + (image.grid.map { " (\($0.columns)×\($0.rows))" } ?? ""))
+            parts.append("\(tiles) \(tiles == 1 ? "tile" : "tiles")" + (image.grid.map { " (\($0.columns)×\($0.rows))" } ?? ""))
         }
         if let components = image.components { parts.append("\(components) components") }
         if let coding = image.coding { parts.append(coding) }
