@@ -44,12 +44,10 @@ enum FuzzedParsers {
         inspect(input, source)
     }
 
-    /// `heic2jpg inspect`: the JPEG header walk (also run on its own, as the marker filter
-    /// uses it), the HEIF or JPEG describer with everything it reads (frame header, APP
-    /// segments, ICC chunks, EXIF summary, XMP mark), both renderings; and the input as an
-    /// ICC profile.
+    /// `heic2jpg inspect`: the HEIF or JPEG describer with everything it reads (the JPEG
+    /// header walk that the marker filter and `compare` share, frame header, APP segments,
+    /// ICC chunks, EXIF summary, XMP mark), both renderings; and the input as an ICC profile.
     static func inspect(_ input: [UInt8], _ source: MemoryByteSource) {
-        _ = JPEGSegments.read(from: source)
         _ = ICCProfileInfo(profile: input)
         if let properties = try? ImageInspection.describe(source) {
             let outcome = InspectOutcome(file: "fuzz", properties: properties)

@@ -7,7 +7,7 @@ struct SamplesEndToEndTests {
     /// HEIF samples (by the names make-samples gives them), relative to Samples/.
     static let heifSamples = ["10bit-gradient.heic", "alpha-transparent.heic", "monochrome-10bit.heic", "monochrome.heic", "nested/IMG_0001.HEIC",
                               "photo-exif-gps-xmp-icc.heic", "rotated-irot270-orientation6.heic", "grid-rotated-mirrored.heic",
-                              "p3-nclx-only.heic"]
+                              "p3-nclx-only.heic", "samsung-sefd-trailer.heic"]
 
     func stem(_ relative: String) -> String { (relative as NSString).deletingPathExtension }
 
@@ -16,7 +16,7 @@ struct SamplesEndToEndTests {
         let scratch = Scratch()
         let outcome = try Tool.run(["-o", scratch.sub("out"), "--report", scratch.sub("report.jsonl"), Tool.samples])
         #expect(outcome.status == 0, "\(outcome.stderr)")
-        #expect(outcome.stderr.contains("heic2jpg: 9 converted, 1 copied, 0 skipped, 0 failed in "))
+        #expect(outcome.stderr.contains("heic2jpg: 10 converted, 1 copied, 0 skipped, 0 failed in "))
         #expect(scratch.files("out") == (Self.heifSamples.map { stem($0) + ".jpg" } + ["actually-a-jpeg.jpg"]).sorted())
         for sample in Self.heifSamples {
             let problems = try OutputCheck.problems(source: Tool.samples + "/" + sample, output: scratch.sub("out/\(stem(sample)).jpg"))
@@ -35,7 +35,7 @@ struct SamplesEndToEndTests {
         #expect(try attributes(scratch.sub("out/monochrome.jpg")) == attributes(Tool.samples + "/monochrome.heic"))
         // The report has one line per input plus the summary.
         let report = try String(contentsOfFile: scratch.sub("report.jsonl"), encoding: .utf8).split(separator: "\n")
-        #expect(report.count == 11)
+        #expect(report.count == 12)
         let lines = try report.compactMap { try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
         func line(_ name: String) -> [String: Any]? { lines.first { ($0["source"] as? String)?.hasSuffix(name) == true } }
         let photo = line("photo-exif-gps-xmp-icc.heic")
@@ -69,6 +69,29 @@ struct SamplesEndToEndTests {
             #expect(red.count == 3 && abs(red[0] - 0.5151) < 0.001 && abs(red[1] - 0.2412) < 0.001, "\(mode): \(red)")
             let validation = try Tool.run(["-validate", "-warning", "-a", output], executable: "/usr/bin/exiftool")
             #expect(validation.stdoutText.contains("Validate                        : OK"), "\(validation.stdoutText)")
+        }
+    }
+
+    @Test("A Samsung 'sefd' trailer is appended after EOI in keep mode, and not in strip mode")
+    func samsungTrailer() throws {
+        let scratch = Scratch()
+        let source = Tool.samples + "/samsung-sefd-trailer.heic"
+        let expected = ["Samsung:TimeStamp": "2024:05:17 17:23:09.123+00:00", "Samsung:MCCData": "724"]
+        let sourceTags = try Tool.exiftool(source)
+        for (key, value) in expected { #expect("\(sourceTags[key] ?? "")" == value, "source \(key)") }
+        for mode in ["keep", "strip"] {
+            let output = scratch.sub("\(mode).jpg")
+            let outcome = try Tool.run(["--metadata", mode, "-o", "-", source])
+            #expect(outcome.status == 0, "\(outcome.stderr)")
+            try outcome.stdout.write(to: URL(fileURLWithPath: output))
+            let tags = try Tool.exiftool(output)
+            for (key, value) in expected {
+                #expect("\(tags[key] ?? "")" == (mode == "keep" ? value : ""), "\(mode) \(key): \(tags)")
+            }
+            // The trailer follows the JPEG's EOI; everything before it is the JPEG itself.
+            #expect(Reference.jpeg(output) != nil, "\(mode): the output must still decode")
+            let validation = try Tool.run(["-validate", "-warning", "-a", output], executable: "/usr/bin/exiftool")
+            #expect(!validation.stdoutText.contains("trailer"), "\(validation.stdoutText)")
         }
     }
 
@@ -108,7 +131,7 @@ struct SamplesEndToEndTests {
         let before = try scratch.files("out").map { try FileManager.default.attributesOfItem(atPath: scratch.sub("out/" + $0)) }
         let second = try Tool.run(["-o", scratch.sub("out"), Tool.samples])
         #expect(second.status == 0)
-        #expect(second.stderr.contains("heic2jpg: 0 converted, 0 copied, 10 skipped, 0 failed"), "\(second.stderr)")
+        #expect(second.stderr.contains("heic2jpg: 0 converted, 0 copied, 11 skipped, 0 failed"), "\(second.stderr)")
         let after = try scratch.files("out").map { try FileManager.default.attributesOfItem(atPath: scratch.sub("out/" + $0)) }
         #expect(before.map { $0[.modificationDate] as? Date } == after.map { $0[.modificationDate] as? Date })
         #expect(before.map { $0[.systemFileNumber] as? Int } == after.map { $0[.systemFileNumber] as? Int })

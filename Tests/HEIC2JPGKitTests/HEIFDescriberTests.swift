@@ -54,6 +54,22 @@ struct HEIFDescriberTests {
         #expect(properties.provenance == nil)
     }
 
+    @Test("Auxiliary kinds: one URN table gives inspect's token and the converter's phrase")
+    func auxiliaryKinds() {
+        let cases: [(String, String, String)] = [
+            ("urn:mpeg:hevc:2015:auxid:1", "alpha", "alpha plane"),
+            ("urn:mpeg:mpegB:cicp:systems:auxiliary:depth", "depth", "depth map"),
+            ("urn:com:apple:photo:2020:aux:hdrgainmap", "hdr-gain-map", "HDR gain map"),
+            ("urn:com:apple:photo:2019:aux:semanticskinmatte", "matte", "portrait matte"),
+            ("urn:example:disparity", "disparity", "disparity map"),
+            ("urn:example:thing", "urn:example:thing", "auxiliary image 'urn:example:thing'"),
+        ]
+        for (urn, token, phrase) in cases {
+            #expect(AuxiliaryKind(urn: urn).token == token)
+            #expect(AuxiliaryKind(urn: urn).phrase == phrase)
+        }
+    }
+
     @Test("A primary that is a thumbnail is described with a warning, not refused")
     func unusablePrimary() throws {
         let file = B.ftyp + B.meta(primary: 2, items: [(1, "hvc1"), (2, "hvc1")], references: [B.reference("thmb", from: 2, to: [1])],

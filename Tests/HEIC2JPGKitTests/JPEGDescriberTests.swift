@@ -46,7 +46,8 @@ struct JPEGDescriberTests {
     @Test("Everything a phone JPEG carries: frame, EXIF groups, XMP with the mark, Extended XMP, ICC in two chunks")
     func full() throws {
         let packet = ProvenanceMarkReadingTests.attributePacket()
-        let extended = JPEGDescriber.extendedXMPSignature + [UInt8](repeating: 0x41, count: 40) + Array("<x:xmpmeta/>".utf8)
+        let extended = JPEGDescriber.extendedXMPSignature + [UInt8](repeating: 0x41, count: JPEGDescriber.extendedXMPHeaderBytes)
+            + Array("<x:xmpmeta/>".utf8)
         let icc = try Self.largeProfile()
         let jpeg = try Self.encode(width: 24, height: 16, markers: [(0xE1, Self.exif), (0xE1, XMPForJPEG.header + packet), (0xE1, extended)], icc: icc)
         let properties = try ImageInspection.describe(MemoryByteSource(jpeg))
@@ -102,7 +103,7 @@ struct JPEGDescriberTests {
     @Test("An ICC profile with a chunk missing is reported, not guessed")
     func missingChunk() throws {
         let jpeg = try Self.encode(width: 8, height: 8, icc: try Self.largeProfile())
-        let header = try #require(JPEGSegments.read(from: MemoryByteSource(jpeg)))
+        let header = try #require(JPEGSegments(jpeg))
         let second = try #require(header.segments.filter { $0.marker == 0xE2 }.last)
         let cut = Array(jpeg[..<second.range.lowerBound] + jpeg[second.range.upperBound...])
         let properties = try ImageInspection.describe(MemoryByteSource(cut))

@@ -1,21 +1,19 @@
 import Testing
 @testable import HEIC2JPGKit
 
-/// `JPEGSegments` (the header walker shared by the marker filter and `inspect`) and
-/// `JPEGFrameHeader`.
+/// `JPEGSegments` (the header walker shared by the marker filter, `compare` and
+/// `inspect`): fill bytes and refusals; and `JPEGFrameHeader`.
 @Suite("JPEG header segments and frame header")
 struct JPEGStructureTests {
     static let segment = JPEGMarkerFilterTests.segment
     static let sof: [UInt8] = segment(0xC0, [8] + BoxBuilder.u16(48) + BoxBuilder.u16(64) + [3, 1, 0x22, 0, 2, 0x11, 1, 3, 0x11, 1])
 
-    static func read(_ bytes: [UInt8]) -> JPEGSegments? {
-        JPEGSegments.read(from: MemoryByteSource(bytes))
-    }
+    static func read(_ bytes: [UInt8]) -> JPEGSegments? { JPEGSegments(bytes) }
 
     @Test("Segments up to SOS, with their exact ranges; fill bytes before a marker are skipped")
     func walk() throws {
         let app1 = Self.segment(0xE1, Array("Exif\0\0".utf8))
-        let fill = [UInt8](repeating: 0xFF, count: 150)  // longer than the walker's read window
+        let fill = [UInt8](repeating: 0xFF, count: 150)
         let bytes: [UInt8] = [0xFF, 0xD8] + app1 + fill + Self.sof + [0xFF, 0xFF, 0xDA, 0, 2, 0xAB, 0xFF, 0xD9]
         let header = try #require(Self.read(bytes))
         #expect(header.segments.map(\.marker) == [0xE1, 0xC0])

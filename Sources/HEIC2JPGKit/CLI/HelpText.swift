@@ -28,6 +28,9 @@ public enum HelpText {
                               default: keep)
       --strip-gps             In keep mode, remove the GPS IFD and the XMP GPS
                               properties (location privacy).
+      --no-mark               Do not write the provenance mark (XMP h2j:
+                              source name and SHA-256, mode, quality, version;
+                              EXIF ImageUniqueID in keep mode).
       --overwrite             Replace existing outputs instead of skipping them.
       --dry-run               Report what would be done; write nothing.
       --report <file>         Write a JSON Lines report, one object per input plus a
@@ -41,6 +44,15 @@ public enum HelpText {
       --quiet                 Print errors only: no warnings, progress or summary.
       --version               Show the version.
       -h, --help              Show help information.
+
+    SUBCOMMANDS:
+      compare [--json] [-q <1-100>] <file> ...
+                              Convert each file in both modes, in memory (nothing
+                              is saved), and print them side by side: bytes, ms,
+                              engine, EXIF tags kept/dropped, GPS, maker note, XMP,
+                              ICC, and Y-PSNR against the decoded source ('inf'
+                              when identical; null in JSON). Decodes whole images
+                              (about 6 bytes per pixel). --json prints one array.
 
     EXIT CODES:
       0   nothing failed

@@ -46,6 +46,20 @@ public struct HEIFStructure: Sendable {
     /// Why `iloc` could not be used, reported lazily by `itemData` so that a file whose
     /// item data is never needed (libheif decodes it) is not refused at parse time.
     let locationError: HEIFError?
+    /// Top-level boxes of the vendor types `VendorTrailers` knows (`sefd`, `mpvd`), the
+    /// first of each type, with their payload ranges in the file.
+    public internal(set) var vendorBoxes: [VendorBox] = []
+    /// Bytes after the last complete top-level box (data appended outside any box).
+    public internal(set) var bytesAfterLastBox: Range<Int>?
+
+    /// A top-level box that is not part of the image itself but that a vendor put there.
+    public struct VendorBox: Sendable, Equatable {
+        public let type: String
+        public let payload: Range<Int>
+    }
+
+    /// Top-level box types recorded in `vendorBoxes`.
+    static let vendorBoxTypes: Set<String> = ["sefd", "mpvd"]
 
     /// Properties of `item` with the given type, in association order.
     public func properties(of item: UInt32, type: String) -> [Property] {
@@ -84,6 +98,7 @@ extension HEIFStructure {
     public static func read(from source: ByteSource) throws(HEIFError) -> HEIFStructure {
         var brands: [String] = []
         var meta: [UInt8]?
+        var vendorBoxes: [VendorBox] = []
         var offset = 0
         // Walk top-level boxes by their headers; read only ftyp and meta payloads.
         while offset <= source.size - 8 {
@@ -94,7 +109,7 @@ extension HEIFStructure {
             } catch {
                 // A box cut short after `meta` (usually `mdat`) is left to the item
                 // extents to judge; before it, the file structure itself is broken.
-                if meta != nil { break }
+                if meta != nil { break }  // (the rest is reported as bytes after the last box)
                 let declared = head.u32(0).map { "\($0)" } ?? "?"
                 throw .corruptStructure("the box at offset \(offset) declares \(declared) bytes, past the end of the \(source.size)-byte file")
             }
@@ -109,12 +124,17 @@ extension HEIFStructure {
                 } else if meta == nil {
                     meta = payload
                 }
+            } else if vendorBoxTypes.contains(box.type), !vendorBoxes.contains(where: { $0.type == box.type }) {
+                vendorBoxes.append(VendorBox(type: box.type, payload: (offset + box.payloadStart)..<(offset + box.end)))
             }
             offset += box.end
         }
         guard !brands.isEmpty else { throw .missingBox("ftyp") }
         guard let meta else { throw .missingBox("meta") }
-        return try parse(metaPayload: meta, brands: brands)
+        var structure = try parse(metaPayload: meta, brands: brands)
+        structure.vendorBoxes = vendorBoxes
+        structure.bytesAfterLastBox = offset < source.size ? offset..<source.size : nil
+        return structure
     }
 
     static func parseBrands(_ payload: [UInt8]) -> [String] {

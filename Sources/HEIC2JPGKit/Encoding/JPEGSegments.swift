@@ -1,65 +1,92 @@
-/// The marker segments of a JPEG before its first scan (ITU-T T.81 §B.1.1.4, §B.2):
-/// APPn, DQT, DHT, SOFn, COM, … each a marker and a 16-bit length that counts itself.
+/// The header segments of a JPEG (from SOI up to SOS) and the metadata they carry: the
+/// one bounds-checked segment walk, shared by `JPEGMarkerFilter` (copied JPEGs),
+/// `compare` (reading back what an output carries) and `inspect`.
 ///
-/// Read from a `ByteSource`, so only segment heads are read here; callers read the
-/// payloads they want. Fill bytes (`FF` runs before a marker, §B.1.1.2) are skipped.
-///
-/// Invariant: never traps; every segment lies inside the source; the walk reads at
-/// most `window` bytes per segment or fill-byte run, always moves forward, and stops at
-/// SOS, at the end of the data, or at anything that is not a length-bearing marker (then
-/// `read` returns nil).
-public struct JPEGSegments: Sendable {
+/// Invariant: never traps, whatever the bytes. Every `Segment.range` lies inside `bytes`
+/// and holds at least the marker and its 2-byte length; the walk only moves forward;
+/// allocation is bounded by the size of `bytes`.
+struct JPEGSegments {
     /// One segment before the scan.
-    public struct Segment: Sendable, Equatable {
-        /// The marker code: `0xE1` for APP1, `0xC0` for SOF0, …
-        public let marker: UInt8
-        /// The whole segment, from its `FF` marker byte to the end of its payload.
-        public let range: Range<Int>
-        /// The payload: after the marker and the two length bytes.
-        public var payload: Range<Int> { (range.lowerBound + 4)..<range.upperBound }
+    struct Segment: Equatable {
+        /// The marker's second byte: 0xE1 for APP1, 0xE2 for APP2, …
+        let marker: UInt8
+        /// The whole segment: marker, length and payload.
+        let range: Range<Int>
+        /// The bytes after the 2-byte length.
+        var payload: Range<Int> { (range.lowerBound + 4)..<range.upperBound }
     }
 
-    public let segments: [Segment]
-    /// Offset of the SOS marker that starts the first scan.
-    public let scanStart: Int
+    let bytes: [UInt8]
+    /// Every segment between SOI and SOS, in file order.
+    let segments: [Segment]
+    /// Offset of the SOS marker: the scan and everything after it.
+    let scanStart: Int
 
-    /// Bytes read per step while skipping fill bytes.
-    private static let window = 64
+    static let exifSignature = Array("Exif\0\0".utf8)
+    static let iccSignature = Array("ICC_PROFILE\0".utf8)
 
-    /// The segments of `source` up to its first SOS, or nil when it does not start with
-    /// SOI or its header is not a chain of length-bearing markers ending in SOS.
-    public static func read(from source: ByteSource) -> JPEGSegments? {
-        guard source.size >= 2, (try? source.read(at: 0, count: 2)) == [0xFF, 0xD8] else { return nil }
+    /// Walks `bytes`; nil when they do not start with SOI, a segment runs past the end
+    /// before SOS is reached, or a marker that carries no length (SOI, EOI, RSTn, TEM)
+    /// stands where a segment must (then callers leave the bytes alone). Fill bytes, `FF`
+    /// runs before a marker (ITU-T T.81 §B.1.1.2), are skipped.
+    init?(_ bytes: [UInt8]) {
+        let reader = ByteReader(bytes)
+        guard reader.u16(0) == 0xFFD8 else { return nil }
         var segments: [Segment] = []
         var offset = 2
-        while offset < source.size {
-            guard let head = try? ByteReader(source.read(at: offset, count: min(window, source.size - offset))),
-                  head.u8(0) == 0xFF else { return nil }
-            // Skip fill bytes: the marker code is the first byte after the FF run.
-            var codeAt = 1
-            while head.u8(codeAt) == 0xFF { codeAt += 1 }
-            guard let code = head.u8(codeAt) else {
-                guard codeAt > 1 else { return nil }  // FF at the very end
-                offset += codeAt - 1  // a window of fill bytes; keep the last FF
-                continue
+        while let marker = reader.u16(offset), marker >> 8 == 0xFF {
+            var code = UInt8(marker & 0xFF)
+            while code == 0xFF, let next = reader.u8(offset + 2) {
+                offset += 1
+                code = next
             }
-            let markerAt = offset + codeAt - 1
-            if code == 0xDA { return JPEGSegments(segments: segments, scanStart: markerAt) }
-            // SOI, EOI, RSTn, TEM and a stuffed 00 carry no length and cannot come here.
-            guard code != 0x00, code != 0x01, !(0xD0...0xD9).contains(code) else { return nil }
-            // The length is in the window unless fill bytes pushed it out.
-            guard let length = head.u16(codeAt + 1)
-                    ?? (try? source.read(at: markerAt + 2, count: 2)).flatMap({ ByteReader($0).u16(0) }) else { return nil }
-            let (end, overflow) = (markerAt + 2).addingReportingOverflow(Int(length))
-            guard length >= 2, !overflow, end <= source.size else { return nil }
-            segments.append(Segment(marker: code, range: markerAt..<end))
-            offset = end
+            guard code != 0xFF, code != 0x00, code != 0x01, !(0xD0...0xD9).contains(code) else { return nil }
+            if code == 0xDA {
+                self.bytes = bytes
+                self.segments = segments
+                scanStart = offset
+                return
+            }
+            // `length` ≤ 65,535 and the segment lies inside `bytes`, so the sum cannot overflow.
+            guard let length = reader.u16(offset + 2), length >= 2, reader.contains(offset: offset + 2, length: Int(length)) else { return nil }
+            segments.append(Segment(marker: code, range: offset..<(offset + 2 + Int(length))))
+            offset += 2 + Int(length)
         }
         return nil
     }
 
-    /// The payload bytes of `segment`, read from `source`.
-    public static func payload(of segment: Segment, in source: ByteSource) -> [UInt8]? {
-        try? source.read(at: segment.payload.lowerBound, count: segment.payload.count)
+    /// Payloads of the `marker` segments that begin with `signature`, signature removed,
+    /// in file order.
+    func payloads(_ marker: UInt8, signature: [UInt8]) -> [ArraySlice<UInt8>] {
+        segments.compactMap { segment in
+            guard segment.marker == marker else { return nil }
+            let payload = bytes[segment.payload]
+            guard payload.starts(with: signature) else { return nil }
+            return payload.dropFirst(signature.count)
+        }
+    }
+
+    /// The TIFF bytes of the first APP1 `Exif\0\0` segment.
+    var exifTIFF: [UInt8]? { payloads(0xE1, signature: Self.exifSignature).first.map(Array.init) }
+
+    /// The packet of the first APP1 XMP segment (after the namespace header).
+    var xmpPacket: [UInt8]? { payloads(0xE1, signature: XMPForJPEG.header).first.map(Array.init) }
+
+    /// The ICC profile reassembled from the APP2 `ICC_PROFILE` chunks (each: sequence
+    /// number, chunk count, data) in sequence order. nil when there are none, or when
+    /// they do not number 1…count exactly once each with one count.
+    var iccProfile: [UInt8]? {
+        let chunks = payloads(0xE2, signature: Self.iccSignature)
+        guard let first = chunks.first, first.count >= 2 else { return nil }
+        let count = Int(first[first.startIndex + 1])
+        guard count == chunks.count else { return nil }
+        var ordered = [ArraySlice<UInt8>?](repeating: nil, count: count)
+        for chunk in chunks {
+            guard chunk.count >= 2, Int(chunk[chunk.startIndex + 1]) == count else { return nil }
+            let sequence = Int(chunk[chunk.startIndex])
+            guard (1...count).contains(sequence), ordered[sequence - 1] == nil else { return nil }
+            ordered[sequence - 1] = chunk.dropFirst(2)
+        }
+        return ordered.reduce(into: [UInt8]()) { profile, chunk in profile += chunk ?? [] }
     }
 }

@@ -50,7 +50,7 @@ enum HEIFDescriber {
                 image.hidden = item.hidden
                 image.thumbnailOf = targets["thmb"]?[item.id]?.first
                 if let urn = structure.auxiliaryType(of: item.id) {
-                    image.auxiliary = .init(kind: AuxiliaryKind.name(urn), urn: urn, of: targets["auxl"]?[item.id]?.first)
+                    image.auxiliary = .init(kind: AuxiliaryKind(urn: urn).token, urn: urn, of: targets["auxl"]?[item.id]?.first)
                 }
                 if item.type == "grid" {
                     image.tiles = targets["dimg"]?[item.id]?.count ?? 0

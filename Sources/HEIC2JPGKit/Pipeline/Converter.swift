@@ -9,9 +9,13 @@ import Glibc
 /// `failed` result whose reason names the cause, and leaves no output behind.
 public struct Converter: Sendable {
     public let options: ConversionOptions
+    /// Where an output of `-` goes: the process's stdout, or for `compare` an unlinked
+    /// temporary file (`MemoryOutputFile`) that is read back into memory.
+    public let standardOutput: Int32
 
-    public init(options: ConversionOptions) {
+    public init(options: ConversionOptions, standardOutput: Int32 = STDOUT_FILENO) {
         self.options = options
+        self.standardOutput = standardOutput
     }
 
     public func run(_ job: Job) -> ConversionResult {
@@ -51,19 +55,22 @@ public struct Converter: Sendable {
         let structure = try HEIFStructure.read(from: source)
         let primary = try structure.primaryImage()
         var result = ConversionResult(source: job.source.display, output: job.output.display, status: .converted)
+        let extras = try OutputExtras(job: job, structure: structure, primary: primary.id, source: source, options: options)
         switch try EngineChoice.make(structure, primary: primary, source: source, subsampling: options.subsampling) {
         case .tiles(let image):
-            try convertTiles(job, image, structure: structure, primary: primary, source: source, times: file?.times, into: &result)
+            try convertTiles(job, image, structure: structure, primary: primary, source: source, extras: extras,
+                             times: file?.times, into: &result)
         case .libheif(let reason):
-            try convertWithLibheif(job, structure: structure, primary: primary, bytes: job.bytes, times: file?.times, into: &result)
+            try convertWithLibheif(job, structure: structure, primary: primary, extras: extras, times: file?.times, into: &result)
             result.engineReason = reason
         }
+        result.warnings += extras.warnings
         return result
     }
 
     /// The streaming tile engine: raw YCbCr bands straight into libjpeg.
     private func convertTiles(_ job: Job, _ image: TiledImage, structure: HEIFStructure, primary: PrimaryImage,
-                              source: ByteSource, times: FileTimes?, into result: inout ConversionResult) throws {
+                              source: ByteSource, extras: OutputExtras, times: FileTimes?, into result: inout ConversionResult) throws {
         let (width, height) = (image.geometry.width, image.geometry.height)
         try checkLimit(width: width, height: height)
         let metadata = try SourceMetadata(structure: structure, primary: primary.id, source: source)
@@ -75,6 +82,7 @@ public struct Converter: Sendable {
             try markers.write(to: writer)
             try engine.run(into: writer)
             try writer.finish()
+            try extras.writeTrailer(to: fd)
         }
         result.engine = .tiles
         result.width = width
@@ -84,12 +92,12 @@ public struct Converter: Sendable {
     }
 
     /// libheif's full decode, for everything the tile engine does not take.
-    private func convertWithLibheif(_ job: Job, structure: HEIFStructure, primary: PrimaryImage, bytes: [UInt8]?, times: FileTimes?,
-                                    into result: inout ConversionResult) throws {
+    private func convertWithLibheif(_ job: Job, structure: HEIFStructure, primary: PrimaryImage, extras: OutputExtras,
+                                    times: FileTimes?, into result: inout ConversionResult) throws {
         let context = LibheifContext(maxDimension: ConversionOptions.maxDimension, decodingThreads: options.decodingThreads)
         switch job.source {
         case .path(let path): try context.read(path: path)
-        case .standardStream: try context.read(bytes: bytes ?? [])
+        case .standardStream: try context.read(bytes: job.bytes ?? [])
         }
         let handle = try context.primaryHandle()
         try checkLimit(width: handle.width, height: handle.height)
@@ -105,6 +113,7 @@ public struct Converter: Sendable {
                 try writer.writeRows(rows, stride: stride, count: count)
             }
             try writer.finish()
+            try extras.writeTrailer(to: fd)
         }
         result.engine = .libheif
         result.width = image.width
@@ -148,9 +157,9 @@ public struct Converter: Sendable {
 
     // MARK: - Output
 
-    /// Writes through `body` to the job's output: atomically for a path, directly for
-    /// stdout. Before publishing, an earlier claim on the same path is honoured.
-    /// Returns the size written to a path; nil for stdout, which cannot be measured.
+    /// Writes through `body` to the job's output: atomically for a path, directly to
+    /// `standardOutput` for `-`. Before publishing, an earlier claim on the same path is
+    /// honoured. Returns the size written to a path; nil for `-`, which cannot be measured.
     private func write(_ job: Job, times: FileTimes?,
                        _ body: (Int32) throws -> Void) throws -> Int? {
         switch job.output {
@@ -159,7 +168,7 @@ public struct Converter: Sendable {
                 if let after = job.after, after.waitOwned() { throw CollisionError(output: path, owner: after.owner) }
             }
         case .standardStream:
-            try body(STDOUT_FILENO)
+            try body(standardOutput)
             return nil
         }
     }

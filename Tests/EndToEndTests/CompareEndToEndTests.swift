@@ -1,0 +1,155 @@
+import Foundation
+import Testing
+
+/// `heic2jpg compare`: both modes converted in memory and reported side by side.
+@Suite("End to end: compare")
+struct CompareEndToEndTests {
+    static var photo: String { Tool.samples + "/photo-exif-gps-xmp-icc.heic" }
+
+    /// `compare --json` on `files`: the exit status and the parsed array.
+    static func json(_ files: [String], _ extra: [String] = []) throws -> (Tool.Outcome, [[String: Any]]) {
+        let outcome = try Tool.run(["compare", "--json"] + extra + files)
+        let array = try #require(try JSONSerialization.jsonObject(with: outcome.stdout) as? [[String: Any]], "\(outcome.stdoutText)")
+        return (outcome, array)
+    }
+
+    static func mode(_ entry: [String: Any], _ name: String) throws -> [String: Any] {
+        let modes = try #require(entry["modes"] as? [String: Any], "\(entry)")
+        return try #require(modes[name] as? [String: Any], "no \(name) in \(modes.keys)")
+    }
+
+    /// The text table's rows by name (trimmed), each as its cells: source, lossless-metadata, lossy.
+    static func rows(_ text: String) -> [String: [String]] {
+        var rows: [String: [String]] = [:]
+        for line in text.split(separator: "\n") where line.hasPrefix("  ") {
+            let cells = line.split(separator: "  ", omittingEmptySubsequences: true).map { $0.trimmingCharacters(in: .whitespaces) }
+                .filter { !$0.isEmpty }
+            guard let name = cells.first else { continue }
+            rows[name] = Array(cells.dropFirst())
+        }
+        return rows
+    }
+
+    @Test("JSON on the sample photo: keep has EXIF with GPS, XMP and ICC; lossy has no EXIF, GPS or maker note")
+    func sampleJSON() throws {
+        let (outcome, entries) = try Self.json([Self.photo])
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        #expect(outcome.stderr.isEmpty)
+        #expect(entries.count == 1)
+        let entry = try #require(entries.first)
+        #expect(entry["file"] as? String == Self.photo)
+        #expect(entry["width"] as? Int == 512 && entry["height"] as? Int == 384)
+        let source = try #require(entry["source"] as? [String: Any])
+        let sourceTags = try #require(source["exifTags"] as? Int)
+        #expect(sourceTags >= 20, "the sample's EXIF has Make, Model, dates, exposure and 7 GPS tags")
+        #expect(source["gps"] as? Bool == true && source["xmp"] as? Bool == true && source["icc"] as? Bool == true)
+
+        let keep = try Self.mode(entry, "lossless-metadata")
+        #expect(keep["exif"] as? Bool == true)
+        #expect(keep["gps"] as? Bool == true && (keep["gpsTags"] as? Int ?? 0) >= 4)
+        #expect(keep["xmp"] as? Bool == true && (keep["xmpBytes"] as? Int ?? 0) > 1000)
+        #expect(keep["icc"] as? Bool == true && keep["iccBytes"] as? Int == source["iccBytes"] as? Int)
+        #expect(keep["exifTagsKept"] as? Int == sourceTags && keep["exifTagsDropped"] as? Int == 0)
+
+        let lossy = try Self.mode(entry, "lossy")
+        #expect(lossy["exif"] as? Bool == false && lossy["exifTags"] as? Int == 0)
+        #expect(lossy["gps"] as? Bool == false && lossy["gpsTags"] is NSNull)
+        #expect(lossy["makerNote"] as? Bool == false)
+        #expect(lossy["exifTagsKept"] as? Int == 0 && lossy["exifTagsDropped"] as? Int == sourceTags)
+        #expect(lossy["icc"] as? Bool == true, "strip mode keeps the ICC profile: colours depend on it")
+
+        for (name, mode) in [("lossless-metadata", keep), ("lossy", lossy)] {
+            #expect((mode["bytes"] as? Int ?? 0) > 1000, "\(name)")
+            #expect(mode["engine"] as? String == "tiles", "\(name)")
+            #expect(mode["ms"] is Int, "\(name)")
+            let psnr = try #require(mode["yPSNR"] as? Double, "\(name): \(mode["yPSNR"] ?? "missing")")
+            #expect(psnr > 30 && psnr < 99, "\(name): \(psnr) dB")
+        }
+    }
+
+    @Test("The in-memory outputs are the converter's: byte counts equal what convert writes to stdout")
+    func sameAsConvert() throws {
+        let (_, entries) = try Self.json([Self.photo], ["-q", "75"])
+        let entry = try #require(entries.first)
+        for (name, metadata) in [("lossless-metadata", "keep"), ("lossy", "strip")] {
+            let converted = try Tool.run(["--quiet", "-q", "75", "--metadata", metadata, "-o", "-", Self.photo])
+            #expect(converted.status == 0)
+            #expect(try Self.mode(entry, name)["bytes"] as? Int == converted.stdout.count, "\(name)")
+        }
+    }
+
+    @Test("Text: one table, rows of properties, columns source | lossless-metadata | lossy")
+    func sampleText() throws {
+        let outcome = try Tool.run(["compare", Self.photo])
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        let text = outcome.stdoutText
+        #expect(text.hasPrefix(Self.photo + " (512×384)\n"))
+        let rows = Self.rows(text)
+        #expect(rows["source"] == ["lossless-metadata", "lossy"], "header row: \(rows)")
+        for name in ["bytes", "ms", "engine", "EXIF tags", "kept", "dropped", "GPS", "maker note", "XMP", "ICC", "Y-PSNR", "warnings"] {
+            #expect(rows[name] != nil, "row \(name) missing")
+        }
+        let exif = try #require(rows["EXIF tags"])
+        #expect(exif.count == 3 && exif[0] == exif[1] && exif[2] == "none", "\(exif)")
+        #expect(rows["GPS"]?.last == "no" && rows["GPS"]?[1] != "no")
+        #expect(rows["XMP"]?[1].hasSuffix(" bytes") == true)
+        #expect(rows["ICC"]?.allSatisfy { $0.hasSuffix(" bytes") } == true)
+        let psnr = try #require(rows["Y-PSNR"])
+        #expect(psnr.count == 2 && psnr.allSatisfy { $0.hasSuffix(" dB") && (Double($0.dropLast(3)) ?? 0) > 30 }, "\(psnr)")
+    }
+
+    @Test("A bad file gives exit 1 and an error entry; the files around it are still compared")
+    func badFileAmongGood() throws {
+        let files = [Tool.samples + "/monochrome.heic", "/nonexistent/x.heic", Tool.samples + "/actually-a-jpeg.heic",
+                     Tool.samples + "/alpha-transparent.heic"]
+        let (outcome, entries) = try Self.json(files)
+        #expect(outcome.status == 1)
+        #expect(entries.map { $0["file"] as? String } == files)
+        #expect((entries[1]["error"] as? String)?.contains("No such file") == true, "\(entries[1])")
+        #expect(entries[2]["error"] as? String == "not a HEIF image: looks like JPEG")
+        #expect(outcome.stderr.contains("error: /nonexistent/x.heic: "))
+        for index in [0, 3] {
+            #expect(entries[index]["error"] == nil)
+            for name in ["lossless-metadata", "lossy"] {
+                let psnr = try Self.mode(entries[index], name)["yPSNR"] as? Double ?? 0
+                #expect(psnr > 30, "\(files[index]) \(name): \(psnr) dB")
+            }
+        }
+        #expect(try Self.mode(entries[3], "lossy")["engine"] as? String == "libheif", "alpha goes to libheif and is flattened")
+
+        let text = try Tool.run(["compare"] + files)
+        #expect(text.status == 1)
+        #expect(text.stdoutText.contains(files[0] + " (256×192)") && text.stdoutText.contains(files[3] + " (256×256)"))
+        #expect(text.stderr.split(separator: "\n").count == 2, "\(text.stderr)")
+    }
+
+    @Test("-q changes both outputs")
+    func quality() throws {
+        let (_, low) = try Self.json([Self.photo], ["-q", "40"])
+        let (_, high) = try Self.json([Self.photo], ["-q", "95"])
+        for name in ["lossless-metadata", "lossy"] {
+            let small = try Self.mode(try #require(low.first), name)
+            let large = try Self.mode(try #require(high.first), name)
+            #expect((small["bytes"] as? Int ?? 0) < (large["bytes"] as? Int ?? 0), "\(name)")
+            #expect((small["yPSNR"] as? Double ?? 99) < (large["yPSNR"] as? Double ?? 0), "\(name)")
+        }
+    }
+
+    @Test("iPhone 13 Pro (corpus): the maker note is kept in keep mode and dropped in lossy mode",
+          .enabled(if: Tool.corpus != nil, "../shared/corpus is not present"))
+    func iPhoneMakerNote() throws {
+        let corpus = try #require(Tool.corpus)
+        let (outcome, entries) = try Self.json([corpus + "/iphone/iphone13pro-depth-gainmap.heic"])
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        let entry = try #require(entries.first)
+        let source = try #require(entry["source"] as? [String: Any])
+        let makerNote = try #require(source["makerNoteBytes"] as? Int)
+        #expect(makerNote > 100)
+        let keep = try Self.mode(entry, "lossless-metadata")
+        #expect(keep["makerNote"] as? Bool == true && keep["makerNoteBytes"] as? Int == makerNote)
+        #expect(keep["gps"] as? Bool == true && keep["exifTagsDropped"] as? Int == 0)
+        let lossy = try Self.mode(entry, "lossy")
+        #expect(lossy["makerNote"] as? Bool == false && lossy["exif"] as? Bool == false)
+        #expect((keep["yPSNR"] as? Double ?? 0) > 30 && (lossy["yPSNR"] as? Double ?? 0) > 30)
+    }
+}
