@@ -14,6 +14,17 @@ enum FuzzedParsers {
     /// and 4 KB still took half of the run. Its size check is left to XMPForJPEGTests.
     static let xmpBytes = 1 << 10
 
+    /// Properties the XMP editor inserts into a fuzzed packet: a provenance mark (which
+    /// first removes the packet's own `h2j:` properties and their Descriptions) and one
+    /// of each value form, with text taken from the input (escaping, character
+    /// references for non-UTF-8 packets). Moving to Extended XMP needs packets over
+    /// 64 KB; XMPFuzzTests covers it with a small limit.
+    static func xmpProperties(_ input: [UInt8]) -> [XMPProperty] {
+        let text = String(decoding: input.prefix(48), as: UTF8.self)
+        return ProvenanceMark(sourceName: text, sourceSHA256: String(repeating: "0", count: 64), mode: .keep, quality: 90, version: "fuzz").xmpProperties
+            + [XMPProperty(.exif, "UserComment", .languageAlternative(text)), XMPProperty(.dc, "creator", .orderedArray([text, "<&>"]))]
+    }
+
     static func run(_ input: [UInt8]) {
         let format = ImageFormat.sniff(Array(input.prefix(ImageFormat.sniffLength)))
         _ = format.description  // quotes a brand from the file
@@ -29,8 +40,10 @@ enum FuzzedParsers {
             _ = error.description  // quotes box types from the file
         }
         // The input also stands in for the payload of an `Exif` item and of an XMP item.
-        // The first byte picks whether the GPS removal (`--strip-gps`) runs as well.
+        // The first byte picks whether the GPS removal (`--strip-gps`) runs as well, and
+        // whether properties are inserted into the packet.
         let stripGPS = input.first.map { $0 & 1 == 1 } ?? false
+        let adding = (input.first ?? 0) & 2 == 2 ? xmpProperties(input) : []
         _ = EXIFForJPEG.make(fromHEIFExifItem: input, width: width, height: height, stripGPS: stripGPS)
         switch format {
         case .heif, .isoMedia:
@@ -38,7 +51,7 @@ enum FuzzedParsers {
             break
         default:
             let packet = Array(input.prefix(xmpBytes))
-            _ = XMPForJPEG.make(packet: packet, width: width, height: height, stripGPS: stripGPS)
+            _ = XMPForJPEG.make(packet: packet, width: width, height: height, stripGPS: stripGPS, adding: adding)
             _ = ProvenanceMark(xmp: packet)
         }
         inspect(input, source)
@@ -77,7 +90,7 @@ enum FuzzedParsers {
             switch item.type {
             case "grid": _ = try? ImageGrid.parse(data)
             case "Exif": _ = EXIFForJPEG.make(fromHEIFExifItem: data, width: width, height: height, stripGPS: true)
-            case "mime": _ = XMPForJPEG.make(packet: Array(data.prefix(xmpBytes)), width: width, height: height, stripGPS: true)
+            case "mime": _ = XMPForJPEG.make(packet: Array(data.prefix(xmpBytes)), width: width, height: height, stripGPS: true, adding: xmpProperties(data))
             default: break
             }
         }

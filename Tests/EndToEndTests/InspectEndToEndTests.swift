@@ -192,6 +192,29 @@ struct InspectEndToEndTests {
         #expect(try Tool.run(["inspect", "--json"]).status == 64)
     }
 
+    @Test("heic2jpg's own outputs: the mark names the source, mode and quality in both modes; --no-mark leaves none")
+    func ownOutputs() throws {
+        let scratch = Scratch()
+        let source = Tool.samples + "/photo-exif-gps-xmp-icc.heic"
+        #expect(try Tool.run(["--quiet", "-o", scratch.sub("keep"), source]).status == 0)
+        #expect(try Tool.run(["--quiet", "-q", "70", "--metadata", "strip", "-o", scratch.sub("strip"), source]).status == 0)
+        #expect(try Tool.run(["--quiet", "--no-mark", "-o", scratch.sub("none"), source]).status == 0)
+        let outputs = ["keep", "strip"].map { scratch.sub($0 + "/photo-exif-gps-xmp-icc.jpg") }
+        let (status, objects, _) = try Self.inspect(["--source", source] + outputs)
+        #expect(status == 0)
+        let digest = try Self.sha256(source)
+        for (object, (mode, quality)) in zip(objects, [("lossless-metadata", 90), ("lossy", 70)]) {
+            let mark = try #require(object["provenance"] as? Object, "\(object["file"] ?? "")")
+            #expect(mark["sourceName"] as? String == "photo-exif-gps-xmp-icc.heic")
+            #expect(mark["sourceSHA256"] as? String == digest)
+            #expect(mark["mode"] as? String == mode && mark["quality"] as? Int == quality)
+            #expect(object["sourceMatches"] as? Bool == true)
+        }
+        #expect(try Self.object(objects, "strip/photo-exif-gps-xmp-icc.jpg")["{TIFF}"] == nil, "strip mode keeps no EXIF")
+        let unmarked = try Self.inspect(["--source", source, scratch.sub("none/photo-exif-gps-xmp-icc.jpg")])
+        #expect(unmarked.status == 1 && unmarked.objects.first?["provenance"] is NSNull)
+    }
+
     @Test("Outputs of other tools (heif-convert, vips) carry no mark")
     func otherTools() throws {
         let scratch = Scratch()
@@ -255,6 +278,21 @@ struct InspectCorpusEndToEndTests {
         let masters = two.filter { $0["thumbnailOf"] == nil }
         #expect(masters.count == 2 && masters.filter { $0["primary"] as? Bool == true }.count == 1)
         #expect(Set(two.compactMap { $0["thumbnailOf"] as? Int }) == Set(masters.compactMap { $0["id"] as? Int }))
+    }
+
+    @Test("Converted corpus files (P3 grid, large XMP, non-UTF-8 XMP) carry a mark that names their source")
+    func convertedCorpus() throws {
+        let corpus = try #require(Tool.corpus)
+        let scratch = Scratch()
+        for file in ["iphone/iphone13pro-depth-gainmap.heic", "camera/sony-a7s3-10bit-422.hif", "synthetic/xmp-latin1.heic"] {
+            let source = corpus + "/" + file
+            #expect(try Tool.run(["--quiet", "-o", scratch.path, source]).status == 0, "\(file)")
+            let output = scratch.sub(((file as NSString).lastPathComponent as NSString).deletingPathExtension + ".jpg")
+            let (status, objects, _) = try InspectEndToEndTests.inspect(["--source", source, output])
+            #expect(status == 0, "\(file)")
+            #expect(objects.first?["sourceMatches"] as? Bool == true, "\(file)")
+            #expect((objects.first?["provenance"] as? Object)?["sourceName"] as? String == (file as NSString).lastPathComponent)
+        }
     }
 
     @Test("Every corpus file: described, or an error object for the bad ones; the JSON always parses")

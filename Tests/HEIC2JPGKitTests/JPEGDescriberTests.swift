@@ -46,7 +46,7 @@ struct JPEGDescriberTests {
     @Test("Everything a phone JPEG carries: frame, EXIF groups, XMP with the mark, Extended XMP, ICC in two chunks")
     func full() throws {
         let packet = ProvenanceMarkReadingTests.attributePacket()
-        let extended = JPEGDescriber.extendedXMPSignature + [UInt8](repeating: 0x41, count: JPEGDescriber.extendedXMPHeaderBytes)
+        let extended = ExtendedXMP.header + [UInt8](repeating: 0x41, count: JPEGDescriber.extendedXMPChunkHeaderBytes)
             + Array("<x:xmpmeta/>".utf8)
         let icc = try Self.largeProfile()
         let jpeg = try Self.encode(width: 24, height: 16, markers: [(0xE1, Self.exif), (0xE1, XMPForJPEG.header + packet), (0xE1, extended)], icc: icc)

@@ -1,31 +1,43 @@
 /// The metadata segments one output JPEG gets, decided once per file from the source's
 /// metadata and the mode, then written between the frame header and the first row.
 ///
-/// Order follows libvips and exiftool practice: APP1 EXIF, APP1 XMP, APP2 ICC.
-/// `keep` writes all three; `strip` writes only the ICC profile, because colours
-/// depend on it.
+/// Order follows libvips and exiftool practice: APP1 EXIF, APP1 XMP (then its Extended
+/// XMP APP1s, XMP Part 3 §1.1.3.1), APP2 ICC. `keep` writes all three; `strip` writes
+/// the ICC profile, because colours depend on it, and XMP only for properties the
+/// caller adds (the provenance mark), never the source's.
 struct JPEGMarkers {
     private(set) var exif: [UInt8]?
     private(set) var xmp: [UInt8]?
+    /// Extended XMP APP1 payloads, written right after `xmp`.
+    private(set) var extendedXMP: [[UInt8]] = []
     private(set) var icc: [UInt8]?
     private(set) var warnings: [String] = []
 
     static let app1 = 0xE1
 
     /// `stripGPS` (keep mode): the GPS IFD and XMP `exif:GPS…` properties are removed.
-    init(source: SourceMetadata, mode: MetadataMode, stripGPS: Bool = false, width: Int, height: Int) {
+    /// `adding`: XMP properties to add (the provenance mark, fields moved out of an
+    /// oversized EXIF), in either mode; in `strip` mode they make a packet of their own.
+    init(source: SourceMetadata, mode: MetadataMode, stripGPS: Bool = false, adding: [XMPProperty] = [], width: Int, height: Int) {
         icc = source.icc
-        guard mode == .keep else { return }
+        guard mode == .keep else {
+            if !adding.isEmpty { setXMP(XMPForJPEG.make(packet: nil, width: width, height: height, adding: adding)) }
+            return
+        }
         if let item = source.exif {
             let prepared = EXIFForJPEG.make(fromHEIFExifItem: item, width: width, height: height, stripGPS: stripGPS)
             exif = prepared.app1Payload
             warnings += prepared.warnings
         }
-        if let packet = source.xmp {
-            let prepared = XMPForJPEG.make(packet: packet, width: width, height: height, stripGPS: stripGPS)
-            xmp = prepared.payload
-            warnings += prepared.warnings
+        if source.xmp != nil || !adding.isEmpty {
+            setXMP(XMPForJPEG.make(packet: source.xmp, width: width, height: height, stripGPS: stripGPS, adding: adding))
         }
+    }
+
+    private mutating func setXMP(_ prepared: JPEGXMP) {
+        xmp = prepared.payload
+        extendedXMP = prepared.extendedPayloads
+        warnings += prepared.warnings
     }
 
     var kept: ConversionResult.MetadataKept {
@@ -35,6 +47,7 @@ struct JPEGMarkers {
     func write(to writer: JPEGWriter) throws(JPEGError) {
         if let exif { try writer.writeMarker(Self.app1, exif) }
         if let xmp { try writer.writeMarker(Self.app1, xmp) }
+        for extended in extendedXMP { try writer.writeMarker(Self.app1, extended) }
         if let icc { try writer.writeICC(icc) }
     }
 }

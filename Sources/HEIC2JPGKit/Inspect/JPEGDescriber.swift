@@ -2,9 +2,8 @@
 /// EXIF and XMP (the standard packet, and Extended XMP chunks counted), APP2 ICC chunks.
 /// The entropy-coded data is never looked at.
 enum JPEGDescriber {
-    /// XMP Part 3 §1.1.3.1: the namespace, then a 32-byte GUID, full length and offset.
-    static let extendedXMPSignature = Array("http://ns.adobe.com/xmp/extension/\0".utf8)
-    static let extendedXMPHeaderBytes = 40
+    /// After `ExtendedXMP.header`, each chunk has a 32-byte GUID, the full length and its offset.
+    static let extendedXMPChunkHeaderBytes = 40
     /// The header is looked for in the first MiB, then in 4 times as much, up to the whole file.
     static let firstRead = 1 << 20
 
@@ -31,9 +30,9 @@ enum JPEGDescriber {
         }
         primary.icc = icc.map(ICCProfileInfo.init(profile:))
         let xmp = header.xmpPacket
-        let extended = header.payloads(0xE1, signature: extendedXMPSignature)
+        let extended = header.payloads(0xE1, signature: ExtendedXMP.header)
         properties.metadata = .init(exif: header.exifTIFF?.count, xmp: xmp?.count,
-                                    extendedXMP: extended.isEmpty ? nil : extended.reduce(0) { $0 + max(0, $1.count - extendedXMPHeaderBytes) },
+                                    extendedXMP: extended.isEmpty ? nil : extended.reduce(0) { $0 + max(0, $1.count - extendedXMPChunkHeaderBytes) },
                                     icc: icc?.count)
         properties.provenance = xmp.flatMap(ProvenanceMark.init(xmp:))
 

@@ -43,11 +43,12 @@ struct XMPPropertyScanner {
     /// Every property named `name`, or whose name starts with it when `prefix` is true.
     func properties(named name: String, prefix: Bool = false) -> [Property] {
         let key = Array(name.utf8)
+        guard let first = key.first else { return [] }
         var found: [Property] = []
         var i = 0
-        while i < packet.count {
-            guard let property = property(at: i, key: key, prefix: prefix) else {
-                i += 1
+        while let candidate = packet[i...].firstIndex(of: first) {
+            guard let property = property(at: candidate, key: key, prefix: prefix) else {
+                i = candidate + 1
                 continue
             }
             found.append(property)

@@ -50,7 +50,9 @@ enum OutputCheck {
         }
         if strip {
             if segments.exifSegments > 0 { problems.append("strip mode wrote EXIF") }
-            if segments.hasXMP { problems.append("strip mode wrote XMP") }
+            // The provenance mark is the only XMP strip mode may write.
+            let foreign = out.keys.filter { $0.hasPrefix("XMP-") && !$0.hasPrefix("XMP-h2j:") && !$0.hasPrefix("XMP-x:") }
+            if !foreign.isEmpty { problems.append("strip mode wrote XMP other than the mark: \(foreign.sorted())") }
             if out.keys.contains(where: { $0.hasPrefix("GPS:") }) { problems.append("strip mode kept GPS") }
             return problems
         }

@@ -1,0 +1,76 @@
+import Foundation
+import Testing
+@testable import HEIC2JPGKit
+
+/// Real JPEG files written through `JPEGMarkers` and `JPEGWriter`, read back by exiftool.
+@Suite("XMP in a JPEG file: standard and Extended XMP as exiftool reads them")
+struct XMPInJPEGFileTests {
+    typealias S = XMPTestSupport
+
+    /// The metadata `SourceMetadata` reads from a HEIF whose XMP item is `packet`.
+    static func sourceMetadata(xmp packet: [UInt8]) throws -> SourceMetadata {
+        let source = MemoryByteSource(S.heif(xmp: packet))
+        let structure = try HEIFStructure.read(from: source)
+        return try SourceMetadata(structure: structure, primary: 1, source: source)
+    }
+
+    /// A 16×16 JPEG with `markers`, written to a file in `directory`.
+    static func jpeg(_ markers: JPEGMarkers, in directory: TemporaryDirectory) throws -> (path: String, bytes: [UInt8]) {
+        let planes = SyntheticPlanes(width: 16, height: 16, components: 3)
+        let bytes = try JPEGRawWriterTests.encode { writer in
+            try writer.startRaw(width: 16, height: 16, components: 3, quality: 90)
+            try markers.write(to: writer)
+            try planes.writeRaw(to: writer, chunk: 16)
+            try writer.finish()
+        }
+        return (directory.file("out.jpg", bytes), bytes)
+    }
+
+    /// The APP segments: marker, payload.
+    static func appSegments(_ jpeg: [UInt8]) -> [(marker: UInt8, payload: ArraySlice<UInt8>)] {
+        (JPEGSegments(jpeg)?.segments ?? []).filter { (0xE0...0xEF).contains($0.marker) }.map { ($0.marker, jpeg[$0.payload]) }
+    }
+
+    @Test("Keep mode: exiftool reassembles the Extended XMP (a 70 KB UserComment) and -validate finds nothing to warn about")
+    func keepMode() throws {
+        let packet = Array(ExtendedXMPTests.source(history: 20_000, description: 500).utf8)
+        let comment = XMPProperty(.exif, "UserComment", .languageAlternative(ExtendedXMPTests.longComment))
+        let markers = JPEGMarkers(source: try Self.sourceMetadata(xmp: packet), mode: .keep, adding: S.mark() + [comment], width: 16, height: 16)
+        #expect(markers.warnings.count == 1 && markers.warnings.first?.contains("moved exif:UserComment") == true)
+        #expect(markers.kept == ConversionResult.MetadataKept(exif: false, xmp: true, icc: false))
+        let directory = TemporaryDirectory()
+        let (path, bytes) = try Self.jpeg(markers, in: directory)
+
+        // APP0 JFIF, the standard XMP, then its two extended segments.
+        let segments = Self.appSegments(bytes)
+        #expect(segments.map(\.marker) == [0xE0, 0xE1, 0xE1, 0xE1])
+        #expect(segments[1].payload.starts(with: XMPForJPEG.header))
+        #expect(Array(segments[2].payload) == markers.extendedXMP[0] && Array(segments[3].payload) == markers.extendedXMP[1])
+        #expect(segments[2].payload.count == 65_533)
+
+        let tags = try S.exiftool(file: path)
+        #expect(tags["XMP-exif:UserComment"] == ExtendedXMPTests.longComment)
+        #expect(tags["XMP-exif:UserComment"]?.utf8.count ?? 0 > 70_000)
+        #expect(tags["XMP-photoshop:History"] == String(repeating: "h", count: 20_000))
+        #expect(tags["XMP-h2j:SourceName"] == "IMG_0001.HEIC" && tags["XMP-h2j:Quality"] == "90")
+        #expect(tags["XMP-xmpNote:HasExtendedXMP"] == S.reassemble(markers.extendedXMP)?.guid)
+        #expect(tags["XMP-tiff:Orientation"] == "Horizontal (normal)")
+        let validation = String(decoding: try HEVCReference.run("exiftool", ["-validate", "-warning", "-error", "-a", "-G1", path]), as: UTF8.self)
+        #expect(validation.contains("Validate") && validation.contains("OK"), "\(validation)")
+        #expect(!validation.contains("Warning") && !validation.contains("Error"), "\(validation)")
+    }
+
+    @Test("Strip mode: no source XMP, only what is added; nothing added, no XMP")
+    func stripMode() throws {
+        let source = try Self.sourceMetadata(xmp: Array(XMPInsertionTests.severalDescriptions.utf8))
+        let marked = JPEGMarkers(source: source, mode: .strip, adding: S.mark(), width: 16, height: 16)
+        #expect(marked.warnings.isEmpty && marked.extendedXMP.isEmpty)
+        let directory = TemporaryDirectory()
+        let tags = try S.exiftool(file: try Self.jpeg(marked, in: directory).path)
+        #expect(tags["XMP-h2j:Mode"] == "lossless-metadata" && tags["XMP-h2j:SourceSHA256"] == String(repeating: "ab", count: 32))
+        #expect(tags["XMP-dc:Title"] == nil && tags["XMP-exif:ExposureTime"] == nil)
+        let plain = JPEGMarkers(source: source, mode: .strip, width: 16, height: 16)
+        #expect(plain.xmp == nil && plain.extendedXMP.isEmpty)
+        #expect(Self.appSegments(try Self.jpeg(plain, in: directory).bytes).map(\.marker) == [0xE0])
+    }
+}
