@@ -13,6 +13,8 @@ enum FuzzedParsers {
     /// time, not coverage: under trace-cmp instrumentation it costs about 0.4 µs a byte,
     /// and 4 KB still took half of the run. Its size check is left to XMPForJPEGTests.
     static let xmpBytes = 1 << 10
+    /// A provenance ID as `ProvenanceMark.imageUniqueID` makes them.
+    static let imageUniqueID = "00112233445566778899AABBCCDDEEFF"
 
     /// Properties the XMP editor inserts into a fuzzed packet: a provenance mark (which
     /// first removes the packet's own `h2j:` properties and their Descriptions) and one
@@ -41,10 +43,15 @@ enum FuzzedParsers {
         }
         // The input also stands in for the payload of an `Exif` item and of an XMP item.
         // The first byte picks whether the GPS removal (`--strip-gps`) runs as well, and
-        // whether properties are inserted into the packet.
+        // whether properties are inserted into the packet; a limit below the input's size
+        // sends the EXIF down the compaction ladder (repack, thumbnail, user fields to XMP,
+        // maker note) before the ImageUniqueID append-IFD edit.
         let stripGPS = input.first.map { $0 & 1 == 1 } ?? false
         let adding = (input.first ?? 0) & 2 == 2 ? xmpProperties(input) : []
-        _ = EXIFForJPEG.make(fromHEIFExifItem: input, width: width, height: height, stripGPS: stripGPS)
+        _ = EXIFForJPEG.make(fromHEIFExifItem: input, width: width, height: height, stripGPS: stripGPS,
+                             imageUniqueID: imageUniqueID)
+        _ = EXIFForJPEG.make(fromHEIFExifItem: input, width: width, height: height, stripGPS: stripGPS,
+                             imageUniqueID: imageUniqueID, tiffLimit: input.count / 2)
         switch format {
         case .heif, .isoMedia:
             // Boxes, not a packet: scanning them as XMP took 80% of the time, for nothing.
@@ -89,7 +96,8 @@ enum FuzzedParsers {
             guard let data = try? structure.itemData(item.id, from: source, maxBytes: 1 << 20) else { continue }
             switch item.type {
             case "grid": _ = try? ImageGrid.parse(data)
-            case "Exif": _ = EXIFForJPEG.make(fromHEIFExifItem: data, width: width, height: height, stripGPS: true)
+            case "Exif": _ = EXIFForJPEG.make(fromHEIFExifItem: data, width: width, height: height, stripGPS: true,
+                                              imageUniqueID: imageUniqueID, tiffLimit: data.count / 2)
             case "mime": _ = XMPForJPEG.make(packet: Array(data.prefix(xmpBytes)), width: width, height: height, stripGPS: true, adding: xmpProperties(data))
             default: break
             }

@@ -7,7 +7,7 @@ struct SamplesEndToEndTests {
     /// HEIF samples (by the names make-samples gives them), relative to Samples/.
     static let heifSamples = ["10bit-gradient.heic", "alpha-transparent.heic", "monochrome-10bit.heic", "monochrome.heic", "nested/IMG_0001.HEIC",
                               "photo-exif-gps-xmp-icc.heic", "rotated-irot270-orientation6.heic", "grid-rotated-mirrored.heic",
-                              "p3-nclx-only.heic", "samsung-sefd-trailer.heic"]
+                              "p3-nclx-only.heic", "samsung-sefd-trailer.heic", "exif-gps-usercomment-70k.heic"]
 
     func stem(_ relative: String) -> String { (relative as NSString).deletingPathExtension }
 

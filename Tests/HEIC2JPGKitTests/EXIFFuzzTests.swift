@@ -9,18 +9,23 @@ struct EXIFFuzzTests {
     static let seeds: [UInt64] = [0x5EED_0F_E71F, 0xC0FFEE, 0xBAD_F00D, 0x1234_5678_9ABC]
     static let iterationsPerSeed = 5_000
 
+    static let imageUniqueID = "00112233445566778899AABBCCDDEEFF"
+
     /// Interesting 32-bit values for offsets and counts.
     static let specials: [UInt32] = [0, 1, 2, 4, 7, 8, 9, 0x7FFF, 0xFFFF, 0x1_0000, 0x7FFF_FFFF, 0x8000_0000, 0xFFFF_FFFE, 0xFFFF_FFFF]
 
-    /// A small but complete blob (every IFD kind, a maker note, a thumbnail behind a
-    /// gap): small so that mutations hit structure often and the loop stays fast.
+    /// A small but complete blob (every IFD kind, a maker note, user text fields, a
+    /// thumbnail behind a gap): small so that mutations hit structure often and the loop
+    /// stays fast.
     static func base(bigEndian: Bool) -> [UInt8] {
         typealias Entry = EXIFTestTIFF.Entry
         var t = EXIFTestTIFF()
         t.bigEndian = bigEndian
         t.ifd0 = [Entry(EXIFTag.make, .ascii("Xiaomi")), Entry(EXIFTag.orientation, .short([6])),
                   Entry(EXIFTag.imageWidth, .short([4000]))]
-        t.exif = [Entry(EXIFTag.pixelXDimension, .long([4000])), Entry(EXIFTag.makerNote, .undefined(Array(0..<12)))]
+        t.exif = [Entry(EXIFTag.pixelXDimension, .long([4000])), Entry(EXIFTag.makerNote, .undefined(Array(0..<12))),
+                  Entry(EXIFTag.userComment, .undefined(Array("UNICODE\u{0}".utf8) + [0, 0x41, 0, 0x42, 0xD8, 0x3D, 0xDE, 0]))]
+        t.ifd0 += [Entry(EXIFTag.artist, .ascii("Ana")), Entry(EXIFTag.copyright, .ascii("A\u{0}B"))]
         t.interop = [Entry(0x0001, .ascii("R98"))]
         t.gps = [Entry(EXIFTag.gpsLatitude, .rational([(1, 1), (2, 1), (3, 1)]))]
         t.ifd1 = [Entry(EXIFTag.orientation, .short([8]))]
@@ -75,14 +80,32 @@ struct EXIFFuzzTests {
             bases.append(EXIFTestSupport.heifItem(tiff: tiff, offset: 6, prefix: EXIFTestSupport.exifSignature))
         }
         var rng = EXIFTestSupport.LCG(state: seed)
-        var produced = 0, silentFailures = 0, badPayloads: [String] = []
+        var produced = 0, silentFailures = 0, badPayloads: [String] = [], repacked = 0, laddered = 0
         for i in 0..<Self.iterationsPerSeed {
             let item = mutate(bases[i % bases.count], &rng)
             // Alternate the real limit with small ones so every fitting step is exercised.
             let limit = i % 3 == 0 ? EXIFAPP1Fitter.maxTIFFBytes : 60 + rng.below(300)
             let width = 1 + rng.below(70_000)
-            // Every other variant also strips GPS (IFD0 rewritten in place, GPS bytes zeroed).
-            let result = EXIFForJPEG.make(fromHEIFExifItem: item, width: width, height: 480, stripGPS: i % 2 == 1, tiffLimit: limit)
+            // Every other variant also strips GPS (IFD0 rewritten in place, GPS bytes zeroed);
+            // two in three get the provenance ImageUniqueID (the append-IFD edit).
+            let result = EXIFForJPEG.make(fromHEIFExifItem: item, width: width, height: 480, stripGPS: i % 2 == 1,
+                                          imageUniqueID: i % 3 == 2 ? nil : Self.imageUniqueID, tiffLimit: limit)
+            if result.warnings.contains(where: { $0.hasPrefix("repacked the EXIF") }) { laddered += 1 }
+            // Every 5th variant: a repack must read back as the same contents, and the
+            // append-IFD edit on a random IFD must read back with its value (or throw).
+            if i % 5 == 0, let start = TIFFHeaderLocator.locate(in: item), let dir = try? TIFFReader.read(Array(item[start...])) {
+                if let layout = try? TIFFLayout(dir), case let .packed(bytes)? = try? layout.packed(cap: 1 << 20) {
+                    repacked += 1
+                    if (try? TIFFReader.read(bytes)).map(EXIFTestSupport.contents) != EXIFTestSupport.contents(dir) {
+                        badPayloads.append("iteration \(i): repacked contents differ")
+                    }
+                }
+                let kind = EXIFIFDKind.allCases[rng.below(EXIFIFDKind.allCases.count)]
+                if let value = TIFFValue.ascii(Self.imageUniqueID), let edited = try? TIFFIFDAppender.set([0xA420: value], in: kind, of: dir),
+                   edited.string(kind, 0xA420) != Self.imageUniqueID {
+                    badPayloads.append("iteration \(i): appended \(kind) value does not read back")
+                }
+            }
             // Every 10th variant: the editor's shortcut directory must equal a full re-read.
             if i % 10 == 0, let start = TIFFHeaderLocator.locate(in: item),
                let dir = try? TIFFReader.read(Array(item[start...])) {
@@ -114,5 +137,7 @@ struct EXIFFuzzTests {
         #expect(badPayloads.isEmpty, "\(badPayloads.prefix(5))")
         // Most mutations leave IFD0 readable; make sure the loop tested the edit/fit paths.
         #expect(produced > Self.iterationsPerSeed / 2)
+        // ... and that the repack and the ladder after it ran on many variants.
+        #expect(repacked > Self.iterationsPerSeed / 50 && laddered > Self.iterationsPerSeed / 10, "\(repacked) \(laddered)")
     }
 }

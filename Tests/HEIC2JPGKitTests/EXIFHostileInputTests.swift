@@ -204,3 +204,106 @@ struct EXIFHostileInputTests {
         }
     }
 }
+
+/// Hostile structures meet the repack, the later ladder steps and the append-IFD edit:
+/// each is either handled exactly or refused with a warning that names the cause, and
+/// whatever comes out reads back and fits.
+@Suite("EXIF hostile input: repack and append")
+struct EXIFHostileRepackTests {
+    typealias Entry = EXIFTestTIFF.Entry
+
+    static let id = "0123456789ABCDEF0123456789ABCDEF"
+
+    /// A blob that must be repacked to fit (IFD1 far behind a gap), broken by `damage`.
+    static func broken(bigEndian: Bool = false, _ damage: (inout EXIFTestTIFF, inout EXIFTestTIFF.Layout) -> Void) -> [UInt8] {
+        var t = EXIFTestTIFF.typical(bigEndian: bigEndian, thumbnailSize: 100)
+        t.ifd1Gap = 70_000
+        var layout = t.build()
+        damage(&t, &layout)
+        return layout.bytes
+    }
+
+    static func put32(_ value: UInt32, _ layout: inout EXIFTestTIFF.Layout, _ ifd: Int?, _ tag: UInt16, field: Int = 8) {
+        TIFFPatching.put32(value, at: layout.entryOffsets[ifd!]![tag]! + field, in: &layout.bytes, bigEndian: false)
+    }
+
+    /// Cases and the reason the repack must give.
+    static let cases: [(String, [UInt8], String)] = [
+        ("ExifIFD pointer loops to IFD0", broken { _, l in put32(UInt32(l.ifd0), &l, l.ifd0, EXIFTag.exifIFDPointer) },
+         "ExifIFD at offset 8 was already read (IFD loop)"),
+        ("GPS offset past the end", broken { _, l in put32(0xFFFF_FF00, &l, l.ifd0, EXIFTag.gpsIFDPointer) },
+         "GPS IFD offset 4,294,967,040 is past the end"),
+        ("GPS IFD overlapping ExifIFD", broken { _, l in put32(UInt32(l.exif! + 12), &l, l.ifd0, EXIFTag.gpsIFDPointer) },
+         "overlaps ExifIFD"),
+        ("Interop pointer of type ASCII", broken { _, l in
+            TIFFPatching.put16(TIFFFieldType.ascii, at: l.entryOffsets[l.exif!]![EXIFTag.interopIFDPointer]! + 2, in: &l.bytes, bigEndian: false)
+        }, "ExifIFD tag 0xA005 has type 2 count 1, which cannot hold an IFD offset"),
+        ("GPS pointer twice in IFD0", broken { _, l in
+            // Turn the ExifIFD pointer entry into a second GPS pointer (tags then out of order, as hostile files are).
+            TIFFPatching.put16(EXIFTag.gpsIFDPointer, at: l.entryOffsets[l.ifd0]![EXIFTag.exifIFDPointer]!, in: &l.bytes, bigEndian: false)
+        }, "IFD0 has tag 0x8825 more than once"),
+        ("a count of 4,294,967,295 LONGs", broken { _, l in put32(0xFFFF_FFFF, &l, l.exif, EXIFTag.dateTimeOriginal, field: 4) },
+         "ExifIFD tag 0x9003 (type 2, count 4294967295) has a value that cannot be located"),
+        ("an unknown field type", broken { _, l in
+            TIFFPatching.put16(0x00EE, at: l.entryOffsets[l.ifd0]![EXIFTag.model]! + 2, in: &l.bytes, bigEndian: false)
+        }, "IFD0 tag 0x0110 (type 238, count 14) has a value that cannot be located"),
+        ("thumbnail offset past the end", broken { _, l in put32(0x7FFF_FFFF, &l, l.ifd1, EXIFTag.jpegInterchangeFormat) },
+         "IFD1 tag 0x0201 points at data whose offsets or lengths cannot be read"),
+        ("an unknown maker note inside the header", broken { _, l in put32(2, &l, l.exif, EXIFTag.makerNote) },
+         "ExifIFD tag 0x927C (type 7, count 35) has a value that cannot be located"),
+    ]
+
+    @Test("each hostile structure is refused by the repack with its cause; the output still reads and fits",
+          arguments: cases.indices)
+    func refused(index: Int) throws {
+        let (name, tiff, cause) = Self.cases[index]
+        for limit in [EXIFForJPEG.maxTIFFBytes, 400, 120] {
+            let result = EXIFForJPEG.make(fromHEIFExifItem: EXIFTestSupport.heifItem(tiff: tiff), width: 640, height: 480,
+                                          imageUniqueID: Self.id, tiffLimit: limit)
+            let note = result.warnings.first { $0.hasPrefix("EXIF could not be repacked: ") }
+            #expect(note?.contains(cause) == true, "\(name), limit \(limit): \(result.warnings)")
+            #expect(result.movedToXMP.isEmpty, "\(name)")
+            if let payload = result.app1Payload {
+                #expect(payload.count <= limit + 6, "\(name)")
+                let dir = try EXIFDirectory(app1Payload: payload)
+                #expect(dir.unsignedInteger(.ifd0, EXIFTag.orientation) == 1, "\(name)")
+            } else {
+                #expect(result.warnings.last?.contains("dropped it") == true, "\(name)")
+            }
+        }
+    }
+
+    @Test("the append-IFD edit on each hostile structure: refused or readable, never a trap")
+    func append() throws {
+        let value = try #require(TIFFValue.ascii(Self.id))
+        for (name, tiff, _) in Self.cases {
+            let dir = try EXIFDirectory(tiff: tiff)
+            for kind in EXIFIFDKind.allCases {
+                guard let edited = try? TIFFIFDAppender.set([0xC001: value], in: kind, of: dir) else { continue }
+                #expect(edited.string(kind, 0xC001) == Self.id, "\(name) \(kind)")
+                #expect(edited.ifds.count >= dir.ifds.count, "\(name) \(kind)")
+            }
+        }
+    }
+
+    @Test("SubIFDs with more offsets than readers follow are not repacked")
+    func tooManySubIFDs() throws {
+        var t = EXIFTestTIFF.typical()
+        t.ifd0.append(Entry(EXIFTag.subIFDs, .long([UInt32](repeating: 0, count: 9))))
+        t.ifd1Gap = 70_000
+        var layout = t.build()
+        // Nine real (empty) IFDs; readers follow the first eight.
+        let array = try #require(EXIFDirectory(tiff: layout.bytes).entry(.ifd0, EXIFTag.subIFDs)?.valueOffset)
+        for i in 0..<9 {
+            TIFFPatching.put32(UInt32(layout.bytes.count), at: array + 4 * i, in: &layout.bytes, bigEndian: false)
+            layout.bytes += [0, 0, 0, 0, 0, 0]
+        }
+        let dir = try EXIFDirectory(tiff: layout.bytes)
+        #expect(dir.ifds.filter { $0.kind == .subIFD }.count == 8 && dir.unreadable.isEmpty)
+        let result = EXIFForJPEG.make(fromHEIFExifItem: EXIFTestSupport.heifItem(tiff: layout.bytes), width: 1, height: 1)
+        #expect(result.warnings.first == "EXIF could not be repacked: IFD0 tag 0x014A holds 9 IFD offsets, more than readers follow; "
+            + "only trimming it and dropping its thumbnail were tried")
+        // The SubIFDs sit after the gap, so neither trimming nor dropping IFD1 helps.
+        #expect(result.app1Payload == nil && result.warnings.last?.contains("dropped it") == true)
+    }
+}

@@ -3,8 +3,8 @@
 /// Assembles synthetic EXIF/TIFF blobs for tests, in either byte order.
 ///
 /// Layout, in order: header, IFD0 + its values, ExifIFD + values, InteropIFD + values,
-/// GPS IFD + values, `ifd1Gap` zero bytes, IFD1 + values, `thumbnailGap` zero bytes,
-/// thumbnail, `trailingPadding` zero bytes. Pointer tags (0x8769, 0x8825, 0xA005,
+/// GPS IFD + values (each of these three after `ifdGap` zero bytes), `ifd1Gap` zero
+/// bytes, IFD1 + values, `thumbnailGap` zero bytes, thumbnail, `trailingPadding` zero bytes. Pointer tags (0x8769, 0x8825, 0xA005,
 /// 0x0201/0x0202) are added automatically for the parts that are present. Values are
 /// placed at even offsets. `Layout` reports where everything went.
 struct EXIFTestTIFF {
@@ -41,6 +41,7 @@ struct EXIFTestTIFF {
     var gps: [Entry]?
     var ifd1: [Entry]?
     var thumbnail: [UInt8]?
+    var ifdGap = 0
     var ifd1Gap = 0
     var thumbnailGap = 0
     var trailingPadding = 0
@@ -125,9 +126,9 @@ struct EXIFTestTIFF {
         }
 
         layout.ifd0 = writeIFD(ifd0, key: 0)
-        if let exif { layout.exif = writeIFD(exif, key: 1) }
-        if let interop { layout.interop = writeIFD(interop, key: 2) }
-        if let gps { layout.gps = writeIFD(gps, key: 3) }
+        if let exif { out += [UInt8](repeating: 0, count: ifdGap); layout.exif = writeIFD(exif, key: 1) }
+        if let interop { out += [UInt8](repeating: 0, count: ifdGap); layout.interop = writeIFD(interop, key: 2) }
+        if let gps { out += [UInt8](repeating: 0, count: ifdGap); layout.gps = writeIFD(gps, key: 3) }
         if let ifd1 {
             out += [UInt8](repeating: 0, count: ifd1Gap)
             layout.ifd1 = writeIFD(ifd1, key: 4)
@@ -192,6 +193,41 @@ enum EXIFTestSupport {
     static func directory(_ result: JPEGExif) -> EXIFDirectory? {
         guard let payload = result.app1Payload else { return nil }
         return try? EXIFDirectory(app1Payload: payload)
+    }
+
+    /// What a reader sees, wherever things sit: per IFD in reading order, each entry's
+    /// tag, type, count and value (its bytes' length and FNV-1a hash); pointers as the IFD
+    /// kind they lead to, data offsets as the blocks' bytes. Equal for a blob and its repacking.
+    static func contents(_ dir: EXIFDirectory) -> [String] {
+        func digest<C: Collection>(_ bytes: C?) -> String where C.Element == UInt8 {
+            guard let bytes else { return "unreadable" }
+            var hash: UInt64 = 0xCBF2_9CE4_8422_2325
+            for b in bytes { hash = (hash ^ UInt64(b)) &* 0x100_0000_01B3 }
+            return "\(bytes.count) bytes #\(String(hash, radix: 16))"
+        }
+        var lines: [String] = []
+        for ifd in dir.ifds {
+            for e in ifd.entries {
+                let value: String
+                if let target = EXIFTag.pointerTarget(e.tag) {
+                    value = "-> \(target)"
+                } else if let lengthsTag = EXIFTag.lengthsTag(forOffsets: e.tag) {
+                    let offsets = dir.unsignedIntegers(e) ?? []
+                    let lengths = ifd.entry(lengthsTag).flatMap(dir.unsignedIntegers) ?? []
+                    value = "-> " + zip(offsets, lengths).map { digest(ByteReader(dir.tiff).slice(Int($0), Int($1))) }.joined(separator: ", ")
+                } else {
+                    value = digest(dir.rawValue(e))
+                }
+                lines.append("\(ifd.kind) 0x\(EXIFText.hex(e.tag)) type \(e.type) count \(e.count) \(value)")
+            }
+        }
+        return lines
+    }
+
+    /// A JPEG with just SOI, one APP1 holding `payload` and EOI, for exiftool.
+    static func jpeg(app1Payload payload: [UInt8]) -> [UInt8] {
+        let length = payload.count + 2
+        return [0xFF, 0xD8, 0xFF, 0xE1, UInt8(length >> 8), UInt8(length & 0xFF)] + payload + [0xFF, 0xD9]
     }
 
     /// Deterministic 64-bit LCG (Knuth MMIX constants).

@@ -31,39 +31,57 @@ struct XMPInJPEGFileTests {
         (JPEGSegments(jpeg)?.segments ?? []).filter { (0xE0...0xEF).contains($0.marker) }.map { ($0.marker, jpeg[$0.payload]) }
     }
 
-    @Test("Keep mode: exiftool reassembles the Extended XMP (a 70 KB UserComment) and -validate finds nothing to warn about")
+    /// The provenance mark `S.mark()` describes.
+    static let mark = ProvenanceMark(sourceName: "IMG_0001.HEIC", sourceSHA256: String(repeating: "ab", count: 32), mode: .keep,
+                                     quality: 90, version: "test")
+
+    @Test("Keep mode: an oversized EXIF UserComment moves to XMP, exiftool reassembles the Extended XMP, -validate has nothing to say about the XMP")
     func keepMode() throws {
         let packet = Array(ExtendedXMPTests.source(history: 20_000, description: 500).utf8)
-        let comment = XMPProperty(.exif, "UserComment", .languageAlternative(ExtendedXMPTests.longComment))
-        let markers = JPEGMarkers(source: try Self.sourceMetadata(xmp: packet), mode: .keep, adding: S.mark() + [comment], width: 16, height: 16)
-        #expect(markers.warnings.count == 1 && markers.warnings.first?.contains("moved exif:UserComment") == true)
-        #expect(markers.kept == ConversionResult.MetadataKept(exif: false, xmp: true, icc: false))
+        // An EXIF whose UNICODE UserComment (UTF-16, about 140 KB) cannot fit one APP1.
+        var tiff = EXIFTestTIFF.typical()
+        tiff.ifd1 = nil
+        tiff.thumbnail = nil
+        let units = Array(ExtendedXMPTests.longComment.utf16).flatMap { [UInt8($0 & 0xFF), UInt8($0 >> 8)] }
+        tiff.exif!.append(EXIFTestTIFF.Entry(EXIFTag.userComment, .undefined(Array("UNICODE\u{0}".utf8) + units)))
+        var source = try Self.sourceMetadata(xmp: packet)
+        source.exif = EXIFTestSupport.heifItem(tiff: tiff.build().bytes)
+        let markers = JPEGMarkers(source: source, mode: .keep, mark: Self.mark, width: 16, height: 16)
+        #expect(markers.warnings.contains { $0.hasPrefix("moved the ") && $0.contains("EXIF UserComment to XMP") }, "\(markers.warnings)")
+        #expect(markers.warnings.contains { $0.contains("moved exif:UserComment") && $0.contains("to Extended XMP") }, "\(markers.warnings)")
+        #expect(markers.kept == ConversionResult.MetadataKept(exif: true, xmp: true, icc: false), "\(markers.warnings)")
         let directory = TemporaryDirectory()
         let (path, bytes) = try Self.jpeg(markers, in: directory)
 
-        // APP0 JFIF, the standard XMP, then its two extended segments.
+        // APP0 JFIF, the EXIF, the standard XMP, then its two extended segments.
         let segments = Self.appSegments(bytes)
-        #expect(segments.map(\.marker) == [0xE0, 0xE1, 0xE1, 0xE1])
-        #expect(segments[1].payload.starts(with: XMPForJPEG.header))
-        #expect(Array(segments[2].payload) == markers.extendedXMP[0] && Array(segments[3].payload) == markers.extendedXMP[1])
-        #expect(segments[2].payload.count == 65_533)
+        try #require(segments.map(\.marker) == [0xE0, 0xE1, 0xE1, 0xE1, 0xE1])
+        #expect(segments[1].payload.starts(with: EXIFAPP1Fitter.exifPrefix))
+        #expect(segments[2].payload.starts(with: XMPForJPEG.header))
+        #expect(Array(segments[3].payload) == markers.extendedXMP[0] && Array(segments[4].payload) == markers.extendedXMP[1])
+        #expect(segments[3].payload.count == 65_533)
 
         let tags = try S.exiftool(file: path)
-        #expect(tags["XMP-exif:UserComment"] == ExtendedXMPTests.longComment)
+        // EXIF pads comments with spaces; the moved value drops that padding.
+        #expect(tags["XMP-exif:UserComment"] == ExtendedXMPTests.longComment.trimmingCharacters(in: .whitespaces))
         #expect(tags["XMP-exif:UserComment"]?.utf8.count ?? 0 > 70_000)
         #expect(tags["XMP-photoshop:History"] == String(repeating: "h", count: 20_000))
         #expect(tags["XMP-h2j:SourceName"] == "IMG_0001.HEIC" && tags["XMP-h2j:Quality"] == "90")
         #expect(tags["XMP-xmpNote:HasExtendedXMP"] == S.reassemble(markers.extendedXMP)?.guid)
         #expect(tags["XMP-tiff:Orientation"] == "Horizontal (normal)")
+        let exif = try EXIFDirectory(app1Payload: try #require(markers.exif))
+        #expect(exif.string(.exif, 0xA420) == Self.mark.imageUniqueID)
+        #expect(exif.entry(.exif, EXIFTag.userComment) == nil)
         let validation = String(decoding: try HEVCReference.run("exiftool", ["-validate", "-warning", "-error", "-a", "-G1", path]), as: UTF8.self)
-        #expect(validation.contains("Validate") && validation.contains("OK"), "\(validation)")
-        #expect(!validation.contains("Warning") && !validation.contains("Error"), "\(validation)")
+        // The synthetic EXIF lacks tags a JPEG's EXIF requires; the XMP must draw no warning.
+        #expect(validation.contains("Validate") && !validation.contains("Error"), "\(validation.prefix(2000))")
+        #expect(!validation.contains("XMP"), "\(validation.prefix(2000))")
     }
 
     @Test("Strip mode: no source XMP, only what is added; nothing added, no XMP")
     func stripMode() throws {
         let source = try Self.sourceMetadata(xmp: Array(XMPInsertionTests.severalDescriptions.utf8))
-        let marked = JPEGMarkers(source: source, mode: .strip, adding: S.mark(), width: 16, height: 16)
+        let marked = JPEGMarkers(source: source, mode: .strip, mark: Self.mark, width: 16, height: 16)
         #expect(marked.warnings.isEmpty && marked.extendedXMP.isEmpty)
         let directory = TemporaryDirectory()
         let tags = try S.exiftool(file: try Self.jpeg(marked, in: directory).path)

@@ -16,18 +16,25 @@ struct JPEGMarkers {
     static let app1 = 0xE1
 
     /// `stripGPS` (keep mode): the GPS IFD and XMP `exif:GPS…` properties are removed.
-    /// `adding`: XMP properties to add (the provenance mark, fields moved out of an
-    /// oversized EXIF), in either mode; in `strip` mode they make a packet of their own.
-    init(source: SourceMetadata, mode: MetadataMode, stripGPS: Bool = false, adding: [XMPProperty] = [], width: Int, height: Int) {
+    /// `mark`: the provenance mark, written as XMP in either mode (in `strip` mode as a
+    /// packet of its own) and, in `keep` mode, as EXIF ImageUniqueID when the source's
+    /// EXIF has none and it fits. EXIF fields the fitter moved out of an oversized EXIF
+    /// are added to the XMP too, so they are not lost.
+    init(source: SourceMetadata, mode: MetadataMode, stripGPS: Bool = false, mark: ProvenanceMark? = nil,
+         width: Int, height: Int) {
         icc = source.icc
+        let markProperties = mark?.xmpProperties ?? []
         guard mode == .keep else {
-            if !adding.isEmpty { setXMP(XMPForJPEG.make(packet: nil, width: width, height: height, adding: adding)) }
+            if !markProperties.isEmpty { setXMP(XMPForJPEG.make(packet: nil, width: width, height: height, adding: markProperties)) }
             return
         }
+        var adding = markProperties
         if let item = source.exif {
-            let prepared = EXIFForJPEG.make(fromHEIFExifItem: item, width: width, height: height, stripGPS: stripGPS)
+            let prepared = EXIFForJPEG.make(fromHEIFExifItem: item, width: width, height: height, stripGPS: stripGPS,
+                                            imageUniqueID: mark?.imageUniqueID)
             exif = prepared.app1Payload
             warnings += prepared.warnings
+            adding = prepared.movedToXMP + adding
         }
         if source.xmp != nil || !adding.isEmpty {
             setXMP(XMPForJPEG.make(packet: source.xmp, width: width, height: height, stripGPS: stripGPS, adding: adding))

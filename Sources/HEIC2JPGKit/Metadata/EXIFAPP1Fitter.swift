@@ -1,19 +1,27 @@
 /// Shrinks an EXIF/TIFF blob so that `Exif\0\0` + TIFF fits in one JPEG APP1 segment.
 ///
 /// A JPEG segment length is 16 bits and counts itself, so an APP1 payload holds at most
-/// 65,533 bytes, i.e. 65,527 bytes of TIFF. EXIF is never split across segments.
-/// Steps, stopping as soon as the blob fits, each reported in a warning with sizes:
+/// 65,533 bytes, i.e. 65,527 bytes of TIFF. EXIF is never split across segments. The
+/// compaction ladder runs in this order and stops as soon as the blob fits; every step
+/// taken is a per-file warning naming what was moved or dropped, with sizes:
 ///
-/// 1. Trim the bytes after the last referenced byte (`EXIFReferencedBytes`); loses nothing.
-/// 2. Relocate IFD1 (the thumbnail directory), its out-of-line values and its JPEG
-///    thumbnail down to just after everything else, patching IFD0's next-IFD pointer,
-///    IFD1's value offsets and JPEGInterchangeFormat. Only IFD1 may move: only IFD0's
-///    next pointer refers to it. Refused when IFD1 points at other IFDs or holds strips.
-/// 3. Otherwise drop IFD1 (IFD0 next pointer := 0) and trim again.
-/// 4. Still too big: no EXIF at all.
+/// 1. Trim the bytes after the last referenced byte (`EXIFReferencedBytes`). Loses nothing.
+/// 2. Repack (`TIFFLayout`): every IFD, value and data block (thumbnail, strips) packed
+///    after the header, offsets patched, so unreferenced bytes anywhere are gone; a maker
+///    note of unknown format keeps its offset. Loses nothing.
+/// 3. Drop IFD1 (the thumbnail) and its data.
+/// 4. Move user text fields to XMP (`EXIFUserField`: UserComment, ImageDescription,
+///    Artist, Copyright), largest first, only as many as needed; they come back in
+///    `Result.movedToXMP` for the XMP writer.
+/// 5. Drop the maker note.
+/// 6. Give up: no EXIF.
 ///
-/// Invariant: apart from IFD1's bytes in step 2, no byte changes offset; bytes are only
-/// removed from the end. Never traps.
+/// When the blob cannot be laid out safely (`TIFFLayout.init` says why, in a warning),
+/// steps 2, 4 and 5 are impossible; step 3 then drops IFD1 in place (IFD0's next
+/// pointer := 0) and trims, and nothing else moves.
+///
+/// Invariant: never traps; a returned blob is at most `limit` bytes and is either the
+/// input, a prefix of it (steps 1 and in-place 3) or `TIFFLayout`'s packing of it.
 enum EXIFAPP1Fitter {
     /// Largest APP1 payload: 65,535 minus the 2-byte length field.
     static let maxPayloadBytes = 65_533
@@ -26,61 +34,160 @@ enum EXIFAPP1Fitter {
         /// The TIFF bytes to write, or nil when nothing fits.
         var tiff: [UInt8]?
         var warnings: [String]
+        /// User fields taken out of the EXIF (step 4), for the XMP packet.
+        var movedToXMP: [XMPProperty] = []
     }
 
     /// Fits `dir.tiff` into `limit` TIFF bytes (`limit` is a parameter only for tests).
     static func fit(_ dir: EXIFDirectory, limit: Int = maxTIFFBytes) -> Result {
         let original = dir.tiff
-        let payloadLimit = limit + 6
         if original.count <= limit { return Result(tiff: original, warnings: []) }
-        var warnings: [String] = []
         let referenced = EXIFReferencedBytes(dir)
 
-        // 1. Trim unreferenced tail.
+        // 1. Trim the unreferenced tail.
         let all = referenced.extentOfAll
-        var smallest = original.count
-        if all < original.count {
-            let trimmed = Array(original[..<all])
-            smallest = trimmed.count
-            if trimmed.count <= limit {
-                warnings.append("trimmed \(EXIFText.bytes(original.count - all)) unreferenced bytes from the end of the EXIF "
-                    + "(\(EXIFText.bytes(original.count + 6)) → \(EXIFText.bytes(all + 6)) bytes) to fit one APP1")
-                return Result(tiff: trimmed, warnings: warnings)
+        if all <= limit {
+            return Result(tiff: Array(original[..<all]), warnings: [
+                "trimmed \(EXIFText.bytes(original.count - all)) unreferenced bytes from the end of the EXIF "
+                    + "(\(payload(original.count)) → \(payload(all)) bytes) to fit one APP1",
+            ])
+        }
+        // 2.–5. on the laid-out blob.
+        do throws(EXIFError) {
+            return try climb(TIFFLayout(dir), limit: limit)
+        } catch {
+            return fitInPlace(dir, referenced: referenced, limit: limit,
+                              note: "EXIF could not be repacked: \(error.description); only trimming it and dropping its thumbnail were tried")
+        }
+    }
+
+    /// Steps 2 to 5 and giving up. Throws when the layout cannot be packed after all (an
+    /// offset too large for a SHORT array).
+    private static func climb(_ start: TIFFLayout, limit: Int) throws(EXIFError) -> Result {
+        var layout = start
+        let dir = layout.source
+        var size = dir.tiff.count
+        var warnings: [String] = []
+        var moved: [XMPProperty] = []
+        var taken: [String] = []  // for the give-up message
+
+        /// Packs the layout as it is now and records the step; the bytes when they fit.
+        /// Steps that move or drop data always warn; the repack (`dropsData` false) only
+        /// when it fits or saves bytes, as one that changes no size says nothing new.
+        func step(_ what: String, _ short: String, dropsData: Bool = true) throws(EXIFError) -> [UInt8]? {
+            let packing = try layout.packed(cap: limit)
+            let newSize: Int
+            var fitted: [UInt8]?
+            switch packing {
+            case let .packed(bytes): newSize = bytes.count; fitted = bytes
+            case let .tooLarge(tooLarge): newSize = tooLarge
             }
+            if dropsData || fitted != nil || newSize < size {
+                warnings.append("\(what) to fit one APP1 (\(payload(size)) → \(payload(newSize)) bytes)")
+            }
+            taken.append(short)
+            size = newSize
+            return fitted
         }
 
-        // 2./3. Relocate or drop IFD1.
-        if let ifd1Index = dir.index(of: .ifd1) {
-            let ifd1 = dir.ifds[ifd1Index]
-            let thumbnail = thumbnailRange(ifd1, in: dir)
-            let what = thumbnail.map { "the \(EXIFText.bytes($0.count))-byte EXIF thumbnail" } ?? "IFD1"
-            if let moved = relocateIFD1(dir, ifd1Index: ifd1Index, referenced: referenced), moved.tiff.count <= limit,
-               moved.tiff.count < smallest {
-                warnings.append("moved \(what) from offset \(EXIFText.bytes(moved.from)) to \(EXIFText.bytes(moved.to)) "
-                    + "and trimmed unreferenced bytes (\(EXIFText.bytes(original.count + 6)) → "
-                    + "\(EXIFText.bytes(moved.tiff.count + 6)) bytes) to fit one APP1")
-                return Result(tiff: moved.tiff, warnings: warnings)
+        // 2. Repack.
+        if let fitted = try step("repacked the EXIF (\(repackDetails(dir, layout)))", "repacking it", dropsData: false) {
+            return Result(tiff: fitted, warnings: warnings)
+        }
+        // 3. Drop IFD1.
+        if layout.dropIFD1(), let fitted = try step("dropped \(thumbnailName(dir))", "dropping the thumbnail") {
+            return Result(tiff: fitted, warnings: warnings)
+        }
+        // 4. Move user fields to XMP, largest first.
+        for (field, index, entry, carried) in userFields(dir) {
+            layout.remove(tag: field.tag, fromIFD: index)
+            let bytes = "\(EXIFText.bytes(entry.byteLength ?? 0))-byte EXIF \(field.name)"
+            let what: String
+            switch carried {
+            case let .property(property):
+                moved.append(property)
+                what = "moved the \(bytes) to XMP (\(property.qualifiedName))"
+            case .nothing:
+                what = "dropped the empty \(bytes)"
             }
-            if let dropped = dropIFD1(dir, referenced: referenced) {
-                smallest = min(smallest, dropped.count)
-                if dropped.count <= limit {
-                    warnings.append("dropped \(what) and trimmed unreferenced bytes (\(EXIFText.bytes(original.count + 6)) → "
-                        + "\(EXIFText.bytes(dropped.count + 6)) bytes) to fit one APP1")
-                    return Result(tiff: dropped, warnings: warnings)
-                }
+            if let fitted = try step(what, "moving \(field.name) to XMP") {
+                return Result(tiff: fitted, warnings: warnings, movedToXMP: moved)
             }
         }
+        // 5. Drop the maker note.
+        var makerNoteBytes = 0
+        for index in dir.ifds.indices {
+            for entry in layout.remove(tag: EXIFTag.makerNote, fromIFD: index) { makerNoteBytes += entry.byteLength ?? 0 }
+        }
+        if makerNoteBytes > 0, let fitted = try step("dropped the \(EXIFText.bytes(makerNoteBytes))-byte maker note",
+                                                     "dropping the maker note") {
+            return Result(tiff: fitted, warnings: warnings, movedToXMP: moved)
+        }
+        // 6. Give up.
+        return Result(tiff: nil, warnings: [
+            "EXIF is \(payload(dir.tiff.count)) bytes, over the \(payload(limit)) a JPEG APP1 holds; dropped it "
+                + "(still \(payload(size)) bytes after \(taken.joined(separator: ", ")))",
+        ])
+    }
 
-        // 4. Give up.
-        var message = "EXIF is \(EXIFText.bytes(original.count + 6)) bytes, over the \(EXIFText.bytes(payloadLimit)) "
-            + "a JPEG APP1 holds; dropped it"
+    /// The repack warning's details: what moved, and what stayed put.
+    private static func repackDetails(_ dir: EXIFDirectory, _ layout: TIFFLayout) -> String {
+        let hasThumbnail = dir.ifd(.ifd1).flatMap { thumbnailRange($0, in: dir) } != nil
+        var details = (hasThumbnail ? "IFDs, values and the thumbnail" : "IFDs and values")
+            + " moved next to each other, unreferenced bytes dropped"
+        if let note = dir.entry(.exif, EXIFTag.makerNote), let range = note.valueRange, range.count > 4 {
+            if let vendor = MakerNoteFormat.movableVendor(dir.tiff[range]) {
+                details += "; the \(vendor) maker note moved unchanged"
+            } else if layout.reservedRanges.contains(range) {
+                details += "; the \(EXIFText.bytes(range.count))-byte maker note kept at offset \(EXIFText.bytes(range.lowerBound)), "
+                    + "as its offsets may count from the EXIF start"
+            }
+        }
+        return details
+    }
+
+    /// "the 13,244-byte EXIF thumbnail", or "IFD1" when it has no JPEG thumbnail.
+    private static func thumbnailName(_ dir: EXIFDirectory) -> String {
+        guard let ifd1 = dir.ifd(.ifd1), let thumbnail = thumbnailRange(ifd1, in: dir) else { return "IFD1" }
+        return "the \(EXIFText.bytes(thumbnail.count))-byte EXIF thumbnail"
+    }
+
+    /// The user fields present, decodable, largest first (ties in `EXIFUserField.all` order).
+    private static func userFields(_ dir: EXIFDirectory)
+        -> [(field: EXIFUserField, index: Int, entry: TIFFEntry, carried: EXIFUserField.Carried)] {
+        let found = EXIFUserField.all.compactMap { field -> (EXIFUserField, Int, TIFFEntry, EXIFUserField.Carried)? in
+            guard let index = dir.index(of: field.ifd), let entry = dir.ifds[index].entry(field.tag),
+                  let carried = field.carried(entry, in: dir) else { return nil }
+            return (field, index, entry, carried)
+        }
+        return found.enumerated().sorted {
+            ($0.element.2.byteLength ?? 0, -$0.offset) > ($1.element.2.byteLength ?? 0, -$1.offset)
+        }.map(\.element)
+    }
+
+    /// Without a layout: drop IFD1 in place and trim, or give up. `note` says why.
+    private static func fitInPlace(_ dir: EXIFDirectory, referenced: EXIFReferencedBytes, limit: Int,
+                                   note: String) -> Result {
+        let original = dir.tiff
+        var smallest = min(original.count, referenced.extentOfAll)
+        if dir.index(of: .ifd1) != nil, let dropped = dropIFD1(dir, referenced: referenced) {
+            smallest = min(smallest, dropped.count)
+            if dropped.count <= limit {
+                return Result(tiff: dropped, warnings: [note,
+                    "dropped \(thumbnailName(dir)) and trimmed unreferenced bytes (\(payload(original.count)) → "
+                        + "\(payload(dropped.count)) bytes) to fit one APP1"])
+            }
+        }
+        var message = "EXIF is \(payload(original.count)) bytes, over the \(payload(limit)) a JPEG APP1 holds; dropped it"
         if smallest < original.count {
-            message += " (still \(EXIFText.bytes(smallest + 6)) bytes without unreferenced bytes"
+            message += " (still \(payload(smallest)) bytes without unreferenced bytes"
                 + (dir.index(of: .ifd1) == nil ? ")" : " and the thumbnail)")
         }
-        warnings.append(message)
-        return Result(tiff: nil, warnings: warnings)
+        return Result(tiff: nil, warnings: [note, message])
     }
+
+    /// A TIFF size as an APP1 payload size (with `Exif\0\0`), formatted.
+    private static func payload(_ tiffBytes: Int) -> String { EXIFText.bytes(tiffBytes + 6) }
 
     /// The JPEG thumbnail's bytes (JPEGInterchangeFormat/Length), when wholly inside the data.
     static func thumbnailRange(_ ifd1: TIFFIFD, in dir: EXIFDirectory) -> Range<Int>? {
@@ -99,75 +206,5 @@ enum EXIFAPP1Fitter {
         guard TIFFPatching.put32(0, at: next, in: &tiff, bigEndian: dir.bigEndian) else { return nil }
         let end = referenced.extentWithoutIFD1
         return Array(tiff[..<min(end, tiff.count)])
-    }
-
-    /// Everything but IFD1's family kept in place and trimmed; then each IFD1 piece that
-    /// ended past that point (directory, out-of-line values, JPEG thumbnail) appended at
-    /// an even offset, with the pointers to it patched. nil when IFD1 cannot be moved
-    /// safely: it points at other IFDs, holds strips or tiles, or has a thumbnail pointer
-    /// that is not a single inline SHORT/LONG.
-    static func relocateIFD1(_ dir: EXIFDirectory, ifd1Index: Int,
-                             referenced: EXIFReferencedBytes) -> (tiff: [UInt8], from: Int, to: Int)? {
-        let ifd1 = dir.ifds[ifd1Index]
-        guard referenced.ifd1Family.count == 1, !dir.unreadable.contains(where: { $0.parent == ifd1Index }),
-              ifd1.nextIFDOffset == 0,
-              let ifd0Next = dir.ifds.first?.nextPointerOffset,
-              !ifd1.entries.contains(where: { EXIFTag.pointerTarget($0.tag) != nil
-                  || [EXIFTag.stripOffsets, EXIFTag.tileOffsets].contains($0.tag) })
-        else { return nil }
-
-        let thumbEntry = ifd1.entry(EXIFTag.jpegInterchangeFormat)
-        var thumb: Range<Int>?
-        if let thumbEntry {
-            guard thumbEntry.count == 1, thumbEntry.isInline,
-                  [TIFFFieldType.short, TIFFFieldType.long].contains(thumbEntry.type),
-                  let range = thumbnailRange(ifd1, in: dir) else { return nil }
-            thumb = range
-        }
-
-        let keep = referenced.extentWithoutIFD1
-        guard keep <= dir.tiff.count else { return nil }
-        var out = Array(dir.tiff[..<keep])
-        let be = dir.bigEndian
-        /// Appends `range` of the original at an even offset; returns the new offset.
-        func append(_ range: Range<Int>) -> Int {
-            if out.count % 2 == 1 { out.append(0) }
-            let at = out.count
-            out += dir.tiff[range]
-            return at
-        }
-
-        // The directory.
-        var newDir = ifd1.offset
-        if ifd1.directoryRange.upperBound > keep {
-            newDir = append(ifd1.directoryRange)
-        }
-        /// Where an IFD1 entry now lives.
-        func moved(_ entry: TIFFEntry) -> Int { newDir + (entry.entryOffset - ifd1.offset) }
-
-        // Out-of-line values (a dangling one stays dangling).
-        for entry in ifd1.entries where !entry.isInline {
-            guard let range = entry.valueRange, range.upperBound > keep else { continue }
-            let at = append(range)
-            guard let value = UInt32(exactly: at),
-                  TIFFPatching.put32(value, at: moved(entry) + 8, in: &out, bigEndian: be) else { return nil }
-        }
-
-        // The thumbnail.
-        var from = ifd1.offset, to = newDir
-        if let thumb, let thumbEntry, thumb.upperBound > keep {
-            let at = append(thumb)
-            guard let value = UInt32(exactly: at),
-                  TIFFPatching.rewriteEntry(at: moved(thumbEntry), type: TIFFFieldType.long, value: value,
-                                            in: &out, bigEndian: be) else { return nil }
-            from = thumb.lowerBound
-            to = at
-        }
-
-        if newDir != ifd1.offset {
-            guard let value = UInt32(exactly: newDir),
-                  TIFFPatching.put32(value, at: ifd0Next, in: &out, bigEndian: be) else { return nil }
-        }
-        return (out, from, to)
     }
 }

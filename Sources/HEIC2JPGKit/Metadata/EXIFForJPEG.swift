@@ -4,32 +4,43 @@ public struct JPEGExif: Sendable, Equatable {
     public var app1Payload: [UInt8]?
     /// Human-readable per-file warnings, e.g. "EXIF is 192,182 bytes, over the 65,533 a JPEG APP1 holds; dropped it".
     public var warnings: [String]
+    /// User fields taken out of an oversized EXIF (UserComment, ImageDescription, Artist,
+    /// Copyright) that the XMP packet must carry instead, or they are lost.
+    public var movedToXMP: [XMPProperty]
 
-    public init(app1Payload: [UInt8]?, warnings: [String]) {
+    public init(app1Payload: [UInt8]?, warnings: [String], movedToXMP: [XMPProperty] = []) {
         self.app1Payload = app1Payload
         self.warnings = warnings
+        self.movedToXMP = movedToXMP
     }
 }
 
 /// Turns a HEIF `Exif` item into the APP1 payload of the JPEG converted from it.
 ///
-/// Pipeline: `TIFFHeaderLocator` → `TIFFReader` → `EXIFInPlaceEditor` (Orientation = 1,
-/// pixel dimensions) → `EXIFAPP1Fitter` (one APP1, never split). Maker notes contain
-/// offsets we do not understand, so nothing is re-serialized: values are edited in place
-/// and the only bytes that may move are IFD1's (the thumbnail).
+/// Pipeline: `TIFFHeaderLocator` → `TIFFReader` → `EXIFGPSStripper` (`--strip-gps`) →
+/// `EXIFInPlaceEditor` (Orientation = 1, pixel dimensions) → `EXIFAPP1Fitter` (one APP1,
+/// never split; may repack the blob, drop the thumbnail, move user fields to XMP, drop
+/// the maker note) → ImageUniqueID (`TIFFIFDAppender`) when asked for and there is room.
 ///
 /// Invariant: never traps, whatever the item; any failure yields `app1Payload == nil`
 /// and a warning saying why.
 public enum EXIFForJPEG {
-    /// Builds the APP1 payload from a HEIF `Exif` item's raw bytes, for upright pixels of width×height.
-    /// `stripGPS` removes the GPS IFD first (`EXIFGPSStripper`).
-    public static func make(fromHEIFExifItem item: [UInt8], width: Int, height: Int, stripGPS: Bool = false) -> JPEGExif {
-        make(fromHEIFExifItem: item, width: width, height: height, stripGPS: stripGPS, tiffLimit: EXIFAPP1Fitter.maxTIFFBytes)
-    }
+    /// The most TIFF bytes one APP1 holds: 65,533 minus `Exif\0\0`.
+    public static let maxTIFFBytes = EXIFAPP1Fitter.maxTIFFBytes
 
-    /// As `make`, with the TIFF size limit as a parameter so tests can exercise fitting
-    /// with small blobs.
-    static func make(fromHEIFExifItem item: [UInt8], width: Int, height: Int, stripGPS: Bool = false, tiffLimit: Int) -> JPEGExif {
+    /// Builds the APP1 payload from a HEIF `Exif` item's raw bytes, for upright pixels of
+    /// width×height.
+    ///
+    /// - `stripGPS` removes the GPS IFD first (`EXIFGPSStripper`).
+    /// - `imageUniqueID` (`ProvenanceMark.imageUniqueID`) is added to the ExifIFD as
+    ///   ImageUniqueID (0xA420, ASCII with its NUL) when the source has none. It comes
+    ///   after fitting, so it never costs source data: when it would not fit, it is left
+    ///   out with a warning. No EXIF is made up for a source without one.
+    /// - `tiffLimit` is the TIFF size limit, at most (and by default) the 65,527 bytes one
+    ///   APP1 holds; tests and the fuzzer pass smaller limits to exercise every fitting step.
+    public static func make(fromHEIFExifItem item: [UInt8], width: Int, height: Int, stripGPS: Bool = false,
+                            imageUniqueID: String? = nil, tiffLimit: Int = maxTIFFBytes) -> JPEGExif {
+        let limit = min(tiffLimit, maxTIFFBytes)
         guard let start = TIFFHeaderLocator.locate(in: item) else {
             return JPEGExif(app1Payload: nil, warnings: ["EXIF item has no TIFF header; dropped it"])
         }
@@ -55,10 +66,14 @@ public enum EXIFForJPEG {
             warnings.append("image size \(width)×\(height) is not valid for EXIF; left the EXIF pixel dimensions as they were")
         }
 
-        let edited = editor.editedDirectory
-        let fitted = EXIFAPP1Fitter.fit(edited, limit: tiffLimit)
+        let fitted = EXIFAPP1Fitter.fit(editor.editedDirectory, limit: limit)
         warnings += fitted.warnings
-        guard let tiff = fitted.tiff else { return JPEGExif(app1Payload: nil, warnings: warnings) }
-        return JPEGExif(app1Payload: EXIFAPP1Fitter.exifPrefix + tiff, warnings: warnings)
+        guard var tiff = fitted.tiff else { return JPEGExif(app1Payload: nil, warnings: warnings) }
+        if let w = UInt32(exactly: width), let h = UInt32(exactly: height), w > 0, h > 0 {
+            let added = EXIFAdditions.apply(to: tiff, width: w, height: h, imageUniqueID: imageUniqueID, limit: limit)
+            tiff = added.tiff
+            warnings += added.warnings
+        }
+        return JPEGExif(app1Payload: EXIFAPP1Fitter.exifPrefix + tiff, warnings: warnings, movedToXMP: fitted.movedToXMP)
     }
 }

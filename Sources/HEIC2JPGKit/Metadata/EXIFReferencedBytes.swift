@@ -19,6 +19,14 @@ struct EXIFReferencedBytes {
     let endOfIFD: [Int]
 
     init(_ dir: EXIFDirectory) {
+        ifd1Family = Self.ifd1Family(dir)
+        endOfIFD = dir.ifds.map { ifd in
+            Self.ranges(of: ifd, in: dir).reduce(0) { max($0, $1.upperBound) }
+        }
+    }
+
+    /// Indices in `dir.ifds` of IFD1 and every IFD reached from it.
+    static func ifd1Family(_ dir: EXIFDirectory) -> Set<Int> {
         var family: Set<Int> = []
         if let ifd1 = dir.index(of: .ifd1) {
             family.insert(ifd1)
@@ -27,10 +35,7 @@ struct EXIFReferencedBytes {
                 if let p = ifd.parent, family.contains(p) { family.insert(i) }
             }
         }
-        ifd1Family = family
-        endOfIFD = dir.ifds.map { ifd in
-            Self.ranges(of: ifd, in: dir).reduce(0) { max($0, $1.upperBound) }
-        }
+        return family
     }
 
     /// One past the last referenced byte, counting the IFDs whose index satisfies
@@ -50,22 +55,13 @@ struct EXIFReferencedBytes {
     /// The byte ranges one IFD references that lie wholly inside the data.
     static func ranges(of ifd: TIFFIFD, in dir: EXIFDirectory) -> [Range<Int>] {
         var result = [ifd.directoryRange]
-        // One pass: out-of-line values, and the first entry of each offsets/lengths tag.
-        var pairs: [(offsets: TIFFEntry?, lengths: TIFFEntry?)] = [(nil, nil), (nil, nil), (nil, nil)]
+        // Out-of-line values, and the blocks of the first entry of each offsets tag.
+        var offsetTags: [UInt16] = []  // at most the three offsets tags
         for entry in ifd.entries {
             if !entry.isInline, let range = entry.valueRange { result.append(range) }
-            switch entry.tag {
-            case EXIFTag.jpegInterchangeFormat: if pairs[0].offsets == nil { pairs[0].offsets = entry }
-            case EXIFTag.jpegInterchangeFormatLength: if pairs[0].lengths == nil { pairs[0].lengths = entry }
-            case EXIFTag.stripOffsets: if pairs[1].offsets == nil { pairs[1].offsets = entry }
-            case EXIFTag.stripByteCounts: if pairs[1].lengths == nil { pairs[1].lengths = entry }
-            case EXIFTag.tileOffsets: if pairs[2].offsets == nil { pairs[2].offsets = entry }
-            case EXIFTag.tileByteCounts: if pairs[2].lengths == nil { pairs[2].lengths = entry }
-            default: break
-            }
-        }
-        for case let (offsetsEntry?, lengthsEntry?) in pairs {
-            guard let offsets = dir.unsignedIntegers(offsetsEntry),
+            guard let lengthsTag = EXIFTag.lengthsTag(forOffsets: entry.tag), !offsetTags.contains(entry.tag) else { continue }
+            offsetTags.append(entry.tag)
+            guard let lengthsEntry = ifd.entry(lengthsTag), let offsets = dir.unsignedIntegers(entry),
                   let lengths = dir.unsignedIntegers(lengthsEntry) else { continue }
             for (start, length) in zip(offsets, lengths) {
                 if let range = inside(start: Int(start), length: Int(length), size: dir.tiff.count) { result.append(range) }

@@ -66,20 +66,25 @@ public enum EXIFTag {
     // IFD0 / IFD1
     public static let imageWidth: UInt16 = 0x0100
     public static let imageLength: UInt16 = 0x0101
+    public static let imageDescription: UInt16 = 0x010E
     public static let make: UInt16 = 0x010F
     public static let model: UInt16 = 0x0110
     public static let stripOffsets: UInt16 = 0x0111
     public static let orientation: UInt16 = 0x0112
     public static let stripByteCounts: UInt16 = 0x0117
-    public static let xResolution: UInt16 = 0x011A
-    public static let yResolution: UInt16 = 0x011B
     public static let software: UInt16 = 0x0131
     public static let dateTime: UInt16 = 0x0132
+    public static let artist: UInt16 = 0x013B
+    public static let xResolution: UInt16 = 0x011A
+    public static let yResolution: UInt16 = 0x011B
+    public static let resolutionUnit: UInt16 = 0x0128
+    public static let yCbCrPositioning: UInt16 = 0x0213
     public static let tileOffsets: UInt16 = 0x0144
     public static let tileByteCounts: UInt16 = 0x0145
     public static let subIFDs: UInt16 = 0x014A
     public static let jpegInterchangeFormat: UInt16 = 0x0201
     public static let jpegInterchangeFormatLength: UInt16 = 0x0202
+    public static let copyright: UInt16 = 0x8298
     public static let exifIFDPointer: UInt16 = 0x8769
     public static let gpsIFDPointer: UInt16 = 0x8825
     // Exif IFD
@@ -89,12 +94,16 @@ public enum EXIFTag {
     public static let dateTimeOriginal: UInt16 = 0x9003
     public static let focalLength: UInt16 = 0x920A
     public static let makerNote: UInt16 = 0x927C
+    public static let userComment: UInt16 = 0x9286
+    public static let componentsConfiguration: UInt16 = 0x9101
+    public static let flashpixVersion: UInt16 = 0xA000
     public static let pixelXDimension: UInt16 = 0xA002
     public static let pixelYDimension: UInt16 = 0xA003
     public static let interopIFDPointer: UInt16 = 0xA005
     public static let imageUniqueID: UInt16 = 0xA420
     public static let lensModel: UInt16 = 0xA434
     // GPS IFD
+    public static let gpsVersionID: UInt16 = 0x0000
     public static let gpsLatitudeRef: UInt16 = 0x0001
     public static let gpsLatitude: UInt16 = 0x0002
     public static let gpsLongitudeRef: UInt16 = 0x0003
@@ -113,6 +122,16 @@ public enum EXIFTag {
         }
     }
 
+    /// The tag holding the byte counts of the data blocks whose offsets `tag` holds
+    /// (JPEGInterchangeFormat, StripOffsets, TileOffsets), or nil for any other tag.
+    static func lengthsTag(forOffsets tag: UInt16) -> UInt16? {
+        switch tag {
+        case jpegInterchangeFormat: jpegInterchangeFormatLength
+        case stripOffsets: stripByteCounts
+        case tileOffsets: tileByteCounts
+        default: nil
+        }
+    }
 }
 
 /// A RATIONAL or SRATIONAL value. Both fit in `Int64` without loss.

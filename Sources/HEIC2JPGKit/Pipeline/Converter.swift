@@ -75,7 +75,7 @@ public struct Converter: Sendable {
         try checkLimit(width: width, height: height)
         let metadata = try SourceMetadata(structure: structure, primary: primary.id, source: source)
         let markers = JPEGMarkers(source: metadata, mode: options.metadata, stripGPS: options.stripGPS,
-                                  adding: extras.mark?.xmpProperties ?? [], width: width, height: height)
+                                  mark: extras.mark, width: width, height: height)
         let engine = TileEngine(image: image, structure: structure, source: source, lanes: options.decodingThreads)
         result.bytes = try write(job, times: times) { fd in
             let writer = try JPEGWriter(fd: fd)
@@ -103,7 +103,7 @@ public struct Converter: Sendable {
         let handle = try context.primaryHandle()
         try checkLimit(width: handle.width, height: handle.height)
         let markers = JPEGMarkers(source: SourceMetadata(handle: handle, structure: structure, primary: primary.id), mode: options.metadata,
-                                  stripGPS: options.stripGPS, adding: extras.mark?.xmpProperties ?? [],
+                                  stripGPS: options.stripGPS, mark: extras.mark,
                                   width: handle.width, height: handle.height)
         let image = try DecodedImage(decoding: handle, monochrome: primary.isMonochrome, background: options.background)
         result.bytes = try write(job, times: times) { fd in
