@@ -57,7 +57,22 @@ enum FuzzedParsers {
             // Boxes, not a packet: scanning them as XMP took 80% of the time, for nothing.
             break
         default:
-            _ = XMPForJPEG.make(packet: Array(input.prefix(xmpBytes)), width: width, height: height, stripGPS: stripGPS, adding: adding)
+            let packet = Array(input.prefix(xmpBytes))
+            _ = XMPForJPEG.make(packet: packet, width: width, height: height, stripGPS: stripGPS, adding: adding)
+            _ = ProvenanceMark(xmp: packet)
+        }
+        inspect(input, source)
+    }
+
+    /// `heic2jpg inspect`: the HEIF or JPEG describer with everything it reads (the JPEG
+    /// header walk that the marker filter and `compare` share, frame header, APP segments,
+    /// ICC chunks, EXIF summary, XMP mark), both renderings; and the input as an ICC profile.
+    static func inspect(_ input: [UInt8], _ source: MemoryByteSource) {
+        _ = ICCProfileInfo(profile: input)
+        if let properties = try? ImageInspection.describe(source) {
+            let outcome = InspectOutcome(file: "fuzz", properties: properties)
+            _ = outcome.text
+            _ = outcome.json
         }
     }
 

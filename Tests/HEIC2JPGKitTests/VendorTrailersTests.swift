@@ -53,9 +53,9 @@ struct VendorTrailersTests {
 struct AuxiliaryMetadataTests {
     @Test("URNs get readable names")
     func names() {
-        #expect(AuxiliaryMetadata.kindName("urn:com:apple:photo:2020:aux:hdrgainmap") == "HDR gain map")
-        #expect(AuxiliaryMetadata.kindName("urn:mpeg:hevc:2015:auxid:2") == "depth map")
-        #expect(AuxiliaryMetadata.kindName("urn:mpeg:mpegB:cicp:systems:auxiliary:alpha") == "alpha plane")
-        #expect(AuxiliaryMetadata.kindName("urn:example:thing") == "auxiliary image 'urn:example:thing'")
+        #expect(AuxiliaryKind(urn: "urn:com:apple:photo:2020:aux:hdrgainmap").phrase == "HDR gain map")
+        #expect(AuxiliaryKind(urn: "urn:mpeg:hevc:2015:auxid:2").phrase == "depth map")
+        #expect(AuxiliaryKind(urn: "urn:mpeg:mpegB:cicp:systems:auxiliary:alpha").phrase == "alpha plane")
+        #expect(AuxiliaryKind(urn: "urn:example:thing").phrase == "auxiliary image 'urn:example:thing'")
     }
 }

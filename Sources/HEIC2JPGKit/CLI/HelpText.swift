@@ -53,6 +53,15 @@ public enum HelpText {
                               ICC, and Y-PSNR against the decoded source ('inf'
                               when identical; null in JSON). Decodes whole images
                               (about 6 bytes per pixel). --json prints one array.
+      inspect [--json] [--source <file>] <file> ...
+                              Describe HEIF and JPEG files without decoding them:
+                              images (thumbnails, alpha, depth, gain map), bit
+                              depth, chroma, ICC or nclx colour, orientation, key
+                              EXIF and GPS fields, XMP and ICC sizes, and the
+                              heic2jpg provenance mark. --source: check that each
+                              mark names that file's SHA-256 (exit 1 when one
+                              does not or a file has no mark). --json prints one
+                              array.
 
     EXIT CODES:
       0   nothing failed

@@ -1,10 +1,10 @@
 /// The header segments of a JPEG (from SOI up to SOS) and the metadata they carry: the
-/// one bounds-checked segment walk, shared by `JPEGMarkerFilter` (copied JPEGs) and
-/// `compare` (reading back what an output carries).
+/// one bounds-checked segment walk, shared by `JPEGMarkerFilter` (copied JPEGs),
+/// `compare` (reading back what an output carries) and `inspect`.
 ///
 /// Invariant: never traps, whatever the bytes. Every `Segment.range` lies inside `bytes`
-/// and holds at least the marker and its 2-byte length; allocation is bounded by the
-/// size of `bytes`.
+/// and holds at least the marker and its 2-byte length; the walk only moves forward;
+/// allocation is bounded by the size of `bytes`.
 struct JPEGSegments {
     /// One segment before the scan.
     struct Segment: Equatable {
@@ -25,15 +25,22 @@ struct JPEGSegments {
     static let exifSignature = Array("Exif\0\0".utf8)
     static let iccSignature = Array("ICC_PROFILE\0".utf8)
 
-    /// Walks `bytes`; nil when they do not start with SOI or a segment runs past the end
-    /// before SOS is reached (then callers leave the bytes alone).
+    /// Walks `bytes`; nil when they do not start with SOI, a segment runs past the end
+    /// before SOS is reached, or a marker that carries no length (SOI, EOI, RSTn, TEM)
+    /// stands where a segment must (then callers leave the bytes alone). Fill bytes, `FF`
+    /// runs before a marker (ITU-T T.81 §B.1.1.2), are skipped.
     init?(_ bytes: [UInt8]) {
         let reader = ByteReader(bytes)
         guard reader.u16(0) == 0xFFD8 else { return nil }
         var segments: [Segment] = []
         var offset = 2
         while let marker = reader.u16(offset), marker >> 8 == 0xFF {
-            let code = UInt8(marker & 0xFF)
+            var code = UInt8(marker & 0xFF)
+            while code == 0xFF, let next = reader.u8(offset + 2) {
+                offset += 1
+                code = next
+            }
+            guard code != 0xFF, code != 0x00, code != 0x01, !(0xD0...0xD9).contains(code) else { return nil }
             if code == 0xDA {
                 self.bytes = bytes
                 self.segments = segments

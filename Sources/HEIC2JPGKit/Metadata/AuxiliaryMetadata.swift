@@ -22,24 +22,10 @@ enum AuxiliaryMetadata {
                     return nil
                 }
             guard !described.isEmpty else { continue }
-            let kind = structure.auxiliaryType(of: aux).map(kindName) ?? "auxiliary image"
+            let kind = structure.auxiliaryType(of: aux).map { AuxiliaryKind(urn: $0).phrase } ?? "auxiliary image"
             warnings.append("\(described.joined(separator: " and ")) of the \(kind) (item \(aux)) is not carried over: "
                 + "the JPEG holds only the primary image")
         }
         return warnings
-    }
-
-    /// A readable name for an `auxC` URN.
-    static func kindName(_ urn: String) -> String {
-        switch urn {
-        case "urn:mpeg:mpegB:cicp:systems:auxiliary:alpha", "urn:mpeg:hevc:2015:auxid:1": "alpha plane"
-        case "urn:mpeg:hevc:2015:auxid:2", "urn:mpeg:mpegB:cicp:systems:auxiliary:depth": "depth map"
-        case "urn:com:apple:photo:2020:aux:hdrgainmap": "HDR gain map"
-        default:
-            if urn.hasSuffix(":depthmap") || urn.contains("depth") { "depth map" }
-            else if urn.contains("disparity") { "disparity map" }
-            else if urn.contains("matte") { "portrait matte" }
-            else { "auxiliary image '\(urn)'" }
-        }
     }
 }

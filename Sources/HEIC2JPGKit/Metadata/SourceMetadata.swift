@@ -24,6 +24,13 @@ struct SourceMetadata {
 
     /// From our own container reader (the tile engine); reads only the items it needs.
     init(structure: HEIFStructure, primary: UInt32, source: ByteSource) throws(HEIFError) {
+        try self.init(storedIn: structure, primary: primary, source: source)
+        icc = icc ?? Self.nclx(structure, primary).flatMap(ICCFromNCLX.profile(for:))
+    }
+
+    /// What the file itself holds, as `init(structure:primary:source:)` finds it but with
+    /// no profile built for an nclx (`inspect` reports what is there).
+    init(storedIn structure: HEIFStructure, primary: UInt32, source: ByteSource) throws(HEIFError) {
         let describing = structure.items.values
             .filter { structure.referenced(from: $0.id, type: "cdsc").contains(primary) }
             .sorted { $0.id < $1.id }
@@ -33,7 +40,7 @@ struct SourceMetadata {
         if let item = describing.first(where: { $0.type == "mime" && $0.contentType == Self.xmpContentType }) {
             xmp = try structure.itemData(item.id, from: source, maxBytes: Self.maxItemBytes)
         }
-        icc = Self.colour(structure, primary).icc ?? Self.nclx(structure, primary).flatMap(ICCFromNCLX.profile(for:))
+        icc = Self.colour(structure, primary).icc
     }
 
     /// The primary's `colr` properties; a grid lacking an ICC profile or an nclx takes

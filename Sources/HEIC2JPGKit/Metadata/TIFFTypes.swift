@@ -72,6 +72,7 @@ public enum EXIFTag {
     public static let stripOffsets: UInt16 = 0x0111
     public static let orientation: UInt16 = 0x0112
     public static let stripByteCounts: UInt16 = 0x0117
+    public static let software: UInt16 = 0x0131
     public static let dateTime: UInt16 = 0x0132
     public static let artist: UInt16 = 0x013B
     public static let xResolution: UInt16 = 0x011A
@@ -87,7 +88,11 @@ public enum EXIFTag {
     public static let exifIFDPointer: UInt16 = 0x8769
     public static let gpsIFDPointer: UInt16 = 0x8825
     // Exif IFD
+    public static let exposureTime: UInt16 = 0x829A
+    public static let fNumber: UInt16 = 0x829D
+    public static let isoSpeedRatings: UInt16 = 0x8827
     public static let dateTimeOriginal: UInt16 = 0x9003
+    public static let focalLength: UInt16 = 0x920A
     public static let makerNote: UInt16 = 0x927C
     public static let userComment: UInt16 = 0x9286
     public static let componentsConfiguration: UInt16 = 0x9101
@@ -96,12 +101,15 @@ public enum EXIFTag {
     public static let pixelYDimension: UInt16 = 0xA003
     public static let interopIFDPointer: UInt16 = 0xA005
     public static let imageUniqueID: UInt16 = 0xA420
+    public static let lensModel: UInt16 = 0xA434
     // GPS IFD
     public static let gpsVersionID: UInt16 = 0x0000
     public static let gpsLatitudeRef: UInt16 = 0x0001
     public static let gpsLatitude: UInt16 = 0x0002
     public static let gpsLongitudeRef: UInt16 = 0x0003
     public static let gpsLongitude: UInt16 = 0x0004
+    public static let gpsAltitudeRef: UInt16 = 0x0005
+    public static let gpsAltitude: UInt16 = 0x0006
 
     /// The IFD kind a pointer tag leads to, or nil when `tag` is not an IFD pointer.
     static func pointerTarget(_ tag: UInt16) -> EXIFIFDKind? {
