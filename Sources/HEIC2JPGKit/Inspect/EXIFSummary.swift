@@ -6,6 +6,19 @@ enum EXIFSummary {
     typealias Field = ImageProperties.EXIFField
     typealias Value = ImageProperties.EXIFValue
 
+    /// Fills `properties`' EXIF groups and `primary`'s EXIF orientation from the EXIF
+    /// `read` parses (HEIF item or JPEG APP1), or adds a warning when it cannot be read.
+    static func describe(_ read: () throws(EXIFError) -> EXIFDirectory, into properties: inout ImageProperties,
+                         primary: inout ImageProperties.Primary) {
+        do {
+            let exif = try read()
+            properties.exifGroups = groups(exif)
+            primary.exifOrientation = exif.unsignedInteger(.ifd0, EXIFTag.orientation).map(Int.init)
+        } catch {
+            properties.warnings.append("EXIF: \(error)")
+        }
+    }
+
     static func groups(_ exif: EXIFDirectory) -> [Group] {
         let tiff = fields(exif, .ifd0, [
             ("Make", EXIFTag.make, text), ("Model", EXIFTag.model, text), ("Software", EXIFTag.software, text),

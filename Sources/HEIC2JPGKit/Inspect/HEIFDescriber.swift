@@ -126,13 +126,7 @@ enum HEIFDescriber {
         properties.metadata.exif = metadata.exif?.count
         properties.metadata.xmp = metadata.xmp?.count
         if let item = metadata.exif {
-            do {
-                let exif = try EXIFDirectory(heifExifItem: item)
-                properties.exifGroups = EXIFSummary.groups(exif)
-                primary.exifOrientation = exif.unsignedInteger(.ifd0, EXIFTag.orientation).map(Int.init)
-            } catch {
-                properties.warnings.append("EXIF: \(error)")
-            }
+            EXIFSummary.describe({ () throws(EXIFError) in try EXIFDirectory(heifExifItem: item) }, into: &properties, primary: &primary)
         }
         properties.provenance = metadata.xmp.flatMap(ProvenanceMark.init(xmp:))
     }

@@ -16,13 +16,7 @@ enum JPEGDescriber {
 
         var primary = ImageProperties.Primary(bitDepth: frame.precision, chroma: frame.chroma)
         if let tiff = header.exifTIFF {
-            do {
-                let exif = try EXIFDirectory(tiff: tiff)
-                properties.exifGroups = EXIFSummary.groups(exif)
-                primary.exifOrientation = exif.unsignedInteger(.ifd0, EXIFTag.orientation).map(Int.init)
-            } catch {
-                properties.warnings.append("EXIF: \(error)")
-            }
+            EXIFSummary.describe({ () throws(EXIFError) in try EXIFDirectory(tiff: tiff) }, into: &properties, primary: &primary)
         }
         let icc = header.iccProfile
         if icc == nil, case let chunks = header.payloads(0xE2, signature: JPEGSegments.iccSignature), !chunks.isEmpty {

@@ -43,13 +43,7 @@ enum MD5 {
 
     /// The digest as 32 hexadecimal digits.
     static func hexDigest(_ message: [UInt8], uppercase: Bool = false) -> String {
-        let digits = Array((uppercase ? "0123456789ABCDEF" : "0123456789abcdef").utf8)
-        var text: [UInt8] = []
-        for byte in digest(message) {
-            text.append(digits[Int(byte >> 4)])
-            text.append(digits[Int(byte & 0x0F)])
-        }
-        return String(decoding: text, as: UTF8.self)
+        Hex.string(digest(message), uppercase: uppercase)
     }
 
     /// Per-step left rotations, round by round (RFC 1321 §3.4).

@@ -69,13 +69,7 @@ struct SHA256 {
     }
 
     /// Lowercase hex, as `sha256sum` prints it.
-    static func hex(_ digest: [UInt8]) -> String {
-        let digits = Array("0123456789abcdef".utf8)
-        var out: [UInt8] = []
-        out.reserveCapacity(digest.count * 2)
-        for b in digest { out.append(digits[Int(b >> 4)]); out.append(digits[Int(b & 15)]) }
-        return String(decoding: out, as: UTF8.self)
-    }
+    static func hex(_ digest: [UInt8]) -> String { Hex.string(digest) }
 
     /// Compresses whole 64-byte blocks; `blocks.count` is a multiple of 64.
     private mutating func compress(_ blocks: UnsafeRawBufferPointer) {
