@@ -20,7 +20,7 @@ enum CompareJSON {
         line.add("source", object: source)
         var modes = JSONLine()
         for output in comparison.outputs {
-            modes.add(ProvenanceMark.modeName(output.mode), object: mode(output))
+            modes.add(output.mode.name, object: mode(output))
         }
         line.add("modes", object: modes)
         return line.text

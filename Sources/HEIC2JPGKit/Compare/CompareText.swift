@@ -4,7 +4,7 @@
 enum CompareText {
     static func block(_ comparison: FileComparison) -> String {
         let source = comparison.source
-        var rows: [[String]] = [["", "source"] + comparison.outputs.map { ProvenanceMark.modeName($0.mode) }]
+        var rows: [[String]] = [["", "source"] + comparison.outputs.map { $0.mode.name }]
         func row(_ name: String, _ sourceCell: String, _ cell: (FileComparison.Output) -> String) {
             rows.append([name, sourceCell] + comparison.outputs.map(cell))
         }
@@ -27,7 +27,7 @@ enum CompareText {
         var lines = ["\(comparison.path) (\(source.width)×\(source.height))"] + table(rows)
         if let problem = source.metadata.exifProblem { lines.append("  source: EXIF unreadable: \(problem)") }
         for output in comparison.outputs {
-            let name = ProvenanceMark.modeName(output.mode)
+            let name = output.mode.name
             if let problem = output.metadata.exifProblem { lines.append("  \(name): EXIF unreadable: \(problem)") }
             lines += output.result.warnings.map { "  \(name): warning: \($0)" }
         }

@@ -60,7 +60,7 @@ struct FileComparison {
         if let (mode, reason) = failures.first {
             // A defect of the file fails both modes alike: say it once, without a mode.
             let same = failures.count == attempts.count && failures.allSatisfy { $0.1 == reason }
-            throw CompareError(same ? reason : "\(ProvenanceMark.modeName(mode)): \(reason)")
+            throw CompareError(same ? reason : "\(mode.name): \(reason)")
         }
 
         let structure = try HEIFStructure.read(from: file.byteSource)
@@ -81,7 +81,7 @@ struct FileComparison {
             do {
                 psnr = try LumaPSNR.measure(source: decoded, against: try DecodedJPEG(jpeg))
             } catch {
-                throw CompareError("\(ProvenanceMark.modeName(mode)): Y-PSNR: \(error)")
+                throw CompareError("\(mode.name): Y-PSNR: \(error)")
             }
             return Output(mode: mode, result: result, bytes: jpeg.count, metadata: metadata,
                           exifTags: EXIFTagTally(source: sourceMetadata.exifTags, output: metadata.exifTags), yPSNR: psnr)

@@ -98,7 +98,7 @@ enum InspectJSON {
         .object([
             ("sourceName", .string(mark.sourceName)),
             ("sourceSHA256", .string(mark.sourceSHA256)),
-            ("mode", .string(ProvenanceMark.modeName(mark.mode))),
+            ("mode", .string(mark.mode.name)),
             ("quality", .integer(mark.quality)),
             ("version", .string(mark.version)),
         ])

@@ -125,7 +125,7 @@ enum EXIFAdditions {
         return .success(current.tiff)
     }
 
-    /// Tag names of `edits`, for a warning.
+    /// The IFDs `edits` touch, for a warning.
     static func names(_ edits: [Edit]) -> String {
         edits.map { "\($0.kind)" }.joined(separator: ", ")
     }

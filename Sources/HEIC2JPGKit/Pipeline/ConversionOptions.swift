@@ -4,6 +4,15 @@ public enum MetadataMode: String, Sendable, CaseIterable {
     case keep
     /// Lossy mode: pixels only, plus the ICC profile because colours depend on it.
     case strip
+
+    /// The mode's name where it is shown or recorded (the provenance mark, `inspect`,
+    /// `compare`): the names the README gives the two modes.
+    public var name: String {
+        switch self {
+        case .keep: "lossless-metadata"
+        case .strip: "lossy"
+        }
+    }
 }
 
 /// Settings shared by every file of a run.

@@ -42,7 +42,7 @@ extension ProvenanceMark {
         }
         guard let sourceName = values["sourceName"], let digest = values["sourceSHA256"]?.lowercased(),
               digest.utf8.count == 64, digest.utf8.allSatisfy({ (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }),
-              let mode = MetadataMode.allCases.first(where: { modeName($0) == values["mode"] }),
+              let mode = MetadataMode.allCases.first(where: { $0.name == values["mode"] }),
               let quality = values["quality"].flatMap({ Int($0) }), (1...100).contains(quality),
               let version = values["version"], !version.isEmpty
         else { return nil }

@@ -31,20 +31,12 @@ public struct ProvenanceMark: Sendable, Equatable {
         self.version = version
     }
 
-    /// The mode as the mark spells it: the names the README uses for the two modes.
-    static func modeName(_ mode: MetadataMode) -> String {
-        switch mode {
-        case .keep: "lossless-metadata"
-        case .strip: "lossy"
-        }
-    }
-
     /// The properties `XMPForJPEG` writes.
     public var xmpProperties: [XMPProperty] {
         [
             XMPProperty(.h2j, "sourceName", .text(sourceName)),
             XMPProperty(.h2j, "sourceSHA256", .text(sourceSHA256)),
-            XMPProperty(.h2j, "mode", .text(Self.modeName(mode))),
+            XMPProperty(.h2j, "mode", .text(mode.name)),
             XMPProperty(.h2j, "quality", .text(String(quality))),
             XMPProperty(.h2j, "version", .text(version)),
         ]
