@@ -3,66 +3,72 @@ import PackageDescription
 
 /// heic2jpg: batch HEIF/HEIC → JPEG conversion.
 ///
+/// Targets are layered by link boundary, as swift-nio separates NIOCore from NIOPosix:
+/// the parsers of untrusted bytes (`H2JSupport`, `H2JContainer`, `H2JJPEG`,
+/// `H2JMetadata`) import no C module, each C library is wrapped by one target of its
+/// own (`H2JDe265`, `H2JLibheif`, `H2JJPEGCodec`, `H2JColour`), and only the pipeline
+/// and the executable see them all. The graph is acyclic by construction: a target can
+/// use only what it depends on. ARCHITECTURE.md draws it.
+///
 /// C libraries come from Debian packages and are wrapped as system-library targets
-/// (module map + pkg-config): libheif (container fallback and reference decoder),
-/// libde265 (per-tile HEVC decoding), libjpeg-turbo (encoding), LittleCMS 2 (ICC
-/// profiles for nclx-only sources). `CJPEGCodec` is the
-/// one C target of our own: it exists because libjpeg reports errors through
-/// `setjmp`/`longjmp`, which must never cross Swift frames.
+/// (module map + pkg-config). `CJPEGCodec` is the one C target of our own: it exists
+/// because libjpeg reports errors through `setjmp`/`longjmp`, which must never cross
+/// Swift frames.
 let package = Package(
     name: "heic2jpg",
     products: [
         .executable(name: "heic2jpg", targets: ["heic2jpg"]),
-        .library(name: "HEIC2JPGKit", targets: ["HEIC2JPGKit"]),
     ],
     targets: [
-        .systemLibrary(
-            name: "CHeif",
-            pkgConfig: "libheif",
-            providers: [.apt(["libheif-dev"])]
-        ),
-        .systemLibrary(
-            name: "CLibJPEG",
-            pkgConfig: "libjpeg",
-            providers: [.apt(["libjpeg62-turbo-dev"])]
-        ),
-        .systemLibrary(
-            name: "CDe265",
-            pkgConfig: "libde265",
-            providers: [.apt(["libde265-dev"])]
-        ),
-        .systemLibrary(
-            name: "CLCMS2",
-            pkgConfig: "lcms2",
-            providers: [.apt(["liblcms2-dev"])]
-        ),
-        .target(
-            name: "CJPEGCodec",
-            dependencies: ["CLibJPEG"]
-        ),
-        .target(
-            name: "HEIC2JPGKit",
-            dependencies: ["CHeif", "CDe265", "CLCMS2", "CJPEGCodec"]
-        ),
-        .executableTarget(
-            name: "heic2jpg",
-            dependencies: ["HEIC2JPGKit"]
-        ),
+        // C libraries.
+        .systemLibrary(name: "CHeif", pkgConfig: "libheif", providers: [.apt(["libheif-dev"])]),
+        .systemLibrary(name: "CLibJPEG", pkgConfig: "libjpeg", providers: [.apt(["libjpeg62-turbo-dev"])]),
+        .systemLibrary(name: "CDe265", pkgConfig: "libde265", providers: [.apt(["libde265-dev"])]),
+        .systemLibrary(name: "CLCMS2", pkgConfig: "lcms2", providers: [.apt(["liblcms2-dev"])]),
+        .target(name: "CJPEGCodec", dependencies: ["CLibJPEG"]),
+
+        // Pure Swift layers: no C module.
+        .target(name: "H2JSupport"),
+        .target(name: "H2JContainer", dependencies: ["H2JSupport"]),
+        .target(name: "H2JJPEG", dependencies: ["H2JSupport"]),
+        .target(name: "H2JMetadata", dependencies: ["H2JSupport", "H2JJPEG"]),
+        .target(name: "H2JTiles", dependencies: ["H2JSupport", "H2JContainer"]),
+
+        // One C library each.
+        .target(name: "H2JColour", dependencies: ["H2JSupport", "H2JContainer", "CLCMS2"]),
+        .target(name: "H2JJPEGCodec", dependencies: ["H2JSupport", "CJPEGCodec"]),
+        .target(name: "H2JDe265", dependencies: ["H2JSupport", "H2JContainer", "H2JTiles", "CDe265"]),
+        .target(name: "H2JLibheif", dependencies: ["H2JSupport", "CHeif"]),
+
+        // Commands.
+        .target(name: "H2JInspect",
+                dependencies: ["H2JSupport", "H2JContainer", "H2JJPEG", "H2JMetadata", "H2JColour"]),
+        .target(name: "H2JPipeline",
+                dependencies: ["H2JSupport", "H2JContainer", "H2JJPEG", "H2JMetadata", "H2JTiles", "H2JColour",
+                               "H2JJPEGCodec", "H2JDe265", "H2JLibheif"]),
+        .executableTarget(name: "heic2jpg", dependencies: ["H2JSupport", "H2JPipeline", "H2JInspect"]),
+
         // libFuzzer target over the parsers of file bytes (Scripts/fuzz builds it with
         // -sanitize=fuzzer -D FUZZING); a normal build replays the files it is given.
         // CLibFuzzer only declares libFuzzer's driver entry; -sanitize=fuzzer links it.
+        // It depends on the parser targets only, so it links neither libheif nor libde265.
         .systemLibrary(name: "CLibFuzzer"),
         .executableTarget(
             name: "heic2jpg-fuzz",
-            dependencies: ["HEIC2JPGKit", "CLibFuzzer"]
+            dependencies: ["H2JSupport", "H2JContainer", "H2JJPEG", "H2JMetadata", "H2JTiles", "H2JColour",
+                           "H2JInspect", "CLibFuzzer"]
         ),
+
         .testTarget(
             name: "HEIC2JPGKitTests",
-            dependencies: ["HEIC2JPGKit", "CJPEGCodec"]
+            dependencies: ["H2JSupport", "H2JContainer", "H2JJPEG", "H2JMetadata", "H2JTiles", "H2JColour",
+                           "H2JJPEGCodec", "H2JDe265", "H2JLibheif", "H2JInspect", "H2JPipeline", "heic2jpg",
+                           "CJPEGCodec"]
         ),
         .testTarget(
             name: "EndToEndTests",
-            dependencies: ["HEIC2JPGKit", "CHeif", "CJPEGCodec", "heic2jpg"]
+            dependencies: ["H2JSupport", "H2JContainer", "H2JJPEG", "H2JMetadata", "H2JPipeline", "H2JLibheif",
+                           "CHeif", "CJPEGCodec", "heic2jpg"]
         ),
     ]
 )

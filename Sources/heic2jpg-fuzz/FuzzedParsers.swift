@@ -1,4 +1,9 @@
-import HEIC2JPGKit
+import H2JColour
+import H2JContainer
+import H2JInspect
+import H2JMetadata
+import H2JSupport
+import H2JTiles
 
 /// The fuzzing entry: every parser of untrusted file bytes, fed the same input.
 ///
@@ -37,7 +42,7 @@ enum FuzzedParsers {
             let primary = try structure.primaryImage()
             // The capability check reads the grid descriptor, every hvcC and SPS head,
             // transforms and colour, and composes the geometry.
-            _ = try EngineChoice.make(structure, primary: primary, source: source, subsampling: .s420)
+            _ = try EngineChoice.make(structure, primary: primary, source: source)
         } catch {
             _ = error.description  // quotes box types from the file
         }

@@ -4,7 +4,7 @@ import CLibFuzzer
 /// libFuzzer's per-input callback. Exported under its C name too, because the `main`
 /// object of libclang_rt.fuzzer (linked whole, though unused) refers to it.
 @_cdecl("LLVMFuzzerTestOneInput")
-public func fuzzOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
+package func fuzzOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     FuzzedParsers.run(data.map { Array(UnsafeBufferPointer(start: $0, count: size)) } ?? [])
     return 0
 }

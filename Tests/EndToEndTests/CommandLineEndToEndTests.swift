@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import HEIC2JPGKit
+@testable import heic2jpg
 
 /// The CLI surface scripts rely on: whole stdout, whole stderr, exit code.
 @Suite("End to end: command-line surface")

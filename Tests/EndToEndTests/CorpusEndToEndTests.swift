@@ -1,6 +1,8 @@
 import Foundation
-import HEIC2JPGKit
 import Testing
+@testable import H2JContainer
+@testable import H2JMetadata
+@testable import H2JSupport
 
 /// The acceptance run over `../shared/corpus` (real phone, camera, conformance and
 /// broken files). Skipped, and reported as skipped, where the corpus is absent.

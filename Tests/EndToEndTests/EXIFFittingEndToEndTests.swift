@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+@testable import H2JJPEG
 
 /// EXIF larger than one APP1, through the built binary: the Xiaomi corpus file (192 KB
 /// EXIF) and the 70 KB UserComment sample.

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
-@testable import HEIC2JPGKit
+@testable import H2JContainer
+@testable import H2JSupport
 
 /// Bad inputs, collisions, limits and interruption: one bad file never stops the
 /// batch, never leaves a stray file, and always gets a reason.

@@ -1,6 +1,8 @@
 import Foundation
-import HEIC2JPGKit
 import Testing
+@testable import H2JJPEG
+@testable import H2JJPEGCodec
+@testable import H2JMetadata
 
 /// `heic2jpg inspect`, run as a user runs it: the built binary, its JSON parsed with
 /// JSONSerialization, exit codes checked.
@@ -38,7 +40,7 @@ struct InspectEndToEndTests {
         let (width, height) = (32, 24)
         try writer.start(width: width, height: height, components: 3, quality: 85, subsampling: .s420)
         if let markDigest {
-            try writer.writeMarker(0xE1, XMPForJPEG.header + Array(markPacket(digest: markDigest, form: form).utf8))
+            try writer.writeMarker(0xE1, JPEGAPPSignature.xmp + Array(markPacket(digest: markDigest, form: form).utf8))
         }
         let pixels = [UInt8](repeating: 128, count: width * height * 3)
         try pixels.withUnsafeBufferPointer { try writer.writeRows($0.baseAddress!, stride: width * 3, count: height) }

@@ -1,5 +1,7 @@
 import Foundation
 import Testing
+@testable import H2JContainer
+@testable import H2JJPEG
 
 /// Runs the built binary over the committed samples and checks real outputs.
 @Suite("End to end on Samples/")

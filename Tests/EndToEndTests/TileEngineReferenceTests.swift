@@ -1,6 +1,8 @@
 import Foundation
 import Testing
-@testable import HEIC2JPGKit
+@testable import H2JContainer
+@testable import H2JSupport
+@testable import H2JTiles
 
 /// Acceptance (a) of the tile engine: its upright YCbCr planes equal an independent
 /// decode of the same tiles (ffmpeg, transforms applied step by step), and agree with
@@ -13,7 +15,7 @@ struct TileEngineReferenceTests {
         return walker.compactMap { $0 as? String }.sorted().map { root + "/" + $0 }.filter { path in
             guard let file = try? SourceFile(path: path), let structure = try? HEIFStructure.read(from: file.byteSource),
                   let primary = try? structure.primaryImage(),
-                  case .tiles = try? EngineChoice.make(structure, primary: primary, source: file.byteSource, subsampling: .s420)
+                  case .tiles = try? EngineChoice.make(structure, primary: primary, source: file.byteSource)
             else { return false }
             return true
         }

@@ -1,5 +1,5 @@
 import Testing
-@testable import HEIC2JPGKit
+@testable import H2JTiles
 
 /// Collects whatever a `RawPlaneSink` receives, checking the call contract as it goes.
 final class RecordingSink: RawPlaneSink {

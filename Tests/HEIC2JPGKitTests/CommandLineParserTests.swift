@@ -1,5 +1,7 @@
 import Testing
-@testable import HEIC2JPGKit
+@testable import H2JPipeline
+@testable import H2JSupport
+@testable import heic2jpg
 
 @Suite("Command line parsing")
 struct CommandLineParserTests {
@@ -28,7 +30,6 @@ struct CommandLineParserTests {
         #expect(r.options.quality == 90)
         #expect(r.options.metadata == .keep)
         #expect(r.options.background == .white)
-        #expect(r.options.subsampling == .s420)
         #expect(!r.options.overwrite && !r.options.dryRun)
         #expect(r.jobs == BatchRequest.cpuCount)
         #expect(r.verbosity == .normal)

@@ -1,6 +1,9 @@
 import Foundation
 import Testing
-@testable import HEIC2JPGKit
+@testable import H2JJPEG
+@testable import H2JMetadata
+@testable import H2JPipeline
+@testable import H2JSupport
 
 @Suite("compare: Y-PSNR, EXIF tag tally, metadata read back from JPEG segments")
 struct CompareTests {
@@ -109,11 +112,11 @@ struct CompareTests {
 
     /// A JPEG header with EXIF, XMP and an ICC profile in two APP2 chunks, stored out of order.
     static var jpeg: [UInt8] {
-        let icc = JPEGSegments.iccSignature
+        let icc = JPEGAPPSignature.icc
         return [0xFF, 0xD8]
             + segment(0xE0, Array("JFIF\0".utf8) + [1, 1, 0, 0, 1, 0, 1, 0, 0])
-            + segment(0xE1, JPEGSegments.exifSignature + EXIFTestTIFF.typical(bigEndian: true).build().bytes)
-            + segment(0xE1, XMPForJPEG.header + xmp)
+            + segment(0xE1, JPEGAPPSignature.exif + EXIFTestTIFF.typical(bigEndian: true).build().bytes)
+            + segment(0xE1, JPEGAPPSignature.xmp + xmp)
             + segment(0xE2, icc + [2, 2] + profile[200...])
             + segment(0xE2, icc + [1, 2] + profile[..<200])
             + [0xFF, 0xDA, 0, 2, 0x12, 0x34, 0xFF, 0xD9]
@@ -135,7 +138,7 @@ struct CompareTests {
 
     @Test("ICC chunks that do not number 1…count exactly once give no profile")
     func inconsistentICC() {
-        let icc = JPEGSegments.iccSignature
+        let icc = JPEGAPPSignature.icc
         func profile(_ chunks: [[UInt8]]) -> [UInt8]? {
             JPEGSegments([0xFF, 0xD8] + chunks.flatMap { Self.segment(0xE2, icc + $0) } + [0xFF, 0xDA, 0, 2])?.iccProfile
         }
@@ -149,7 +152,7 @@ struct CompareTests {
 
     @Test("Unreadable EXIF is reported, not thrown; truncated JPEGs never trap")
     func hostile() {
-        let broken = [0xFF, 0xD8] + Self.segment(0xE1, JPEGSegments.exifSignature + [0x49, 0x49, 0x2A, 0, 0xFF, 0xFF, 0xFF, 0x7F])
+        let broken = [0xFF, 0xD8] + Self.segment(0xE1, JPEGAPPSignature.exif + [0x49, 0x49, 0x2A, 0, 0xFF, 0xFF, 0xFF, 0x7F])
             + [0xFF, 0xDA, 0, 2]
         let summary = MetadataSummary(jpeg: broken)
         #expect(summary.exif && summary.exifProblem != nil && summary.exifTags.isEmpty)

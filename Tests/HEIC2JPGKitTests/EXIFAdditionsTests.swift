@@ -1,5 +1,5 @@
 import Testing
-@testable import HEIC2JPGKit
+@testable import H2JMetadata
 
 @Suite("EXIF additions: required JPEG fields and ImageUniqueID, by the append-IFD edit")
 struct EXIFAdditionsTests {

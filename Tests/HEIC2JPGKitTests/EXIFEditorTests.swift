@@ -1,5 +1,6 @@
 import Testing
-@testable import HEIC2JPGKit
+@testable import H2JJPEG
+@testable import H2JMetadata
 
 @Suite("EXIF in-place edits")
 struct EXIFEditorTests {
@@ -10,7 +11,7 @@ struct EXIFEditorTests {
         let tiff = t.build().bytes
         let result = EXIFForJPEG.make(fromHEIFExifItem: EXIFTestSupport.heifItem(tiff: tiff), width: width, height: height)
         let payload = try #require(result.app1Payload)
-        #expect(payload.starts(with: EXIFTestSupport.exifSignature))
+        #expect(payload.starts(with: JPEGAPPSignature.exif))
         return (tiff, Array(payload.dropFirst(6)), try EXIFDirectory(app1Payload: payload))
     }
 

@@ -1,5 +1,7 @@
 import Testing
-@testable import HEIC2JPGKit
+@testable import H2JJPEG
+@testable import H2JMetadata
+@testable import H2JSupport
 
 /// The compaction ladder, step by step: `limit` is set so that each test stops at the
 /// step it is about.
@@ -92,7 +94,7 @@ struct EXIFFitterTests {
         let junk: [UInt8] = [0xFF, 0xE2, 0xFF, 0xFF] + Array("XMTH".utf8) + [UInt8](repeating: 0x8C, count: 177_800)
         let referenced = tiff.count
         tiff += junk
-        let app1: [UInt8] = [0xFF, 0xE1, 0x38, 0x26] + EXIFTestSupport.exifSignature
+        let app1: [UInt8] = [0xFF, 0xE1, 0x38, 0x26] + JPEGAPPSignature.exif
         let item = EXIFTestSupport.heifItem(tiff: tiff, offset: 10, prefix: app1)
         let result = EXIFForJPEG.make(fromHEIFExifItem: item, width: 2592, height: 1944)
         let dir = try #require(EXIFTestSupport.directory(result))

@@ -1,5 +1,6 @@
 import Testing
-@testable import HEIC2JPGKit
+@testable import H2JJPEG
+@testable import H2JMetadata
 
 /// Deterministic random mutation of valid EXIF items: `make` must return, never trap,
 /// and whatever it returns must be a well-formed, upright, size-bounded APP1 payload.
@@ -77,7 +78,7 @@ struct EXIFFuzzTests {
         for bigEndian in [false, true] {
             let tiff = Self.base(bigEndian: bigEndian)
             bases.append(EXIFTestSupport.heifItem(tiff: tiff))
-            bases.append(EXIFTestSupport.heifItem(tiff: tiff, offset: 6, prefix: EXIFTestSupport.exifSignature))
+            bases.append(EXIFTestSupport.heifItem(tiff: tiff, offset: 6, prefix: JPEGAPPSignature.exif))
         }
         var rng = EXIFTestSupport.LCG(state: seed)
         var produced = 0, silentFailures = 0, badPayloads: [String] = [], repacked = 0, laddered = 0
@@ -124,7 +125,7 @@ struct EXIFFuzzTests {
                 continue
             }
             produced += 1
-            guard payload.count <= limit + 6, payload.starts(with: EXIFTestSupport.exifSignature),
+            guard payload.count <= limit + 6, payload.starts(with: JPEGAPPSignature.exif),
                   let dir = try? EXIFDirectory(app1Payload: payload),
                   dir.ifds[0].entries.allSatisfy({ $0.tag != EXIFTag.orientation
                       || ($0.type == TIFFFieldType.short && $0.count == 1 && dir.unsignedIntegers($0) == [1]) })

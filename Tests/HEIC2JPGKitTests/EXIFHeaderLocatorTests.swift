@@ -1,5 +1,6 @@
 import Testing
-@testable import HEIC2JPGKit
+@testable import H2JJPEG
+@testable import H2JMetadata
 
 @Suite("EXIF TIFF header location")
 struct EXIFHeaderLocatorTests {
@@ -14,26 +15,26 @@ struct EXIFHeaderLocatorTests {
 
     @Test("offset 6 pointing past Exif\\0\\0")
     func offsetSixWithSignature() {
-        let item = EXIFTestSupport.heifItem(tiff: tiffLE, offset: 6, prefix: EXIFTestSupport.exifSignature)
+        let item = EXIFTestSupport.heifItem(tiff: tiffLE, offset: 6, prefix: JPEGAPPSignature.exif)
         #expect(TIFFHeaderLocator.locate(in: item) == 10)
     }
 
     @Test("offset 0 but Exif\\0\\0 first anyway")
     func offsetZeroWithSignature() {
-        let item = EXIFTestSupport.heifItem(tiff: tiffBE, offset: 0, prefix: EXIFTestSupport.exifSignature)
+        let item = EXIFTestSupport.heifItem(tiff: tiffBE, offset: 0, prefix: JPEGAPPSignature.exif)
         #expect(TIFFHeaderLocator.locate(in: item) == 10)
     }
 
     @Test("embedded JPEG APP1 header, with a correct or a zero offset", arguments: [UInt32(10), 0])
     func embeddedAPP1(offset: UInt32) {
-        let app1: [UInt8] = [0xFF, 0xE1, 0x38, 0x26] + EXIFTestSupport.exifSignature
+        let app1: [UInt8] = [0xFF, 0xE1, 0x38, 0x26] + JPEGAPPSignature.exif
         let item = EXIFTestSupport.heifItem(tiff: tiffLE, offset: offset, prefix: app1)
         #expect(TIFFHeaderLocator.locate(in: item) == 14)
     }
 
     @Test("bogus offsets fall back to the signature or a scan", arguments: [UInt32(0xFFFF_FFF0), 3, 100_000, 0x7FFF_FFFF])
     func bogusOffset(offset: UInt32) {
-        let withSignature = EXIFTestSupport.heifItem(tiff: tiffLE, offset: offset, prefix: EXIFTestSupport.exifSignature)
+        let withSignature = EXIFTestSupport.heifItem(tiff: tiffLE, offset: offset, prefix: JPEGAPPSignature.exif)
         #expect(TIFFHeaderLocator.locate(in: withSignature) == 10)
         let garbage: [UInt8] = [0x12, 0x49, 0x49, 0x2A, 0x00, 0xFF, 0xFF, 0xFF, 0xFF, 0x00, 0x00]  // bare magic, bad IFD0
         let scanned = EXIFTestSupport.heifItem(tiff: tiffBE, offset: offset, prefix: garbage)
@@ -52,7 +53,7 @@ struct EXIFHeaderLocatorTests {
         #expect(TIFFHeaderLocator.locate(in: [0, 0, 0]) == nil)
         #expect(TIFFHeaderLocator.locate(in: [0, 0, 0, 0]) == nil)
         #expect(TIFFHeaderLocator.locate(in: [UInt8](repeating: 0xAB, count: 5000)) == nil)
-        #expect(TIFFHeaderLocator.locate(in: EXIFTestSupport.heifItem(tiff: [], prefix: EXIFTestSupport.exifSignature)) == nil)
+        #expect(TIFFHeaderLocator.locate(in: EXIFTestSupport.heifItem(tiff: [], prefix: JPEGAPPSignature.exif)) == nil)
         let result = EXIFForJPEG.make(fromHEIFExifItem: [1, 2, 3, 4, 5, 6, 7, 8], width: 10, height: 10)
         #expect(result == JPEGExif(app1Payload: nil, warnings: ["EXIF item has no TIFF header; dropped it"]))
     }
@@ -60,7 +61,7 @@ struct EXIFHeaderLocatorTests {
     @Test("a bare magic number is accepted so the reader can say what is wrong")
     func magicOnlyFallback() {
         let broken: [UInt8] = [0x49, 0x49, 0x2A, 0x00, 0x00, 0x10, 0x00, 0x00]  // IFD0 at 4,096 in an 8-byte blob
-        let item = EXIFTestSupport.heifItem(tiff: broken, offset: 6, prefix: EXIFTestSupport.exifSignature)
+        let item = EXIFTestSupport.heifItem(tiff: broken, offset: 6, prefix: JPEGAPPSignature.exif)
         #expect(TIFFHeaderLocator.locate(in: item) == 10)
         let result = EXIFForJPEG.make(fromHEIFExifItem: item, width: 10, height: 10)
         #expect(result.app1Payload == nil)

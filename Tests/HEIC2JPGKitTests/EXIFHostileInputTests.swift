@@ -1,5 +1,5 @@
 import Testing
-@testable import HEIC2JPGKit
+@testable import H2JMetadata
 
 /// Hostile and broken EXIF: nothing may trap or loop; sub-IFD damage degrades gracefully.
 @Suite("EXIF hostile input")

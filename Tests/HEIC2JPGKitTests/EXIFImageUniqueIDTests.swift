@@ -1,5 +1,5 @@
 import Testing
-@testable import HEIC2JPGKit
+@testable import H2JMetadata
 
 /// The provenance mark in EXIF: ImageUniqueID added after fitting, never at the cost of
 /// source data.

@@ -1,5 +1,6 @@
 import Testing
-@testable import HEIC2JPGKit
+@testable import H2JJPEG
+@testable import H2JMetadata
 
 @Suite("EXIF TIFF reader")
 struct EXIFReaderTests {
@@ -68,7 +69,7 @@ struct EXIFReaderTests {
     @Test("APP1 payload and HEIF item entry points")
     func entryPoints() throws {
         let tiff = EXIFTestTIFF.typical(bigEndian: true).build().bytes
-        let fromPayload = try EXIFDirectory(app1Payload: EXIFTestSupport.exifSignature + tiff)
+        let fromPayload = try EXIFDirectory(app1Payload: JPEGAPPSignature.exif + tiff)
         #expect(fromPayload.string(.ifd0, EXIFTag.make) == "Apple")
         let fromItem = try EXIFDirectory(heifExifItem: EXIFTestSupport.heifItem(tiff: tiff))
         #expect(fromItem.tiff == tiff)

@@ -1,6 +1,9 @@
 import Foundation
 import Testing
-@testable import HEIC2JPGKit
+@testable import H2JContainer
+@testable import H2JPipeline
+@testable import H2JMetadata
+@testable import H2JSupport
 
 /// The committed sample `exif-gps-usercomment-70k.heic` (Scripts/make-samples): a real
 /// exiftool-written EXIF of 70 KB, nearly all of it a UNICODE UserComment.

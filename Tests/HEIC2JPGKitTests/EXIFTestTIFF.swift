@@ -1,4 +1,5 @@
-@testable import HEIC2JPGKit
+@testable import H2JMetadata
+@testable import H2JSupport
 
 /// Assembles synthetic EXIF/TIFF blobs for tests, in either byte order.
 ///
@@ -181,7 +182,6 @@ struct EXIFTestTIFF {
 
 /// Helpers shared by the EXIF test suites.
 enum EXIFTestSupport {
-    static let exifSignature: [UInt8] = [0x45, 0x78, 0x69, 0x66, 0, 0]
 
     /// A HEIF Exif item: 4-byte big-endian offset, then `prefix`, then the TIFF bytes.
     static func heifItem(tiff: [UInt8], offset: UInt32 = 0, prefix: [UInt8] = []) -> [UInt8] {

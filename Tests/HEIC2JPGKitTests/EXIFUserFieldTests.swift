@@ -1,5 +1,5 @@
 import Testing
-@testable import HEIC2JPGKit
+@testable import H2JMetadata
 
 @Suite("EXIF user fields as XMP text")
 struct EXIFUserFieldTests {

@@ -1,6 +1,8 @@
 import Foundation
 import Testing
-@testable import HEIC2JPGKit
+@testable import H2JJPEG
+@testable import H2JMetadata
+@testable import H2JSupport
 
 @Suite("Extended XMP")
 struct ExtendedXMPTests {
@@ -39,7 +41,7 @@ struct ExtendedXMPTests {
     func checkExtended(_ result: JPEGXMP, limit: Int = XMPForJPEG.maxPacketBytes, standardIsUTF8: Bool = true,
                        sourceLocation: SourceLocation = #_sourceLocation) throws -> [UInt8] {
         let standard = try #require(result.payload, sourceLocation: sourceLocation)
-        #expect(standard.count <= limit + XMPForJPEG.header.count, sourceLocation: sourceLocation)
+        #expect(standard.count <= limit + JPEGAPPSignature.xmp.count, sourceLocation: sourceLocation)
         let (guid, extended) = try #require(S.reassemble(result.extendedPayloads), sourceLocation: sourceLocation)
         #expect(guid == MD5.hexDigest(extended, uppercase: true), sourceLocation: sourceLocation)
         #expect(guid.count == 32 && guid.allSatisfy { $0.isHexDigit && !$0.isLowercase }, sourceLocation: sourceLocation)
@@ -60,7 +62,7 @@ struct ExtendedXMPTests {
         let extended = try checkExtended(result)
         #expect(result.extendedPayloads.count == 2)
         #expect(result.extendedPayloads[0].count == 65_533)
-        #expect(result.extendedPayloads.map { S.packet($0).count } == result.extendedPayloads.map { $0.count - XMPForJPEG.header.count })
+        #expect(result.extendedPayloads.map { S.packet($0).count } == result.extendedPayloads.map { $0.count - JPEGAPPSignature.xmp.count })
         // The GUID agrees with md5sum, an independent MD5.
         let directory = TemporaryDirectory()
         let md5sum = String(decoding: try HEVCReference.run("md5sum", [directory.file("extended.xmp", extended)]), as: UTF8.self)

@@ -1,5 +1,5 @@
 import Testing
-@testable import HEIC2JPGKit
+@testable import H2JMetadata
 
 @Suite("--strip-gps: EXIF GPS IFD and XMP GPS properties removed")
 struct GPSStrippingTests {

@@ -1,5 +1,7 @@
 import Testing
-@testable import HEIC2JPGKit
+@testable import H2JContainer
+@testable import H2JInspect
+@testable import H2JSupport
 
 @Suite("inspect: HEIF description")
 struct HEIFDescriberTests {

@@ -1,5 +1,5 @@
 import Testing
-@testable import HEIC2JPGKit
+@testable import H2JContainer
 
 /// Builds `hvcC` payloads (the bytes after the box header) field by field.
 enum HvcCBuilder {

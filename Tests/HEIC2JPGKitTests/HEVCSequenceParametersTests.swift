@@ -1,5 +1,5 @@
 import Testing
-@testable import HEIC2JPGKit
+@testable import H2JContainer
 
 @Suite("HEVC sequence parameter set head")
 struct HEVCSequenceParametersTests {

@@ -1,7 +1,9 @@
 import Foundation
 import Synchronization
 import Testing
-@testable import HEIC2JPGKit
+@testable import H2JContainer
+@testable import H2JDe265
+@testable import H2JTiles
 
 /// Test streams made and decoded by an independent codec: ffmpeg (libx265 to encode,
 /// its own HEVC decoder for the reference planes), and the x265 CLI where ffmpeg cannot
@@ -105,7 +107,7 @@ enum HEVCReference {
     }
 
     /// The picture's planes copied row by row without padding, like ffmpeg's rawvideo.
-    static func packedPlanes(_ picture: HEVCPicture) -> [UInt8] {
+    static func packedPlanes(_ picture: DecodedPicture) -> [UInt8] {
         var bytes: [UInt8] = []
         for (index, plane) in picture.planes.enumerated() {
             let size = picture.size(ofPlane: index)
@@ -204,7 +206,7 @@ struct HEVCTileDecoderTests {
     func corruption() throws {
         let directory = TemporaryDirectory()
         let stream = try HEVCReference.stream(width: 96, height: 64, pixelFormat: "yuv420p", chroma: 1, depth: 8, in: directory)
-        let units = try HEVCTileDecoder.nalUnits(in: stream.data, lengthSize: 4)
+        let units = try HEVCConfiguration.nalUnits(in: stream.data, lengthSize: 4)
         let slice = try #require(units.last)
         #expect(HEVCConfiguration.nalUnitType(Array(stream.data[slice])) ?? 99 < 32, "the last NAL unit is a slice")
         let prefix = Array(stream.data[..<(slice.lowerBound - 4)])
@@ -266,7 +268,7 @@ struct HEVCTileDecoderTests {
         #expect(throws: TileDecodingError("NAL unit 0 at byte 0 declares 4096 bytes, past the end of the 6-byte tile data")) {
             try decoder.decode(stream.configuration, data: [0, 0, 0x10, 0, 0x26, 0x01]) { _ in }
         }
-        let units = try HEVCTileDecoder.nalUnits(in: data, lengthSize: 4)
+        let units = try HEVCConfiguration.nalUnits(in: data, lengthSize: 4)
         let last = try #require(units.last)
         #expect(throws: TileDecodingError("NAL unit \(units.count - 1) at byte \(last.lowerBound - 4) declares \(last.count) bytes, past the end of the \(data.count - 1)-byte tile data")) {
             try decoder.decode(stream.configuration, data: Array(data.dropLast())) { _ in }

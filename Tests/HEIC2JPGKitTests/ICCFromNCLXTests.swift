@@ -1,5 +1,7 @@
 import Testing
-@testable import HEIC2JPGKit
+@testable import H2JColour
+@testable import H2JContainer
+@testable import H2JSupport
 
 @Suite("ICC profiles built from nclx")
 struct ICCFromNCLXTests {

@@ -1,5 +1,6 @@
 import Testing
-@testable import HEIC2JPGKit
+@testable import H2JColour
+@testable import H2JContainer
 
 @Suite("ICC profile description and version")
 struct ICCProfileInfoTests {

@@ -1,5 +1,5 @@
 import Testing
-@testable import HEIC2JPGKit
+@testable import H2JContainer
 
 @Suite("Sniffing by content")
 struct ImageFormatTests {

@@ -1,5 +1,6 @@
 import Testing
-@testable import HEIC2JPGKit
+@testable import H2JContainer
+@testable import H2JSupport
 
 @Suite("grid descriptors")
 struct ImageGridTests {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
-@testable import HEIC2JPGKit
+@testable import H2JSupport
+@testable import H2JPipeline
 
 @Suite("Walking inputs and naming outputs")
 struct InputWalkerTests {
@@ -38,13 +39,13 @@ struct InputWalkerTests {
 
     @Test("Stems: no extension, dot-files")
     func stems() {
-        #expect(InputWalker.stem("IMG_1.HEIC") == "IMG_1")
-        #expect(InputWalker.stem("noext") == "noext")
-        #expect(InputWalker.stem(".hidden") == ".hidden")
-        #expect(InputWalker.stem(".hidden.heic") == ".hidden")
-        #expect(InputWalker.parent("a") == ".")
-        #expect(InputWalker.parent("/a") == "/")
-        #expect(InputWalker.lastComponent("dir/") == "dir")
+        #expect(Path.stem("IMG_1.HEIC") == "IMG_1")
+        #expect(Path.stem("noext") == "noext")
+        #expect(Path.stem(".hidden") == ".hidden")
+        #expect(Path.stem(".hidden.heic") == ".hidden")
+        #expect(Path.parent("a") == ".")
+        #expect(Path.parent("/a") == "/")
+        #expect(Path.lastComponent("dir/") == "dir")
     }
 
     @Test("Symlinked directories are not followed; symlinked files are")
@@ -54,7 +55,7 @@ struct InputWalkerTests {
         dir.file("in/real.heic", TemporaryDirectory.heif)
         try FileManager.default.createSymbolicLink(atPath: dir.path + "/in/linkdir", withDestinationPath: dir.path + "/elsewhere")
         try FileManager.default.createSymbolicLink(atPath: dir.path + "/in/linkfile.heic", withDestinationPath: dir.path + "/elsewhere/x.heic")
-        let names = walk([dir.path + "/in"], output: nil).map { InputWalker.lastComponent($0.path) }
+        let names = walk([dir.path + "/in"], output: nil).map { Path.lastComponent($0.path) }
         #expect(names == ["linkfile.heic", "real.heic"])
     }
 

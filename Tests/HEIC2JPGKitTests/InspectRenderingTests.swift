@@ -1,12 +1,15 @@
 import Foundation
 import Testing
-@testable import HEIC2JPGKit
+@testable import H2JInspect
+@testable import H2JJPEG
+@testable import H2JMetadata
+@testable import H2JSupport
 
 @Suite("inspect: text and JSON rendering")
 struct InspectRenderingTests {
     static func properties() throws -> ImageProperties {
         let packet = ProvenanceMarkReadingTests.attributePacket()
-        let jpeg = try JPEGDescriberTests.encode(width: 24, height: 16, markers: [(0xE1, JPEGDescriberTests.exif), (0xE1, XMPForJPEG.header + packet)])
+        let jpeg = try JPEGDescriberTests.encode(width: 24, height: 16, markers: [(0xE1, JPEGDescriberTests.exif), (0xE1, JPEGAPPSignature.xmp + packet)])
         return try ImageInspection.describe(MemoryByteSource(jpeg))
     }
 

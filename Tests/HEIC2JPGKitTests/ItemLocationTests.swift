@@ -1,6 +1,7 @@
 import Foundation
 import Testing
-@testable import HEIC2JPGKit
+@testable import H2JContainer
+@testable import H2JSupport
 
 @Suite("iloc item locations and item data")
 struct ItemLocationTests {

@@ -1,5 +1,6 @@
 import Testing
-@testable import HEIC2JPGKit
+@testable import H2JContainer
+@testable import H2JSupport
 
 @Suite("Typed item properties: ispe, irot, imir, clap, colr, pixi, auxC, ipma essential flags")
 struct ItemPropertiesTests {

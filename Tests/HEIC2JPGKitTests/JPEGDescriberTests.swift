@@ -1,5 +1,11 @@
 import Testing
-@testable import HEIC2JPGKit
+@testable import H2JColour
+@testable import H2JContainer
+@testable import H2JInspect
+@testable import H2JJPEG
+@testable import H2JJPEGCodec
+@testable import H2JMetadata
+@testable import H2JSupport
 
 @Suite("inspect: JPEG description")
 struct JPEGDescriberTests {
@@ -46,10 +52,10 @@ struct JPEGDescriberTests {
     @Test("Everything a phone JPEG carries: frame, EXIF groups, XMP with the mark, Extended XMP, ICC in two chunks")
     func full() throws {
         let packet = ProvenanceMarkReadingTests.attributePacket()
-        let extended = ExtendedXMP.header + [UInt8](repeating: 0x41, count: JPEGDescriber.extendedXMPChunkHeaderBytes)
+        let extended = JPEGAPPSignature.extendedXMP + [UInt8](repeating: 0x41, count: JPEGDescriber.extendedXMPChunkHeaderBytes)
             + Array("<x:xmpmeta/>".utf8)
         let icc = try Self.largeProfile()
-        let jpeg = try Self.encode(width: 24, height: 16, markers: [(0xE1, Self.exif), (0xE1, XMPForJPEG.header + packet), (0xE1, extended)], icc: icc)
+        let jpeg = try Self.encode(width: 24, height: 16, markers: [(0xE1, Self.exif), (0xE1, JPEGAPPSignature.xmp + packet), (0xE1, extended)], icc: icc)
         let properties = try ImageInspection.describe(MemoryByteSource(jpeg))
 
         #expect(properties.format == "jpeg" && properties.byteSize == jpeg.count && properties.brands == nil)

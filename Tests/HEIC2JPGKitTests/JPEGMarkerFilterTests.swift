@@ -1,5 +1,5 @@
 import Testing
-@testable import HEIC2JPGKit
+@testable import H2JJPEG
 
 @Suite("JPEG marker filtering for copied JPEGs")
 struct JPEGMarkerFilterTests {
@@ -10,7 +10,7 @@ struct JPEGMarkerFilterTests {
     static let jpeg: [UInt8] = [0xFF, 0xD8]
         + segment(0xE0, Array("JFIF\0".utf8) + [1, 1, 0, 0, 1, 0, 1, 0, 0])
         + segment(0xE1, Array("Exif\0\0MM".utf8))
-        + segment(0xE1, XMPForJPEG.header + Array("<x/>".utf8))
+        + segment(0xE1, JPEGAPPSignature.xmp + Array("<x/>".utf8))
         + segment(0xE2, Array("ICC_PROFILE\0".utf8) + [1, 1, 9])
         + segment(0xED, Array("Photoshop 3.0\0".utf8))
         + segment(0xFE, Array("comment".utf8))

@@ -1,7 +1,8 @@
 import CJPEGCodec
 import Foundation
 import Testing
-@testable import HEIC2JPGKit
+@testable import H2JJPEG
+@testable import H2JJPEGCodec
 
 /// Synthetic sample planes laid out the way the tile engine hands them over: each row is
 /// the component's width padded to whole 8-sample blocks with edge replicas, then a few
@@ -297,7 +298,7 @@ struct JPEGRawWriterTests {
         let bytes = try Self.encode { writer in
             try writer.startRaw(width: 17, height: 9, components: 3, quality: 90)
             try writer.writeMarker(0xE1, Array("Exif\0\0MM".utf8) + [0, 42, 0, 0, 0, 8])
-            try writer.writeMarker(0xE1, XMPForJPEG.header + Array("<x:xmpmeta/>".utf8))
+            try writer.writeMarker(0xE1, JPEGAPPSignature.xmp + Array("<x:xmpmeta/>".utf8))
             try writer.writeICC([UInt8](repeating: 7, count: 300))
             try planes.writeRaw(to: writer, chunk: 16)
             try writer.finish()

@@ -1,5 +1,7 @@
 import Testing
-@testable import HEIC2JPGKit
+@testable import H2JInspect
+@testable import H2JJPEG
+@testable import H2JSupport
 
 /// `JPEGSegments` (the header walker shared by the marker filter, `compare` and
 /// `inspect`): fill bytes and refusals; and `JPEGFrameHeader`.

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import HEIC2JPGKit
+@testable import H2JSupport
 
 @Suite("MD5")
 struct MD5Tests {

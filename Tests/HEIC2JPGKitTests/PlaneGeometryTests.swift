@@ -1,5 +1,5 @@
 import Testing
-@testable import HEIC2JPGKit
+@testable import H2JContainer
 
 @Suite("Plane geometry: irot/imir/clap composed into one map")
 struct PlaneGeometryTests {

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import HEIC2JPGKit
+@testable import H2JPipeline
 
 @Suite("Planning: content decides, outputs are never clobbered")
 struct PlannerTests {

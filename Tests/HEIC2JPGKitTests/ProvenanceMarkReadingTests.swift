@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import HEIC2JPGKit
+@testable import H2JMetadata
 
 @Suite("Provenance mark read from XMP")
 struct ProvenanceMarkReadingTests {

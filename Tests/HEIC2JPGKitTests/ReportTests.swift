@@ -1,5 +1,6 @@
 import Testing
-@testable import HEIC2JPGKit
+@testable import H2JPipeline
+@testable import H2JSupport
 
 @Suite("Report and summary text")
 struct ReportTests {

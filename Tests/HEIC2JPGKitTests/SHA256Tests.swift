@@ -1,6 +1,7 @@
 import Foundation
 import Testing
-@testable import HEIC2JPGKit
+@testable import H2JMetadata
+@testable import H2JSupport
 
 @Suite("SHA-256")
 struct SHA256Tests {

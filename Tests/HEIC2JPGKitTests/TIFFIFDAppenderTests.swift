@@ -1,5 +1,7 @@
 import Testing
-@testable import HEIC2JPGKit
+@testable import H2JJPEG
+@testable import H2JMetadata
+@testable import H2JSupport
 
 @Suite("Append-IFD edit")
 struct TIFFIFDAppenderTests {
@@ -178,8 +180,8 @@ struct TIFFIFDAppenderTests {
         t.exif!.append(Entry(0x9000, .undefined(Array("0232".utf8))))
         let before = try EXIFDirectory(tiff: t.build().bytes)
         let after = try TIFFIFDAppender.set([EXIFTag.imageUniqueID: Self.idValue], in: .exif, of: before)
-        let original = EXIFTestSupport.jpeg(app1Payload: EXIFTestSupport.exifSignature + before.tiff)
-        let edited = EXIFTestSupport.jpeg(app1Payload: EXIFTestSupport.exifSignature + after.tiff)
+        let original = EXIFTestSupport.jpeg(app1Payload: JPEGAPPSignature.exif + before.tiff)
+        let edited = EXIFTestSupport.jpeg(app1Payload: JPEGAPPSignature.exif + after.tiff)
         let old = try ExifTool.tags(of: original), new = try ExifTool.tags(of: edited)
         #expect(new["ExifIFD:ImageUniqueID"] == Self.id)
         for key in ["IFD0:Make", "IFD0:Model", "ExifIFD:DateTimeOriginal", "GPS:GPSLatitude", "GPS:GPSLongitudeRef",

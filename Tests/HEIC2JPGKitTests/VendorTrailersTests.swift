@@ -1,6 +1,9 @@
 import Foundation
 import Testing
-@testable import HEIC2JPGKit
+@testable import H2JContainer
+@testable import H2JInspect
+@testable import H2JPipeline
+@testable import H2JSupport
 
 @Suite("Vendor trailers")
 struct VendorTrailersTests {

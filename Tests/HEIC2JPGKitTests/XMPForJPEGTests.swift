@@ -1,10 +1,11 @@
 import Testing
-@testable import HEIC2JPGKit
+@testable import H2JJPEG
+@testable import H2JMetadata
 
 @Suite("XMP for JPEG")
 struct XMPForJPEGTests {
     func text(_ payload: [UInt8]?) -> String {
-        String(decoding: (payload ?? []).dropFirst(XMPForJPEG.header.count), as: UTF8.self)
+        String(decoding: (payload ?? []).dropFirst(JPEGAPPSignature.xmp.count), as: UTF8.self)
     }
 
     @Test("Attribute and element forms of Orientation and pixel size are updated")
@@ -26,7 +27,7 @@ struct XMPForJPEGTests {
     func latin1() {
         let packet: [UInt8] = Array("<x a=\"".utf8) + [0xE9, 0xFF] + Array("\" tiff:Orientation=\"3\"/>".utf8)
         let payload = XMPForJPEG.make(packet: packet, width: 1, height: 1).payload ?? []
-        #expect(Array(payload.dropFirst(XMPForJPEG.header.count)) == Array("<x a=\"".utf8) + [0xE9, 0xFF] + Array("\" tiff:Orientation=\"1\"/>".utf8))
+        #expect(Array(payload.dropFirst(JPEGAPPSignature.xmp.count)) == Array("<x a=\"".utf8) + [0xE9, 0xFF] + Array("\" tiff:Orientation=\"1\"/>".utf8))
     }
 
     @Test("Oversized packets are dropped with a warning; trailing NULs are trimmed")

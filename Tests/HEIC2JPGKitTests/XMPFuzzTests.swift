@@ -1,5 +1,7 @@
 import Testing
-@testable import HEIC2JPGKit
+@testable import H2JJPEG
+@testable import H2JMetadata
+@testable import H2JSupport
 
 /// Deterministic random mutation of XMP packets, with properties added and small size
 /// limits so that every step of `XMPPacketFitter` runs: `make` must return, never trap;
@@ -57,7 +59,7 @@ struct XMPFuzzTests {
             let context = "seed \(seed) iteration \(i)"
             let wellFormed = XMPTextEncoding(of: packet) == .utf8 && XMPPacketStructure(packet) != nil && S.xmlError(packet) == nil
             if let payload = result.payload {
-                #expect(payload.starts(with: XMPForJPEG.header) && payload.count <= limit + XMPForJPEG.header.count, "\(context)")
+                #expect(payload.starts(with: JPEGAPPSignature.xmp) && payload.count <= limit + JPEGAPPSignature.xmp.count, "\(context)")
             } else {
                 droppedCount += 1
             }

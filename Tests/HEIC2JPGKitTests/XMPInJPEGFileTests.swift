@@ -1,6 +1,10 @@
 import Foundation
 import Testing
-@testable import HEIC2JPGKit
+@testable import H2JContainer
+@testable import H2JJPEG
+@testable import H2JMetadata
+@testable import H2JPipeline
+@testable import H2JSupport
 
 /// Real JPEG files written through `JPEGMarkers` and `JPEGWriter`, read back by exiftool.
 @Suite("XMP in a JPEG file: standard and Extended XMP as exiftool reads them")
@@ -49,15 +53,15 @@ struct XMPInJPEGFileTests {
         let markers = JPEGMarkers(source: source, mode: .keep, mark: Self.mark, width: 16, height: 16)
         #expect(markers.warnings.contains { $0.hasPrefix("moved the ") && $0.contains("EXIF UserComment to XMP") }, "\(markers.warnings)")
         #expect(markers.warnings.contains { $0.contains("moved exif:UserComment") && $0.contains("to Extended XMP") }, "\(markers.warnings)")
-        #expect(markers.kept == ConversionResult.MetadataKept(exif: true, xmp: true, icc: false), "\(markers.warnings)")
+        #expect(markers.kept == MetadataKept(exif: true, xmp: true, icc: false), "\(markers.warnings)")
         let directory = TemporaryDirectory()
         let (path, bytes) = try Self.jpeg(markers, in: directory)
 
         // APP0 JFIF, the EXIF, the standard XMP, then its two extended segments.
         let segments = Self.appSegments(bytes)
         try #require(segments.map(\.marker) == [0xE0, 0xE1, 0xE1, 0xE1, 0xE1])
-        #expect(segments[1].payload.starts(with: EXIFAPP1Fitter.exifPrefix))
-        #expect(segments[2].payload.starts(with: XMPForJPEG.header))
+        #expect(segments[1].payload.starts(with: JPEGAPPSignature.exif))
+        #expect(segments[2].payload.starts(with: JPEGAPPSignature.xmp))
         #expect(Array(segments[3].payload) == markers.extendedXMP[0] && Array(segments[4].payload) == markers.extendedXMP[1])
         #expect(segments[3].payload.count == 65_533)
 

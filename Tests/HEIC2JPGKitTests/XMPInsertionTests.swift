@@ -1,6 +1,9 @@
 import Foundation
 import Testing
-@testable import HEIC2JPGKit
+@testable import H2JInspect
+@testable import H2JJPEG
+@testable import H2JMetadata
+@testable import H2JSupport
 
 @Suite("XMP: adding properties")
 struct XMPInsertionTests {
@@ -235,7 +238,7 @@ struct XMPInsertionTests {
         for packet in [utf16LE, utf16BE, utf32BE] {
             #expect(XMPTextEncoding(of: packet) == .wide)
             let result = XMPForJPEG.make(packet: packet, width: 1, height: 1, adding: S.mark())
-            #expect(result.payload == XMPForJPEG.header + packet)
+            #expect(result.payload == JPEGAPPSignature.xmp + packet)
             #expect(result.warnings == ["XMP is UTF-16 or UTF-32, which nothing can be inserted into: did not add h2j:sourceName, h2j:sourceSHA256, h2j:mode, h2j:quality, h2j:version"])
             #expect(XMPForJPEG.make(packet: packet, width: 1, height: 1).warnings.isEmpty)
         }

@@ -3,7 +3,11 @@ import Foundation
 import FoundationXML
 #endif
 import Testing
-@testable import HEIC2JPGKit
+@testable import H2JContainer
+@testable import H2JPipeline
+@testable import H2JJPEG
+@testable import H2JMetadata
+@testable import H2JSupport
 
 /// Checks of XMP packets by independent readers: Foundation's XML parser (libxml2) for
 /// well-formedness and namespace binding, exiftool for what a photo tool reads.
@@ -36,7 +40,7 @@ enum XMPTestSupport {
 
     /// The packet in a standard APP1 payload.
     static func packet(_ payload: [UInt8]?) -> [UInt8] {
-        Array((payload ?? []).dropFirst(XMPForJPEG.header.count))
+        Array((payload ?? []).dropFirst(JPEGAPPSignature.xmp.count))
     }
 
     static func text(_ payload: [UInt8]?) -> String {
@@ -88,7 +92,7 @@ enum XMPTestSupport {
         var fullLength: Int?
         for payload in payloads {
             let reader = ByteReader(payload)
-            guard payload.starts(with: ExtendedXMP.header), payload.count <= 65_533,
+            guard payload.starts(with: JPEGAPPSignature.extendedXMP), payload.count <= 65_533,
                   let length = reader.u32(67), let offset = reader.u32(71) else { return nil }
             let id = String(decoding: payload[35..<67], as: UTF8.self)
             guard guid == nil || guid == id, fullLength == nil || fullLength == Int(length), Int(offset) == packet.count else { return nil }

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import HEIC2JPGKit
+@testable import H2JTiles
 
 @Suite("YCbCr re-encoding into JFIF (BT.601 full range)")
 struct YCbCrConversionTests {

@@ -1,4 +1,6 @@
 import Foundation
+@testable import H2JContainer
+@testable import H2JJPEG
 
 /// The acceptance checks for one converted file, shared by the Samples and corpus
 /// tests. Each returns the problems it found, so a failure names every one of them.

@@ -1,6 +1,8 @@
 import CHeif
 import CJPEGCodec
 import Foundation
+@testable import H2JContainer
+@testable import H2JJPEG
 
 /// An 8-bit RGB picture for comparisons.
 struct RGBPicture {

@@ -1,5 +1,7 @@
 import Foundation
-@testable import HEIC2JPGKit
+@testable import H2JContainer
+@testable import H2JSupport
+@testable import H2JTiles
 
 /// Upright 8-bit planes: Y, and for colour Cb/Cr at (w+1)/2 × (h+1)/2 (4:2:0).
 struct YCbCrPlanes: Equatable {
@@ -70,11 +72,11 @@ enum EnginePlanes {
         let file = try SourceFile(path: path)
         let structure = try HEIFStructure.read(from: file.byteSource)
         let primary = try structure.primaryImage()
-        guard case .tiles(let image) = try EngineChoice.make(structure, primary: primary, source: file.byteSource,
-                                                             subsampling: .s420) else { return nil }
+        guard case .tiles(let image) = try EngineChoice.make(structure, primary: primary, source: file.byteSource) else { return nil }
         let collector = PlaneCollector(width: image.geometry.width, height: image.geometry.height, monochrome: image.monochrome)
         try withExtendedLifetime(file) {
-            try TileEngine(image: image, structure: structure, source: file.byteSource, lanes: lanes).run(into: collector)
+            try TileEngine(image: image, structure: structure, source: file.byteSource, lanes: lanes,
+                           decoders: .libde265()).run(into: collector)
         }
         return (image, structure, collector.planes)
     }

@@ -1,0 +1,58 @@
+/// What an auxiliary image holds, from its `auxC` URN: the one table of auxiliary URNs,
+/// read by `inspect` (a short token, `depth`) and by the converter's warnings about
+/// metadata it cannot carry (a phrase, "depth map").
+///
+/// Alpha and depth have an MPEG-B CICP URN (ISO/IEC 23091-2, used by AVIF and newer
+/// HEIF) and older HEVC/AVC ones (`auxid` 1 = alpha, 2 = depth, the SEI AuxId values
+/// ISO/IEC 23008-12 refers to). iPhones use `urn:mpeg:hevc:2015:auxid:2` for the depth
+/// (disparity) map (checked with exiftool on an iPhone 13 Pro file), their own URN for
+/// the HDR gain map, and `…:aux:…matte` URNs for portrait and segmentation mattes.
+package enum AuxiliaryKind: Equatable {
+    case alpha
+    case depth
+    case disparity
+    case hdrGainMap
+    case matte
+    /// A URN this table does not know.
+    case other(String)
+
+    package init(urn: String) {
+        switch urn {
+        case "urn:mpeg:mpegB:cicp:systems:auxiliary:alpha", "urn:mpeg:hevc:2015:auxid:1", "urn:mpeg:avc:2015:auxid:1":
+            self = .alpha
+        case "urn:mpeg:mpegB:cicp:systems:auxiliary:depth", "urn:mpeg:hevc:2015:auxid:2", "urn:mpeg:avc:2015:auxid:2":
+            self = .depth
+        case "urn:com:apple:photo:2020:aux:hdrgainmap":
+            self = .hdrGainMap
+        default:
+            if urn.hasSuffix(":depthmap") || urn.contains("depth") { self = .depth }
+            else if urn.contains("disparity") { self = .disparity }
+            else if urn.contains("matte") { self = .matte }
+            else { self = .other(urn) }
+        }
+    }
+
+    /// `inspect`'s `kind`: `alpha`, `depth`, `disparity`, `hdr-gain-map`, `matte`, or the URN itself.
+    package var token: String {
+        switch self {
+        case .alpha: "alpha"
+        case .depth: "depth"
+        case .disparity: "disparity"
+        case .hdrGainMap: "hdr-gain-map"
+        case .matte: "matte"
+        case .other(let urn): urn
+        }
+    }
+
+    /// For messages: "alpha plane", "depth map", "HDR gain map", "auxiliary image 'urn:…'".
+    package var phrase: String {
+        switch self {
+        case .alpha: "alpha plane"
+        case .depth: "depth map"
+        case .disparity: "disparity map"
+        case .hdrGainMap: "HDR gain map"
+        case .matte: "portrait matte"
+        case .other(let urn): "auxiliary image '\(urn)'"
+        }
+    }
+}

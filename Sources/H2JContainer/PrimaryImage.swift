@@ -1,0 +1,57 @@
+import H2JSupport
+
+/// What the container says about the image `pitm` names, checked for the defects that
+/// would make a converter show the wrong picture.
+package struct PrimaryImage: Sendable, Equatable {
+    package let id: UInt32
+    /// Item type of the primary: `hvc1`, `av01`, `grid`, `iovl`, `iden`, …
+    package let itemType: String
+    /// True when the coded image has a single (luma) channel: a grayscale JPEG is due.
+    package let isMonochrome: Bool
+}
+
+extension HEIFStructure {
+    /// Item types that are coded images.
+    package static let codedImageTypes: Set<String> = ["hvc1", "av01", "avc1", "jpeg", "unci"]
+
+    /// Validates the primary item and describes it.
+    ///
+    /// Rejected: a `pitm` that names no item, a primary that is itself a thumbnail or an
+    /// auxiliary image of another item (the file then has no photo we could trust), and
+    /// derived images whose `dimg` references name missing items.
+    package func primaryImage() throws(HEIFError) -> PrimaryImage {
+        guard let item = items[primaryID] else { throw .missingItem(referencedBy: "'pitm'", id: primaryID) }
+        if let master = referenced(from: primaryID, type: "thmb").first {
+            throw .unusablePrimary(id: primaryID, reason: "is declared a thumbnail of item \(master) ('thmb' reference), so the file names no real photo")
+        }
+        if let master = referenced(from: primaryID, type: "auxl").first {
+            throw .unusablePrimary(id: primaryID, reason: "is declared an auxiliary image of item \(master) ('auxl' reference)")
+        }
+        let sources = referenced(from: primaryID, type: "dimg")
+        for source in sources where items[source] == nil {
+            throw .missingItem(referencedBy: "'dimg' of item \(primaryID)", id: source)
+        }
+        if ["grid", "iovl", "iden"].contains(item.type) && sources.isEmpty {
+            throw .unusablePrimary(id: primaryID, reason: "is a '\(item.type)' image with no 'dimg' inputs")
+        }
+        return PrimaryImage(id: primaryID, itemType: item.type, isMonochrome: isMonochrome(primaryID, depth: 0))
+    }
+
+    /// Single-channel test: `pixi` with one channel, else the codec configuration
+    /// (`hvcC` chroma_format_idc 0, or `av1C` mono_chrome), else the first input of a derived image.
+    func isMonochrome(_ id: UInt32, depth: Int) -> Bool {
+        if let pixi = properties(of: id, type: "pixi").first, let channels = ByteReader(pixi.payload).u8(4) {
+            return channels == 1
+        }
+        if let hvcC = properties(of: id, type: "hvcC").first, let chroma = ByteReader(hvcC.payload).u8(16) {
+            return chroma & 0x03 == 0
+        }
+        if let av1C = properties(of: id, type: "av1C").first, let flags = ByteReader(av1C.payload).u8(2) {
+            return flags & 0x10 != 0
+        }
+        if depth < 4, let first = referenced(from: id, type: "dimg").first, first != id {
+            return isMonochrome(first, depth: depth + 1)
+        }
+        return false
+    }
+}

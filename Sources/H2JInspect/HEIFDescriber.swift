@@ -1,0 +1,138 @@
+import H2JColour
+import H2JContainer
+import H2JMetadata
+import H2JSupport
+
+/// Describes a HEIF/AVIF file from its container alone: `ftyp`, the `meta` box, and the
+/// few item payloads that hold metadata (EXIF, XMP) or a grid descriptor. Nothing is
+/// decoded, so a 200 MP photo is described as fast as a thumbnail.
+///
+/// Only a container that cannot be read at all is an error; a defect in one part (an
+/// unusable primary, unreadable EXIF, a `clap` outside the image) becomes a warning and
+/// the rest is still described.
+enum HEIFDescriber {
+    /// Item types that are images (coded or derived).
+    static let imageTypes = HEIFStructure.codedImageTypes.union(["grid", "iovl", "iden"])
+    /// A grid descriptor is 8 or 12 bytes; more is never needed.
+    static let maxGridDescriptorBytes = 64
+
+    static func describe(_ source: ByteSource) throws(HEIFError) -> ImageProperties {
+        let structure = try HEIFStructure.read(from: source)
+        let primaryType = structure.items[structure.primaryID]?.type
+        let isAVIF = primaryType == "av01" || (primaryType == nil && ["avif", "avis"].contains(structure.brands.first ?? ""))
+        var properties = ImageProperties(format: isAVIF ? "avif" : "heif", byteSize: source.size)
+        properties.brands = .init(major: structure.brands.first ?? "", compatible: Array(structure.brands.dropFirst()))
+        do {
+            _ = try structure.primaryImage()
+        } catch {
+            properties.warnings.append("primary image: \(error)")
+        }
+        properties.images = images(structure, source)
+        guard structure.items[structure.primaryID] != nil else { return properties }
+        var primary = self.primary(structure, &properties.warnings)
+        properties.metadata.icc = primary.icc?.bytes
+        describeMetadata(structure, source, into: &properties, primary: &primary)
+        properties.primary = primary
+        return properties
+    }
+
+    /// Every image item but the hidden inputs of derived images (a grid's tiles), by ID.
+    /// References are indexed once, so the work stays linear in items plus references.
+    static func images(_ structure: HEIFStructure, _ source: ByteSource) -> [ImageProperties.Image] {
+        var targets: [String: [UInt32: [UInt32]]] = [:]
+        for reference in structure.references where ["dimg", "thmb", "auxl"].contains(reference.type) {
+            targets[reference.type, default: [:]][reference.from, default: []] += reference.to
+        }
+        let inputs = Set((targets["dimg"] ?? [:]).values.joined())
+        return structure.items.values
+            .filter { imageTypes.contains($0.type) && !($0.hidden && inputs.contains($0.id)) }
+            .sorted { $0.id < $1.id }
+            .map { item in
+                var image = ImageProperties.Image(id: item.id, type: item.type)
+                image.size = structure.imageSize(of: item.id)
+                image.displaySize = image.size.flatMap { displaySize($0, try? structure.transforms(of: item.id)) }
+                image.isPrimary = item.id == structure.primaryID
+                image.hidden = item.hidden
+                image.thumbnailOf = targets["thmb"]?[item.id]?.first
+                if let urn = structure.auxiliaryType(of: item.id) {
+                    image.auxiliary = .init(kind: AuxiliaryKind(urn: urn).token, urn: urn, of: targets["auxl"]?[item.id]?.first)
+                }
+                if item.type == "grid" {
+                    image.tiles = targets["dimg"]?[item.id]?.count ?? 0
+                    image.grid = (try? structure.itemData(item.id, from: source, maxBytes: maxGridDescriptorBytes))
+                        .flatMap { try? ImageGrid.parse($0) }
+                }
+                return image
+            }
+    }
+
+    /// The size after `clap` and `irot` (`PlaneGeometry` composes them as the converter
+    /// does), or nil when the transforms cannot be applied.
+    static func displaySize(_ size: ImageSize, _ transforms: [ImageTransform]?) -> ImageSize? {
+        guard let transforms, let geometry = try? PlaneGeometry(canvasWidth: size.width, canvasHeight: size.height, transforms: transforms)
+        else { return nil }
+        return ImageSize(width: geometry.width, height: geometry.height)
+    }
+
+    /// Coding, colour and transforms of the primary item.
+    static func primary(_ structure: HEIFStructure, _ warnings: inout [String]) -> ImageProperties.Primary {
+        let id = structure.primaryID
+        let coding = HEIFCodingFormat(structure, item: id)
+        let colour = SourceMetadata.colour(structure, id)
+        var primary = ImageProperties.Primary(id: id, bitDepth: coding.bitDepth, chroma: coding.chroma,
+                                              icc: colour.icc.map(ICCProfileInfo.init(profile:)), nclx: colour.nclx)
+        do {
+            let size = structure.imageSize(of: id)
+            let transforms = try structure.transforms(of: id)
+            primary.transforms = transforms.map { describe($0, size) }
+            for transform in transforms {
+                switch transform {
+                case .rotation(let quarterTurns): primary.rotation = ((primary.rotation ?? 0) + quarterTurns * 90) % 360
+                case .mirror(let axis): primary.mirror = axis
+                case .cleanAperture: continue
+                }
+            }
+        } catch {
+            warnings.append("primary image transforms: \(error)")
+        }
+        return primary
+    }
+
+    /// `irot 90` (anticlockwise degrees), `imir horizontal`, `clap 100x80+2+0` (the crop
+    /// of the coded size, when it is known and the crop is valid).
+    static func describe(_ transform: ImageTransform, _ size: ImageSize?) -> String {
+        switch transform {
+        case .rotation(let quarterTurns): return "irot \(quarterTurns * 90)"
+        case .mirror(let axis): return "imir \(name(axis))"
+        case .cleanAperture(let aperture):
+            guard let size, let crop = aperture.cropRect(imageWidth: size.width, imageHeight: size.height) else { return "clap" }
+            return "clap \(crop.width)x\(crop.height)+\(crop.x)+\(crop.y)"
+        }
+    }
+
+    /// The `MirrorAxis` case name: `horizontal` or `vertical`.
+    static func name(_ axis: MirrorAxis) -> String {
+        switch axis {
+        case .horizontal: "horizontal"
+        case .vertical: "vertical"
+        }
+    }
+
+    /// EXIF and XMP of the primary as the converter finds them (`SourceMetadata`).
+    static func describeMetadata(_ structure: HEIFStructure, _ source: ByteSource,
+                                 into properties: inout ImageProperties, primary: inout ImageProperties.Primary) {
+        let metadata: SourceMetadata
+        do {
+            metadata = try SourceMetadata(storedIn: structure, primary: structure.primaryID, source: source)
+        } catch {
+            properties.warnings.append("metadata items: \(error)")
+            return
+        }
+        properties.metadata.exif = metadata.exif?.count
+        properties.metadata.xmp = metadata.xmp?.count
+        if let item = metadata.exif {
+            EXIFSummary.describe({ () throws(EXIFError) in try EXIFDirectory(heifExifItem: item) }, into: &properties, primary: &primary)
+        }
+        properties.provenance = metadata.xmp.flatMap(ProvenanceMark.init(xmp:))
+    }
+}

@@ -1,0 +1,51 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import H2JContainer
+import H2JSupport
+
+/// Why a file could not be described.
+package struct InspectError: Error, Sendable, Equatable, CustomStringConvertible {
+    package let description: String
+    init(_ description: String) { self.description = description }
+}
+
+/// The entry point of `inspect` for one file: the format is sniffed from the content
+/// (`ImageFormat`), never taken from the name, and the matching describer runs.
+package enum ImageInspection {
+    /// Describes the HEIF/AVIF or JPEG in `source`; anything else is an error naming what it looks like.
+    package static func describe(_ source: ByteSource) throws(InspectError) -> ImageProperties {
+        let prefix: [UInt8]
+        do {
+            prefix = try source.read(at: 0, count: min(ImageFormat.sniffLength, source.size))
+        } catch {
+            throw InspectError("cannot read: \(error)")
+        }
+        switch ImageFormat.sniff(prefix) {
+        case .heif:
+            do {
+                return try HEIFDescriber.describe(source)
+            } catch {
+                throw InspectError(error.description)
+            }
+        case .jpeg:
+            return try JPEGDescriber.describe(source)
+        case let other:
+            throw InspectError("not a HEIF or JPEG image: looks like \(other)")
+        }
+    }
+
+    /// Opens `path` and describes it.
+    static func describe(path: String) throws(InspectError) -> ImageProperties {
+        let file: SourceFile
+        do {
+            file = try SourceFile(path: path)
+        } catch {
+            throw InspectError(error.reason)
+        }
+        guard file.info.st_mode & S_IFMT == S_IFREG else { throw InspectError("not a regular file") }
+        // The byte source reads through the file's descriptor, which closes on deinit.
+        defer { withExtendedLifetime(file) {} }
+        return try describe(file.byteSource)
+    }
+}

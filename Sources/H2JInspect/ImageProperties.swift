@@ -1,0 +1,119 @@
+import H2JColour
+import H2JContainer
+import H2JMetadata
+
+/// What `heic2jpg inspect` reports about one file, in the spirit of ImageIO's
+/// `CGImageSourceCopyPropertiesAtIndex`: the container, its images, how the primary
+/// image is coded and coloured, key EXIF fields, which metadata it carries, and the
+/// heic2jpg provenance mark. Built by `HEIFDescriber` or `JPEGDescriber` from the file's
+/// bytes alone (no pixel is decoded); rendered by `InspectText` and `InspectJSON`.
+package struct ImageProperties: Sendable, Equatable {
+    /// `heif`, `avif` or `jpeg`.
+    package var format: String
+    package var byteSize: Int
+    /// HEIF only: `ftyp` major brand and compatible brands.
+    package var brands: Brands?
+    /// Every image the file shows a reader (HEIF: not the hidden tiles of a grid).
+    package var images: [Image] = []
+    package var primary: Primary?
+    /// Key EXIF fields by ImageIO dictionary: `{TIFF}`, `{Exif}`, `{GPS}` (empty groups omitted).
+    package var exifGroups: [EXIFGroup] = []
+    /// Sizes of the metadata the file carries (for the primary image).
+    package var metadata = MetadataSizes()
+    /// The heic2jpg mark in the XMP, when there is a valid one.
+    package var provenance: ProvenanceMark?
+    /// Problems that did not stop the description (unreadable EXIF, cut ICC, …).
+    package var warnings: [String] = []
+
+    package struct Brands: Sendable, Equatable {
+        package var major: String
+        package var compatible: [String]
+    }
+
+    /// One image of the file.
+    package struct Image: Sendable, Equatable {
+        /// HEIF item ID; nil for JPEG.
+        package var id: UInt32?
+        /// HEIF item type (`hvc1`, `grid`, `av01`, …) or `jpeg`.
+        package var type: String
+        /// Coded size (`ispe`, or the JPEG frame size).
+        package var size: ImageSize?
+        /// Size after `clap` and `irot`, as a viewer shows it.
+        package var displaySize: ImageSize?
+        package var isPrimary = false
+        package var hidden = false
+        /// The item this one is a thumbnail of (`thmb` reference).
+        package var thumbnailOf: UInt32?
+        /// What this auxiliary image holds, and for which item (`auxl` reference).
+        package var auxiliary: Auxiliary?
+        /// `grid` images: tiles (`dimg` inputs), and the descriptor (columns × rows).
+        package var tiles: Int?
+        package var grid: ImageGrid?
+        /// JPEG only: component count and coding process.
+        package var components: Int?
+        package var coding: String?
+    }
+
+    package struct Auxiliary: Sendable, Equatable {
+        /// A readable kind (`AuxiliaryKind`), or the URN itself when it is not a known one.
+        package var kind: String
+        /// The `auxC` URN as stored.
+        package var urn: String
+        package var of: UInt32?
+    }
+
+    /// How the primary image is coded, coloured and oriented.
+    package struct Primary: Sendable, Equatable {
+        package var id: UInt32?
+        /// Luma bits per sample.
+        package var bitDepth: Int?
+        /// `4:2:0`, `4:2:2`, `4:4:4`, `4:0:0`, …
+        package var chroma: String?
+        package var icc: ICCProfileInfo?
+        package var nclx: NCLX?
+        /// HEIF transformative properties of the primary, in the order they apply:
+        /// `clap 100x80+2+0`, `irot 90`, `imir horizontal`.
+        package var transforms: [String] = []
+        /// HEIF `irot`: degrees anticlockwise (all `irot`s together), nil without one.
+        package var rotation: Int?
+        /// HEIF `imir` (the last one), nil without one.
+        package var mirror: MirrorAxis?
+        /// EXIF Orientation (IFD0), 1–8 as stored.
+        package var exifOrientation: Int?
+    }
+
+    /// One ImageIO-style EXIF dictionary.
+    package struct EXIFGroup: Sendable, Equatable {
+        /// `{TIFF}`, `{Exif}` or `{GPS}`.
+        package var name: String
+        package var fields: [EXIFField]
+    }
+
+    /// One field: its ImageIO key (`Make`, `ExposureTime`, `Latitude`) and value.
+    package struct EXIFField: Sendable, Equatable {
+        package var key: String
+        package var value: EXIFValue
+    }
+
+    package enum EXIFValue: Sendable, Equatable {
+        case text(String)
+        case integer(Int)
+        case rational(TIFFRational)
+        case number(Double)
+    }
+
+    /// Bytes of each metadata kind, nil when absent.
+    package struct MetadataSizes: Sendable, Equatable {
+        package var exif: Int?
+        /// The XMP packet (for JPEG, the standard packet).
+        package var xmp: Int?
+        /// JPEG Extended XMP: bytes over all its chunks.
+        package var extendedXMP: Int?
+        package var icc: Int?
+    }
+
+    /// The first field named `key` in group `group`.
+    package func exifValue(_ group: String, _ key: String) -> EXIFValue? {
+        exifGroups.first { $0.name == group }?.fields.first { $0.key == key }?.value
+    }
+}

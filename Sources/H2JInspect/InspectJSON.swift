@@ -1,0 +1,108 @@
+import H2JMetadata
+
+/// `inspect --json`: one object per file, keys in a fixed order.
+///
+/// `{"file", "format", "bytes", "brands"?, "images", "primary", "{TIFF}"?, "{Exif}"?,
+/// "{GPS}"?, "metadata", "provenance", "sourceMatches"?, "warnings"}`, or
+/// `{"file", "error"}` for a file that could not be described. Absent values are `null`;
+/// keys marked `?` appear only where they apply (HEIF brands, EXIF groups with fields,
+/// `--source`).
+enum InspectJSON {
+    static func value(_ outcome: InspectOutcome) -> JSONValue {
+        guard let properties = outcome.properties else {
+            return .object([("file", .string(outcome.file)), ("error", .string(outcome.error ?? "unknown error"))])
+        }
+        var fields: [(String, JSONValue)] = [
+            ("file", .string(outcome.file)),
+            ("format", .string(properties.format)),
+            ("bytes", .integer(properties.byteSize)),
+        ]
+        if let brands = properties.brands {
+            fields.append(("brands", .object([("major", .string(brands.major)), ("compatible", .array(brands.compatible.map(JSONValue.string)))])))
+        }
+        fields.append(("images", .array(properties.images.map(image))))
+        fields.append(("primary", properties.primary.map(primary) ?? .null))
+        for group in properties.exifGroups {
+            fields.append((group.name, .object(group.fields.map { ($0.key, exifValue($0.value)) })))
+        }
+        let metadata = properties.metadata
+        var sizes: [(String, JSONValue)] = [("exif", .integer(metadata.exif)), ("xmp", .integer(metadata.xmp))]
+        if let extended = metadata.extendedXMP { sizes.append(("extendedXMP", .integer(extended))) }
+        sizes.append(("icc", .integer(metadata.icc)))
+        fields.append(("metadata", .object(sizes)))
+        fields.append(("provenance", properties.provenance.map(provenance) ?? .null))
+        if let matches = outcome.sourceMatches { fields.append(("sourceMatches", .bool(matches))) }
+        fields.append(("warnings", .array(properties.warnings.map(JSONValue.string))))
+        return .object(fields)
+    }
+
+    static func image(_ image: ImageProperties.Image) -> JSONValue {
+        var fields: [(String, JSONValue)] = []
+        if let id = image.id { fields.append(("id", .integer(Int(id)))) }
+        fields += [
+            ("type", .string(image.type)),
+            ("width", .integer(image.size?.width)), ("height", .integer(image.size?.height)),
+            ("displayWidth", .integer(image.displaySize?.width)), ("displayHeight", .integer(image.displaySize?.height)),
+            ("primary", .bool(image.isPrimary)),
+        ]
+        if image.id != nil { fields.append(("hidden", .bool(image.hidden))) }
+        if let master = image.thumbnailOf { fields.append(("thumbnailOf", .integer(Int(master)))) }
+        if let auxiliary = image.auxiliary {
+            fields.append(("auxiliary", .object([("kind", .string(auxiliary.kind)), ("urn", .string(auxiliary.urn)),
+                                                 ("of", .integer(auxiliary.of.map(Int.init)))])))
+        }
+        if let tiles = image.tiles {
+            fields.append(("tiles", .integer(tiles)))
+            fields.append(("gridColumns", .integer(image.grid?.columns)))
+            fields.append(("gridRows", .integer(image.grid?.rows)))
+        }
+        if let components = image.components { fields.append(("components", .integer(components))) }
+        if let coding = image.coding { fields.append(("coding", .string(coding))) }
+        return .object(fields)
+    }
+
+    static func primary(_ primary: ImageProperties.Primary) -> JSONValue {
+        var fields: [(String, JSONValue)] = []
+        if let id = primary.id { fields.append(("id", .integer(Int(id)))) }
+        let icc: JSONValue = primary.icc.map { icc in
+            .object([("description", .string(icc.description)), ("version", .string(icc.version)), ("bytes", .integer(icc.bytes))])
+        } ?? .null
+        let nclx: JSONValue = primary.nclx.map { nclx in
+            .object([("primaries", .integer(nclx.primaries)), ("transfer", .integer(nclx.transfer)),
+                     ("matrix", .integer(nclx.matrix)), ("fullRange", .bool(nclx.fullRange))])
+        } ?? .null
+        fields += [
+            ("bitDepth", .integer(primary.bitDepth)),
+            ("chroma", .string(primary.chroma)),
+            ("colour", .object([("icc", icc), ("nclx", nclx)])),
+        ]
+        var orientation: [(String, JSONValue)] = []
+        if primary.id != nil {
+            fields.append(("transforms", .array(primary.transforms.map(JSONValue.string))))
+            orientation = [("irot", .integer(primary.rotation)), ("imir", .string(primary.mirror.map(HEIFDescriber.name)))]
+        }
+        orientation.append(("exif", .integer(primary.exifOrientation)))
+        fields.append(("orientation", .object(orientation)))
+        return .object(fields)
+    }
+
+    /// Rationals as numbers (ImageIO gives them as doubles); a zero denominator is `null`.
+    static func exifValue(_ value: ImageProperties.EXIFValue) -> JSONValue {
+        switch value {
+        case .text(let text): .string(text)
+        case .integer(let integer): .integer(integer)
+        case .rational(let rational): rational.doubleValue.map(JSONValue.number) ?? .null
+        case .number(let number): .number(number)
+        }
+    }
+
+    static func provenance(_ mark: ProvenanceMark) -> JSONValue {
+        .object([
+            ("sourceName", .string(mark.sourceName)),
+            ("sourceSHA256", .string(mark.sourceSHA256)),
+            ("mode", .string(mark.mode.name)),
+            ("quality", .integer(mark.quality)),
+            ("version", .string(mark.version)),
+        ])
+    }
+}

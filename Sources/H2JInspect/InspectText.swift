@@ -1,0 +1,171 @@
+import H2JColour
+import H2JContainer
+import H2JMetadata
+
+/// `inspect` without `--json`: a readable dump per file, grouped like ImageIO's
+/// property dictionaries, values aligned in one column.
+///
+/// ```
+/// IMG_0001.heic
+///   format              heif, 1,402,114 bytes
+///   brands              heic; compatible mif1, MiHE, miaf, MiHB, heic
+///   images
+///     #49               grid 4032×3024, primary, 48 tiles (8×6)
+///   …
+/// ```
+enum InspectText {
+    /// Column where values start.
+    static let valueColumn = 22
+
+    static func render(_ outcome: InspectOutcome) -> String {
+        guard let properties = outcome.properties else { return "" }
+        var lines = [printable(outcome.file)]
+        func row(_ level: Int, _ key: String, _ value: String = "") {
+            let indent = String(repeating: "  ", count: level)
+            let padding = max(1, valueColumn - indent.count - key.count)
+            lines.append(value.isEmpty ? indent + key : indent + key + String(repeating: " ", count: padding) + printable(value))
+        }
+        row(1, "format", "\(properties.format), \(EXIFText.bytes(properties.byteSize)) bytes")
+        if let brands = properties.brands {
+            row(1, "brands", brands.major + (brands.compatible.isEmpty ? "" : "; compatible " + brands.compatible.joined(separator: ", ")))
+        }
+        row(1, "images")
+        for image in properties.images {
+            row(2, image.id.map { "#\($0)" } ?? "image", describe(image))
+        }
+        if let primary = properties.primary {
+            row(1, "primary", primary.id.map { "#\($0)" } ?? "")
+            row(2, "bit depth", primary.bitDepth.map(String.init) ?? "unknown")
+            row(2, "chroma", primary.chroma ?? "unknown")
+            if let icc = primary.icc {
+                let name = icc.description.map { "\"\($0)\"" } ?? "(no description)"
+                row(2, "ICC", "\(name), v\(icc.version ?? "?"), \(EXIFText.bytes(icc.bytes)) bytes")
+            }
+            if let nclx = primary.nclx { row(2, "nclx", describe(nclx)) }
+            if primary.icc == nil && primary.nclx == nil { row(2, "colour", "untagged (sRGB assumed)") }
+            if !primary.transforms.isEmpty { row(2, "transforms", primary.transforms.joined(separator: "; ")) }
+            row(2, "EXIF orientation", primary.exifOrientation.map(String.init) ?? "none")
+        }
+        for group in properties.exifGroups {
+            row(1, group.name)
+            for field in group.fields { row(2, field.key, describe(field.value)) }
+        }
+        let metadata = properties.metadata
+        var sizes = [("EXIF", metadata.exif), ("XMP", metadata.xmp)]
+        if metadata.extendedXMP != nil { sizes.append(("Extended XMP", metadata.extendedXMP)) }
+        sizes.append(("ICC", metadata.icc))
+        row(1, "metadata", sizes.map { "\($0.0) " + ($0.1.map { EXIFText.bytes($0) + " bytes" } ?? "none") }.joined(separator: "; "))
+        if let mark = properties.provenance {
+            row(1, "provenance", "heic2jpg \(mark.version), \(mark.mode.name), quality \(mark.quality)")
+            row(2, "source", mark.sourceName)
+            row(2, "source SHA-256", mark.sourceSHA256)
+        } else {
+            row(1, "provenance", "none")
+        }
+        if let matches = outcome.sourceMatches {
+            row(1, "--source", matches ? "matches" : properties.provenance == nil ? "no mark to compare" : "does NOT match")
+        }
+        for warning in properties.warnings { row(1, "warning", warning) }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// `text` with control characters (C0, DEL, C1) shown as `\u{1B}`: values come from
+    /// untrusted files, and a terminal must not take them as commands or line breaks.
+    static func printable(_ text: String) -> String {
+        var out = ""
+        for scalar in text.unicodeScalars {
+            if scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) {
+                out += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
+            } else {
+                out.unicodeScalars.append(scalar)
+            }
+        }
+        return out
+    }
+
+    /// `grid 4032×3024, primary, 48 tiles (8×6)`, `hvc1 512×384 shown 384×512, …`.
+    static func describe(_ image: ImageProperties.Image) -> String {
+        var parts = [image.type + (image.size.map { " " + dimensions($0) } ?? "")]
+        if let shown = image.displaySize, shown != image.size { parts[0] += " shown " + dimensions(shown) }
+        if image.isPrimary { parts.append("primary") }
+        if let master = image.thumbnailOf { parts.append("thumbnail of #\(master)") }
+        if let auxiliary = image.auxiliary {
+            let kind = auxiliary.kind == auxiliary.urn ? auxiliary.urn : "\(auxiliary.kind) (\(auxiliary.urn))"
+            parts.append("auxiliary " + kind + (auxiliary.of.map { " of #\($0)" } ?? ""))
+        }
+        if let tiles = image.tiles {
+            parts.append("\(tiles) \(tiles == 1 ? "tile" : "tiles")" + (image.grid.map { " (\($0.columns)×\($0.rows))" } ?? ""))
+        }
+        if let components = image.components { parts.append("\(components) components") }
+        if let coding = image.coding { parts.append(coding) }
+        if image.hidden { parts.append("hidden") }
+        return parts.joined(separator: ", ")
+    }
+
+    static func dimensions(_ size: ImageSize) -> String { "\(size.width)×\(size.height)" }
+
+    /// `12/13/6 full range (Display P3, sRGB transfer, BT.601 matrix)`.
+    static func describe(_ nclx: NCLX) -> String {
+        let primaries = nclx.primaries == 2 ? "unspecified primaries" : ICCFromNCLX.primariesName(nclx.primaries)
+        let names = [primaries, transferName(nclx.transfer), matrixName(nclx.matrix)]
+        return "\(nclx.primaries)/\(nclx.transfer)/\(nclx.matrix) \(nclx.fullRange ? "full" : "limited") range (\(names.joined(separator: ", ")))"
+    }
+
+    /// ITU-T H.273 Table 3.
+    static func transferName(_ code: Int) -> String {
+        switch code {
+        case 1: "BT.709 transfer"
+        case 2: "unspecified transfer"
+        case 4: "gamma 2.2"
+        case 5: "gamma 2.8"
+        case 6: "BT.601 transfer"
+        case 8: "linear"
+        case 13: "sRGB transfer"
+        case 14, 15: "BT.2020 transfer"
+        case 16: "PQ"
+        case 18: "HLG"
+        default: "transfer \(code)"
+        }
+    }
+
+    /// ITU-T H.273 Table 4.
+    static func matrixName(_ code: Int) -> String {
+        switch code {
+        case 0: "RGB (identity matrix)"
+        case 1: "BT.709 matrix"
+        case 2: "unspecified matrix"
+        case 5, 6: "BT.601 matrix"
+        case 9: "BT.2020 matrix"
+        case 12: "chromaticity-derived matrix"
+        default: "matrix \(code)"
+        }
+    }
+
+    /// Rationals as short decimals (`1.8`, `72`), or as a fraction where that reads
+    /// better (`1/120`); GPS degrees to 6 places (about 0.1 m).
+    static func describe(_ value: ImageProperties.EXIFValue) -> String {
+        switch value {
+        case .text(let text): return text
+        case .integer(let integer): return String(integer)
+        case .number(let number): return decimal(number, places: 6)
+        case .rational(let rational):
+            guard let value = rational.doubleValue else { return rational.description }
+            let short = decimal(value, places: 3)
+            return value != 0 && abs(value) < 1 && rational.numerator == 1 ? rational.description : short
+        }
+    }
+
+    /// `value` rounded to `places` decimals, trailing zeros dropped; never traps (values
+    /// too large for the rounding are printed as Swift prints them).
+    static func decimal(_ value: Double, places: Int) -> String {
+        var scale = 1.0
+        for _ in 0..<places { scale *= 10 }
+        guard value.isFinite, let scaled = Int(exactly: (abs(value) * scale).rounded()) else { return String(value) }
+        let digits = String(scaled)
+        let padded = String(repeating: "0", count: max(0, places + 1 - digits.count)) + digits
+        let whole = padded.dropLast(places)
+        let fraction = padded.suffix(places).reversed().drop { $0 == "0" }.reversed()
+        let sign = value < 0 && scaled != 0 ? "-" : ""
+        return sign + whole + (fraction.isEmpty ? "" : "." + String(fraction))
+    }
+}

@@ -1,0 +1,69 @@
+import H2JColour
+import H2JContainer
+import H2JJPEG
+import H2JMetadata
+import H2JSupport
+
+/// Describes a JPEG from its header segments (`JPEGSegments`): the frame header, APP1
+/// EXIF and XMP (the standard packet, and Extended XMP chunks counted), APP2 ICC chunks.
+/// The entropy-coded data is never looked at.
+enum JPEGDescriber {
+    /// After `JPEGAPPSignature.extendedXMP`, each chunk has a 32-byte GUID, the full length and its offset.
+    static let extendedXMPChunkHeaderBytes = 40
+    /// The header is looked for in the first MiB, then in 4 times as much, up to the whole file.
+    static let firstRead = 1 << 20
+
+    static func describe(_ source: ByteSource) throws(InspectError) -> ImageProperties {
+        let header = try segments(source)
+        var properties = ImageProperties(format: "jpeg", byteSize: source.size)
+        guard let frameSegment = header.segments.first(where: { JPEGFrameHeader.isFrameMarker($0.marker) }),
+              let frame = JPEGFrameHeader.parse(marker: frameSegment.marker, payload: Array(header.bytes[frameSegment.payload]))
+        else { throw InspectError("not a well-formed JPEG: no readable frame header (SOF) before the scan") }
+
+        var primary = ImageProperties.Primary(bitDepth: frame.precision, chroma: frame.chroma)
+        if let tiff = header.exifTIFF {
+            EXIFSummary.describe({ () throws(EXIFError) in try EXIFDirectory(tiff: tiff) }, into: &properties, primary: &primary)
+        }
+        let icc = header.iccProfile
+        if icc == nil, case let chunks = header.payloads(0xE2, signature: JPEGAPPSignature.icc), !chunks.isEmpty {
+            properties.warnings.append("ICC profile: its \(chunks.count) APP2 chunk(s) are not numbered 1…count once each; ignored")
+        }
+        primary.icc = icc.map(ICCProfileInfo.init(profile:))
+        let xmp = header.xmpPacket
+        let extended = header.payloads(0xE1, signature: JPEGAPPSignature.extendedXMP)
+        properties.metadata = .init(exif: header.exifTIFF?.count, xmp: xmp?.count,
+                                    extendedXMP: extended.isEmpty ? nil : extended.reduce(0) { $0 + max(0, $1.count - extendedXMPChunkHeaderBytes) },
+                                    icc: icc?.count)
+        properties.provenance = xmp.flatMap(ProvenanceMark.init(xmp:))
+
+        var image = ImageProperties.Image(type: "jpeg", size: ImageSize(width: frame.width, height: frame.height))
+        // Viewers turn a JPEG by its EXIF Orientation; 5–8 swap width and height.
+        let turned = (5...8).contains(primary.exifOrientation ?? 1)
+        image.displaySize = turned ? ImageSize(width: frame.height, height: frame.width) : image.size
+        image.isPrimary = true
+        image.components = frame.components.count
+        image.coding = frame.coding
+        properties.images = [image]
+        properties.primary = primary
+        return properties
+    }
+
+    /// The header segments, read from a prefix of the file long enough to hold them all
+    /// (a header rarely passes the first MiB; the scan data after it is never read).
+    static func segments(_ source: ByteSource) throws(InspectError) -> JPEGSegments {
+        var length = min(firstRead, source.size)
+        while true {
+            let prefix: [UInt8]
+            do {
+                prefix = try source.read(at: 0, count: length)
+            } catch {
+                throw InspectError("cannot read: \(error)")
+            }
+            if let header = JPEGSegments(prefix) { return header }
+            guard length < source.size else {
+                throw InspectError("not a well-formed JPEG: its header segments do not lead to a scan")
+            }
+            length = min(source.size, length * 4)  // length < size, so no overflow
+        }
+    }
+}

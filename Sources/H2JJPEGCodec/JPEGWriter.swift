@@ -1,0 +1,111 @@
+import CJPEGCodec
+
+/// Why libjpeg could not write a JPEG.
+package struct JPEGError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// What we were doing: "start", "marker", "icc", "rows", "finish".
+    package let stage: String
+    /// libjpeg's message (or "out of memory").
+    package let message: String
+    package var description: String { "JPEG encoder failed at \(stage): \(message)" }
+}
+
+/// Chroma subsampling of colour JPEGs.
+package enum ChromaSubsampling: String, Sendable, CaseIterable {
+    case s420 = "420", s422 = "422", s444 = "444"
+
+    var codec: cjpegcodec_subsampling {
+        switch self {
+        case .s420: return CJPEGCODEC_SUBSAMPLING_420
+        case .s422: return CJPEGCODEC_SUBSAMPLING_422
+        case .s444: return CJPEGCODEC_SUBSAMPLING_444
+        }
+    }
+}
+
+/// Streams one baseline JPEG to a file descriptor through `CJPEGCodec`.
+///
+/// Call order: `start`, any `writeMarker`/`writeICC`, `writeRows` until every row is
+/// written, `finish`. For raw YCbCr 4:2:0 or gray planes (no colour conversion), use
+/// `startRaw` and `writeRaw` in place of `start` and `writeRows`. A warning from libjpeg
+/// is treated as a failure: while encoding it can only mean misuse. The descriptor is
+/// not closed.
+package final class JPEGWriter {
+    private let encoder: OpaquePointer
+
+    /// Wraps `cjpegcodec_encoder_create`.
+    package init(fd: Int32) throws(JPEGError) {
+        guard let encoder = cjpegcodec_encoder_create(fd) else { throw JPEGError(stage: "create", message: "out of memory") }
+        self.encoder = encoder
+    }
+
+    deinit { cjpegcodec_encoder_destroy(encoder) }
+
+    /// The one place a CJPEGCodec return code becomes a Swift error.
+    private func check(_ code: Int32, _ stage: String) throws(JPEGError) {
+        guard code != Int32(CJPEGCODEC_OK) else { return }
+        let message = String(cString: cjpegcodec_encoder_message(encoder))
+        throw JPEGError(stage: stage, message: message.isEmpty ? "invalid call (code \(code))" : message)
+    }
+
+    /// Wraps `cjpegcodec_encoder_start`; `components` is 1 (gray) or 3 (RGB).
+    package func start(width: Int, height: Int, components: Int, quality: Int, subsampling: ChromaSubsampling) throws(JPEGError) {
+        try check(cjpegcodec_encoder_start(encoder, try Self.uint32(width, "start"), try Self.uint32(height, "start"),
+                                           Int32(clamping: components), Int32(clamping: quality), subsampling.codec), "start")
+    }
+
+    /// Wraps `cjpegcodec_encoder_start_raw`: `components` 3 is YCbCr 4:2:0 (JFIF), 1 is gray.
+    /// Same quality handling as `start`, but standard Huffman tables (see the C header:
+    /// optimising them would hold the whole image); markers may follow, then `writeRaw`.
+    package func startRaw(width: Int, height: Int, components: Int, quality: Int) throws(JPEGError) {
+        try check(cjpegcodec_encoder_start_raw(encoder, try Self.uint32(width, "start"), try Self.uint32(height, "start"),
+                                               Int32(clamping: components), Int32(clamping: quality)), "start")
+    }
+
+    /// Luma rows `writeRaw` takes per call (the iMCU height): 16 for 4:2:0, 8 for gray;
+    /// 0 before `startRaw`.
+    package var rawRowsPerCall: Int { Int(cjpegcodec_encoder_imcu_rows(encoder)) }
+
+    /// Wraps `cjpegcodec_encoder_write_raw`: `rows` luma rows from the next unwritten row,
+    /// plane p (Y, Cb, Cr; only Y for gray) row r at `planes[p] + r * strides[p]`.
+    /// `rows` is a multiple of `rawRowsPerCall` except in the call ending the image, where
+    /// the missing rows repeat the last one. Each row holds the component's width rounded
+    /// up to 8 samples, those past the width being edge replicas (see CJPEGCodec.h).
+    package func writeRaw(planes: [UnsafePointer<UInt8>], strides: [Int], rows: Int) throws(JPEGError) {
+        guard (1...3).contains(planes.count), planes.count == strides.count, strides.allSatisfy({ $0 >= 0 }) else {
+            throw JPEGError(stage: "rows", message: "\(planes.count) planes with strides \(strides): need 1 to 3, one non-negative stride each")
+        }
+        let count = try Self.uint32(rows, "rows")
+        let pointers: [UnsafePointer<UInt8>?] = (0..<3).map { $0 < planes.count ? planes[$0] : nil }
+        let steps: [Int] = (0..<3).map { $0 < strides.count ? strides[$0] : 0 }
+        let code = pointers.withUnsafeBufferPointer { p in
+            steps.withUnsafeBufferPointer { s in cjpegcodec_encoder_write_raw(encoder, p.baseAddress, s.baseAddress, count) }
+        }
+        try check(code, "rows")
+    }
+
+    /// A size or row count as the C API's `uint32_t`, or an error naming the stage.
+    private static func uint32(_ value: Int, _ stage: String) throws(JPEGError) -> UInt32 {
+        guard let result = UInt32(exactly: value) else { throw JPEGError(stage: stage, message: "\(value) is out of range") }
+        return result
+    }
+
+    /// Wraps `cjpegcodec_encoder_write_marker`; `marker` is e.g. 0xE1 for APP1.
+    package func writeMarker(_ marker: Int, _ payload: [UInt8]) throws(JPEGError) {
+        try check(payload.withUnsafeBufferPointer { cjpegcodec_encoder_write_marker(encoder, Int32(marker), $0.baseAddress, $0.count) }, "marker")
+    }
+
+    /// Wraps `cjpegcodec_encoder_write_icc`: APP2 `ICC_PROFILE` chunks.
+    package func writeICC(_ profile: [UInt8]) throws(JPEGError) {
+        try check(profile.withUnsafeBufferPointer { cjpegcodec_encoder_write_icc(encoder, $0.baseAddress, $0.count) }, "icc")
+    }
+
+    /// Wraps `cjpegcodec_encoder_write_rows`: `count` rows starting at `rows`, `stride` bytes apart.
+    package func writeRows(_ rows: UnsafePointer<UInt8>, stride: Int, count: Int) throws(JPEGError) {
+        try check(cjpegcodec_encoder_write_rows(encoder, rows, stride, try Self.uint32(count, "rows")), "rows")
+    }
+
+    /// Wraps `cjpegcodec_encoder_finish`.
+    package func finish() throws(JPEGError) {
+        try check(cjpegcodec_encoder_finish(encoder), "finish")
+    }
+}

@@ -1,0 +1,57 @@
+import CHeif
+
+/// Why libheif refused an input. `message` is libheif's own text, which names the box
+/// or limit at fault ("Security limit exceeded", "No 'meta' box", …).
+package struct LibheifError: Error, Equatable, Sendable, CustomStringConvertible {
+    package let message: String
+    package var description: String { message }
+
+    /// The one place a `heif_error` becomes a Swift error; nil when it reports success.
+    init?(_ error: heif_error) {
+        guard error.code != heif_error_Ok else { return nil }
+        let text = error.message.map { String(cString: $0) } ?? ""
+        let trimmed = String(text.drop(while: \.isWhitespace).reversed().drop(while: \.isWhitespace).reversed())
+        message = trimmed.isEmpty ? "libheif error \(error.code.rawValue)" : trimmed
+    }
+}
+
+/// An open libheif context (`heif_context_alloc`/`heif_context_free`) with the
+/// security limits set before any file is read.
+package final class LibheifContext {
+    let pointer: OpaquePointer
+    /// Keeps in-memory input alive: `heif_context_read_from_memory_without_copy` borrows it.
+    private var memory: [UInt8] = []
+
+    /// `maxDimension` bounds width and height (libheif's own check on `ispe`).
+    package init(maxDimension: Int, decodingThreads: Int) {
+        pointer = heif_context_alloc()
+        heif_context_set_maximum_image_size_limit(pointer, Int32(clamping: maxDimension))
+        heif_context_set_max_decoding_threads(pointer, Int32(clamping: max(1, decodingThreads)))
+    }
+
+    deinit { heif_context_free(pointer) }
+
+    /// Wraps `heif_context_read_from_file`.
+    package func read(path: String) throws(LibheifError) {
+        if let error = LibheifError(heif_context_read_from_file(pointer, path, nil)) { throw error }
+    }
+
+    /// Wraps `heif_context_read_from_memory_without_copy`; the bytes are retained here.
+    package func read(bytes: [UInt8]) throws(LibheifError) {
+        memory = bytes
+        let error = memory.withUnsafeBytes { heif_context_read_from_memory_without_copy(pointer, $0.baseAddress, $0.count, nil) }
+        if let error = LibheifError(error) { throw error }
+    }
+
+    /// Wraps `heif_context_get_primary_image_handle`.
+    package func primaryHandle() throws(LibheifError) -> LibheifHandle {
+        var handle: OpaquePointer?
+        if let error = LibheifError(heif_context_get_primary_image_handle(pointer, &handle)) { throw error }
+        guard let handle else { throw LibheifError(message: "no primary image") }
+        return LibheifHandle(handle)
+    }
+}
+
+extension LibheifError {
+    init(message: String) { self.message = message }
+}

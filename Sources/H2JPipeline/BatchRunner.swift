@@ -1,0 +1,96 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import H2JDe265
+import H2JSupport
+
+/// Everything one `convert` run needs, as parsed from the command line.
+package struct BatchRequest: Sendable, Equatable {
+    /// Files, directories, or `-` for stdin.
+    package var inputs: [String] = []
+    /// The output root; nil = next to each source; `.standardStream` = stdout.
+    package var output: Endpoint?
+    package var jobs = BatchRequest.cpuCount
+    package var options = ConversionOptions()
+    /// JSON Lines report: a path, or `.standardStream` for stdout.
+    package var report: Endpoint?
+    package var verbosity = Reporter.Verbosity.normal
+
+    package init() {}
+
+    package static var cpuCount: Int { max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))) }
+}
+
+/// Runs a batch: walk → plan → worker pool → reporter.
+///
+/// Nothing thrown crosses the pool: every input ends as a `ConversionResult`.
+package enum BatchRunner {
+    /// Converts everything `request` names and returns the summary (already printed).
+    package static func run(_ request: BatchRequest) -> RunSummary {
+        var reportFD: Int32?
+        var reportFailure: String?
+        switch request.report {
+        case .path(let path):
+            let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+            if fd >= 0 { reportFD = fd } else { reportFailure = "cannot open report \(path): \(POSIX.lastError())" }
+        case .standardStream:
+            reportFD = STDOUT_FILENO
+        case nil:
+            break
+        }
+        defer { if let reportFD, reportFD != STDOUT_FILENO { close(reportFD) } }
+        let reporter = Reporter(verbosity: request.verbosity, report: reportFD)
+        if let reportFailure {
+            reporter.record(ConversionResult(source: "--report", output: nil, status: .failed, reason: reportFailure))
+        }
+
+        var options = request.options
+        let singleImage = request.inputs.count == 1 && (request.inputs[0] == "-" || !isDirectory(request.inputs[0]))
+        let jobs = singleImage ? 1 : max(1, request.jobs)
+        options.decodingThreads = max(1, BatchRequest.cpuCount / jobs)
+        let converter = Converter(options: options, decoders: .libde265())
+        let planner = Planner(options: options)
+        let pool = WorkerPool(workers: jobs)
+
+        let submit = { (plan: Plan) in
+            switch plan {
+            case .ignore: break
+            case .done(let result): reporter.record(result)
+            case .job(let job): pool.submit { reporter.record(converter.run(job)) }
+            }
+        }
+        let outputRoot: String? = if case .path(let root) = request.output { root } else { nil }
+        let walkInputs = request.inputs.filter { $0 != "-" }
+        if request.inputs.contains("-") {
+            submit(planStandardInput(planner, output: request.output ?? .standardStream))
+        }
+        for found in InputWalker(inputs: walkInputs, outputRoot: outputRoot) {
+            switch found {
+            case .failure(let error):
+                reporter.record(ConversionResult(source: error.path, output: nil, status: .failed, reason: error.reason))
+            case .success(let candidate):
+                submit(request.output == .standardStream ? planner.planToStandardOutput(candidate) : planner.plan(candidate))
+            }
+        }
+        pool.waitForAll()
+        return reporter.finish()
+    }
+
+    private static func planStandardInput(_ planner: Planner, output: Endpoint) -> Plan {
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 1 << 16)
+        while true {
+            let n = chunk.withUnsafeMutableBytes { read(STDIN_FILENO, $0.baseAddress, $0.count) }
+            if n < 0 && errno == EINTR { continue }
+            guard n > 0 else { break }
+            bytes.append(contentsOf: chunk[0..<n])
+        }
+        let target: Endpoint = if case .path(let root) = output { .path(Path.join(root, "stdin.jpg")) } else { .standardStream }
+        return planner.planStandardInput(bytes: bytes, output: target)
+    }
+
+    private static func isDirectory(_ path: String) -> Bool {
+        var info = stat()
+        return stat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFDIR
+    }
+}

@@ -1,0 +1,64 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import H2JJPEGCodec
+import H2JLibheif
+
+/// Y-PSNR: peak signal-to-noise ratio, in dB, of BT.601 luma between a reference
+/// picture and a test picture of the same size, over every pixel.
+///
+/// Luma is Y = 0.299 R + 0.587 G + 0.114 B on full-range 8-bit samples (a gray sample is
+/// its own luma), computed exactly in thousandths (299 R + 587 G + 114 B), so a gray
+/// picture and its RGB replica have identical luma. PSNR = 10 log10(255² / MSE).
+/// Identical luma gives +infinity, which `compare` prints as "inf" (null in JSON).
+struct LumaPSNR {
+    /// Σ (ΔY · 1000)² over the pixels added so far.
+    private var squaredError = 0.0
+    private(set) var pixels = 0
+
+    /// Luma of one pixel in thousandths: `components` is 1 (gray) or 3 (RGB).
+    @inline(__always)
+    static func luma1000(_ pixel: UnsafePointer<UInt8>, components: Int) -> Int {
+        components == 1 ? 1000 * Int(pixel[0]) : 299 * Int(pixel[0]) + 587 * Int(pixel[1]) + 114 * Int(pixel[2])
+    }
+
+    /// Adds one row of `width` pixels; each side has `components` 1 or 3 bytes per pixel.
+    mutating func add(reference: UnsafePointer<UInt8>, components referenceComponents: Int,
+                      test: UnsafePointer<UInt8>, components testComponents: Int, width: Int) {
+        // One row's sum stays below 2^53 (255,000² × 65,535 ≈ 4.3e15), so it is exact.
+        var row = 0
+        for x in 0..<width {
+            let d = Self.luma1000(reference + x * referenceComponents, components: referenceComponents)
+                - Self.luma1000(test + x * testComponents, components: testComponents)
+            row += d * d
+        }
+        squaredError += Double(row)
+        pixels += width
+    }
+
+    /// The PSNR of everything added: +infinity when the luma is identical, nan when
+    /// nothing was added.
+    var decibels: Double {
+        guard pixels > 0 else { return .nan }
+        let mse = squaredError / 1_000_000 / Double(pixels)
+        return mse == 0 ? .infinity : 10 * log10(255 * 255 / mse)
+    }
+
+    /// Y-PSNR of a decoded JPEG against the decoded source, band by band as the source
+    /// hands its (alpha-flattened) rows out.
+    static func measure(source: DecodedImage, against jpeg: DecodedJPEG) throws(CompareError) -> Double {
+        guard source.width == jpeg.width, source.height == jpeg.height else {
+            throw CompareError("the output decodes to \(jpeg.width)×\(jpeg.height), the source to \(source.width)×\(source.height)")
+        }
+        var psnr = LumaPSNR()
+        var y = 0
+        source.forEachBand { rows, stride, count in
+            for r in 0..<count {
+                psnr.add(reference: rows + r * stride, components: source.components,
+                         test: jpeg.row(y + r), components: jpeg.components, width: source.width)
+            }
+            y += count
+        }
+        return psnr.decibels
+    }
+}

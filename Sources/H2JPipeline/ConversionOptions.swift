@@ -1,0 +1,33 @@
+import H2JMetadata
+import H2JSupport
+
+/// Settings shared by every file of a run.
+package struct ConversionOptions: Sendable, Equatable {
+    /// JPEG quality, 1…100.
+    package var quality = 90
+    package var metadata = MetadataMode.keep
+    /// In `keep` mode, remove the GPS IFD and XMP `exif:GPS…` properties (location privacy).
+    package var stripGPS = false
+    /// Write the provenance mark (`ProvenanceMark`); `--no-mark` turns it off.
+    package var mark = true
+    /// Colour transparent pixels are flattened onto (JPEG has no alpha).
+    package var background = RGBColor.white
+    /// Replace existing outputs instead of reporting them `skipped`.
+    package var overwrite = false
+    /// Plan and report, write nothing.
+    package var dryRun = false
+    /// Largest image accepted, in pixels after transforms: refuses decompression bombs,
+    /// accepts every camera (a 200 MP phone photo is 12240×16320 = 199.8 MP).
+    package var maxPixels = ConversionOptions.defaultMaxPixels
+    /// Threads decoding the tiles of one file (the tile engine's lanes, or libheif's
+    /// decoding threads).
+    package var decodingThreads = 1
+
+    package static let defaultMaxPixels = 256_000_000
+    /// `--max-pixels` ceiling in megapixels: 65535 × 65535, libheif's own size limit.
+    package static let maxMegapixels = 4294
+    /// Largest width or height libheif accepts, checked before any allocation.
+    package static let maxDimension = 65535
+
+    package init() {}
+}

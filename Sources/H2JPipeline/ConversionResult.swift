@@ -1,0 +1,51 @@
+import H2JJPEG
+
+/// How one input ended. Every input the run looked at ends as exactly one result.
+package struct ConversionResult: Sendable, Equatable {
+    package enum Status: String, Sendable {
+        /// HEIF decoded and written as JPEG.
+        case converted
+        /// JPEG content under a HEIF name, copied to `.jpg`.
+        case copied
+        /// The output exists and `--overwrite` was not given.
+        case skipped
+        /// `--dry-run`: would be converted or copied.
+        case planned
+        /// Nothing written; `reason` says why.
+        case failed
+    }
+
+    /// Which engine decoded a converted file.
+    package enum Engine: String, Sendable {
+        /// Our streaming tile engine (container reader + libde265 + raw JPEG bands).
+        case tiles
+        /// libheif's full decode, for what the tile engine does not take.
+        case libheif
+    }
+
+    package var source: String
+    package var output: String?
+    package var status: Status
+    package var reason: String?
+    package var width: Int?
+    package var height: Int?
+    /// Size of the written output.
+    package var bytes: Int?
+    package var metadata = MetadataKept()
+    package var warnings: [String] = []
+    package var engine: Engine?
+    /// Why the tile engine did not take the file, when libheif converted it.
+    package var engineReason: String?
+    package var milliseconds = 0
+
+    package init(source: String, output: String?, status: Status, reason: String? = nil) {
+        self.source = source
+        self.output = output
+        self.status = status
+        self.reason = reason
+    }
+
+    static func failed(_ job: Job, _ reason: String) -> ConversionResult {
+        ConversionResult(source: job.source.display, output: job.output.display, status: .failed, reason: reason)
+    }
+}

@@ -1,0 +1,33 @@
+import H2JContainer
+
+/// Names the metadata that describes the primary's auxiliary images (depth or disparity
+/// maps, HDR gain maps, alpha planes), which the JPEG does not carry.
+///
+/// A JPEG holds one image. Auxiliary images are not converted, and their own XMP or
+/// EXIF (an iPhone's depth calibration, its gain-map version) describes them, not the
+/// primary: grafting it onto the primary's packet would misattribute it. So it is
+/// dropped, and every drop is named in a per-file warning rather than left silent.
+enum AuxiliaryMetadata {
+    /// One warning per auxiliary image of `primary` that has metadata items (`cdsc`).
+    static func warnings(_ structure: HEIFStructure, primary: UInt32) -> [String] {
+        let auxiliaries = structure.references
+            .filter { $0.type == "auxl" && $0.to.contains(primary) }
+            .map(\.from)
+        var warnings: [String] = []
+        for aux in Set(auxiliaries).sorted() {
+            let described = structure.items.values
+                .filter { structure.referenced(from: $0.id, type: "cdsc").contains(aux) }
+                .sorted { $0.id < $1.id }
+                .compactMap { item -> String? in
+                    if item.type == "Exif" { return "EXIF" }
+                    if item.type == "mime" && item.contentType == SourceMetadata.xmpContentType { return "XMP" }
+                    return nil
+                }
+            guard !described.isEmpty else { continue }
+            let kind = structure.auxiliaryType(of: aux).map { AuxiliaryKind(urn: $0).phrase } ?? "auxiliary image"
+            warnings.append("\(described.joined(separator: " and ")) of the \(kind) (item \(aux)) is not carried over: "
+                + "the JPEG holds only the primary image")
+        }
+        return warnings
+    }
+}

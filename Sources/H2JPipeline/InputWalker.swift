@@ -1,0 +1,121 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import H2JSupport
+
+/// One file the walker found, with where its output belongs.
+package struct Candidate: Sendable, Equatable {
+    /// Path of the file as the user will see it (input joined with the relative path).
+    package let path: String
+    /// Output path without extension: `<root>/<relative dir>/<stem>`.
+    package let outputStem: String
+    /// Named on the command line (then content that is not HEIF is an error, not ignored).
+    package let explicit: Bool
+}
+
+/// Why an input argument could not be walked.
+package struct WalkError: Error, Equatable, Sendable, CustomStringConvertible {
+    package let path: String
+    package let reason: String
+    package var description: String { "\(path): \(reason)" }
+}
+
+/// Expands command-line inputs into files, lazily, in a stable order: inputs as given,
+/// directory entries sorted by name, depth first.
+///
+/// Invariants: symlinked directories are never entered; `skipDirectory` (the output root,
+/// by device and inode) is never entered; our own temp files are never yielded. Memory is
+/// one directory listing per level of depth, never the whole tree.
+package final class InputWalker: IteratorProtocol, Sequence {
+    /// A directory being listed: its remaining entry names and the output directory it maps to.
+    private struct Level {
+        let directory: String
+        let outputDirectory: String
+        var names: [String]
+    }
+
+    private var inputs: [String]
+    private let outputRoot: String?
+    private let skipDirectory: (dev_t, ino_t)?
+    private var stack: [Level] = []
+
+    /// `outputRoot` nil means "next to each source".
+    package init(inputs: [String], outputRoot: String?) {
+        self.inputs = inputs.reversed()
+        self.outputRoot = outputRoot
+        var info = stat()
+        if let outputRoot, stat(outputRoot, &info) == 0 {
+            skipDirectory = (info.st_dev, info.st_ino)
+        } else {
+            skipDirectory = nil
+        }
+    }
+
+    /// The next file, or a failure for an input argument that does not exist or cannot be read.
+    package func next() -> Result<Candidate, WalkError>? {
+        while true {
+            if var level = stack.popLast() {
+                guard let name = level.names.popLast() else { continue }
+                stack.append(level)
+                let path = Path.join(level.directory, name)
+                if let found = visit(path: path, name: name, outputDirectory: level.outputDirectory) { return .success(found) }
+                continue
+            }
+            guard let input = inputs.popLast() else { return nil }
+            return visitInput(input) ?? next()
+        }
+    }
+
+    /// A command-line argument: a file is a candidate, a directory starts a walk.
+    private func visitInput(_ input: String) -> Result<Candidate, WalkError>? {
+        var info = stat()
+        guard stat(input, &info) == 0 else {
+            return .failure(WalkError(path: input, reason: POSIX.lastError()))
+        }
+        if info.st_mode & S_IFMT == S_IFDIR {
+            return push(directory: input, outputDirectory: outputRoot ?? input).map { .failure($0) }
+        }
+        let name = Path.lastComponent(input)
+        let directory = outputRoot ?? Path.parent(input)
+        return .success(Candidate(path: input, outputStem: Path.join(directory, Path.stem(name)), explicit: true))
+    }
+
+    /// An entry inside a walked directory. Returns nil for entries that are not files.
+    private func visit(path: String, name: String, outputDirectory: String) -> Candidate? {
+        var link = stat()
+        guard lstat(path, &link) == 0 else { return nil }
+        var info = link
+        if link.st_mode & S_IFMT == S_IFLNK {
+            guard stat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return nil }
+        }
+        switch info.st_mode & S_IFMT {
+        case S_IFDIR:
+            if let skip = skipDirectory, skip.0 == info.st_dev, skip.1 == info.st_ino { return nil }
+            _ = push(directory: path, outputDirectory: Path.join(outputDirectory, name))
+            return nil
+        case S_IFREG:
+            guard !TempFileRegistry.isTempName(name) else { return nil }
+            return Candidate(path: path, outputStem: Path.join(outputDirectory, Path.stem(name)), explicit: false)
+        default:
+            return nil
+        }
+    }
+
+    /// Lists `directory` (sorted, so runs are reproducible) and pushes it on the stack.
+    private func push(directory: String, outputDirectory: String) -> WalkError? {
+        guard let handle = opendir(directory) else {
+            return WalkError(path: directory, reason: "cannot list directory: \(POSIX.lastError())")
+        }
+        defer { closedir(handle) }
+        var names: [String] = []
+        while let entry = readdir(handle) {
+            let name = withUnsafePointer(to: entry.pointee.d_name) {
+                $0.withMemoryRebound(to: CChar.self, capacity: Int(NAME_MAX) + 1) { String(cString: $0) }
+            }
+            if name != "." && name != ".." { names.append(name) }
+        }
+        // Reversed so that popLast yields names in ascending order.
+        stack.append(Level(directory: directory, outputDirectory: outputDirectory, names: names.sorted(by: >)))
+        return nil
+    }
+}

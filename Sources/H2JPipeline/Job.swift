@@ -1,0 +1,48 @@
+/// Where a job reads or writes: a path, or the process's standard stream (`-`).
+package enum Endpoint: Sendable, Equatable {
+    case path(String)
+    case standardStream
+
+    /// The path, or `-` for stdin/stdout: what reports and messages show.
+    package var display: String {
+        switch self {
+        case .path(let path): return path
+        case .standardStream: return "-"
+        }
+    }
+}
+
+/// One unit of work for the worker pool, fully decided by the planner.
+package struct Job: Sendable, Equatable {
+    package enum Action: String, Sendable {
+        /// Decode HEIF, encode JPEG.
+        case convert
+        /// The content already is JPEG: copy it (metadata filtered in strip mode).
+        case copy
+    }
+
+    package let source: Endpoint
+    package let output: Endpoint
+    package let action: Action
+    /// For in-memory input (stdin): the bytes already read.
+    package let bytes: [UInt8]?
+    /// This job's claim on its output path, resolved when the job ends.
+    package let claim: OutputClaim?
+    /// An earlier claim on the same path, decided before this job may publish.
+    package let after: OutputClaim?
+
+    package init(source: Endpoint, output: Endpoint, action: Action, bytes: [UInt8]? = nil,
+                claim: OutputClaim? = nil, after: OutputClaim? = nil) {
+        self.source = source
+        self.output = output
+        self.action = action
+        self.bytes = bytes
+        self.claim = claim
+        self.after = after
+    }
+
+    package static func == (a: Job, b: Job) -> Bool {
+        a.source == b.source && a.output == b.output && a.action == b.action && a.bytes == b.bytes
+            && a.claim === b.claim && a.after === b.after
+    }
+}

@@ -1,0 +1,124 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import H2JSupport
+
+/// Receives every result, from any thread, and turns it into what the user sees:
+/// per-file lines on stderr, a progress line on a TTY, the JSON Lines report, the
+/// summary. One lock serialises all of it, so lines never interleave.
+package final class Reporter: @unchecked Sendable {
+    package enum Verbosity: Sendable { case quiet, normal, verbose }
+
+    private let lock = Lock()
+    private let verbosity: Verbosity
+    private let progress: Bool
+    private let report: Int32?
+    private let started = POSIX.monotonicSeconds()
+    private var lastProgress = 0.0
+    private var progressShown = false
+    package private(set) var summary = RunSummary()
+
+    /// `report` is a descriptor for JSON Lines (not closed here). A progress line is
+    /// shown only when stderr is a terminal, so cron and CI logs stay clean.
+    package init(verbosity: Verbosity, report: Int32?) {
+        self.verbosity = verbosity
+        self.report = report
+        progress = verbosity != .quiet && isatty(STDERR_FILENO) == 1
+    }
+
+    package func record(_ result: ConversionResult) {
+        lock.lock()
+        defer { lock.unlock() }
+        summary.count(result.status)
+        if let report { POSIX.writeLine(Self.json(result), to: report) }
+        if let line = Self.message(for: result, verbosity: verbosity) {
+            clearProgress()
+            POSIX.writeLine(line, to: STDERR_FILENO)
+        }
+        showProgress()
+    }
+
+    /// Prints the summary line (unless quiet) and writes the report's summary object.
+    package func finish() -> RunSummary {
+        lock.lock()
+        defer { lock.unlock() }
+        summary.seconds = POSIX.monotonicSeconds() - started
+        clearProgress()
+        if let report { POSIX.writeLine(Self.json(summary), to: report) }
+        if verbosity != .quiet { POSIX.writeLine(summary.line, to: STDERR_FILENO) }
+        return summary
+    }
+
+    /// Per-file line: failures always; warnings unless quiet; everything when verbose.
+    static func message(for result: ConversionResult, verbosity: Verbosity) -> String? {
+        switch result.status {
+        case .failed:
+            return "error: \(result.source): \(result.reason ?? "failed")"
+        case _ where verbosity == .verbose:
+            var line = "\(result.status.rawValue): \(result.source)"
+            if let output = result.output { line += " -> \(output)" }
+            if let width = result.width, let height = result.height { line += " (\(width)×\(height))" }
+            if let engine = result.engine {
+                line += " [engine \(engine.rawValue)\(result.engineReason.map { ": \($0)" } ?? "")]"
+            }
+            if let reason = result.reason { line += ": \(reason)" }
+            return ([line] + result.warnings.map { "warning: \(result.source): \($0)" }).joined(separator: "\n")
+        case _ where verbosity == .normal && !result.warnings.isEmpty:
+            return result.warnings.map { "warning: \(result.source): \($0)" }.joined(separator: "\n")
+        default:
+            return nil
+        }
+    }
+
+    static func json(_ result: ConversionResult) -> String {
+        var line = JSONLine()
+        line.add("source", result.source)
+        line.add("output", result.output)
+        line.add("status", result.status.rawValue)
+        line.add("reason", result.reason)
+        line.add("width", result.width)
+        line.add("height", result.height)
+        line.add("bytes", result.bytes)
+        line.add("engine", result.engine?.rawValue)
+        line.add("engineReason", result.engineReason)
+        var metadata = JSONLine()
+        metadata.add("exif", result.metadata.exif)
+        metadata.add("xmp", result.metadata.xmp)
+        metadata.add("icc", result.metadata.icc)
+        line.add("metadata", object: metadata)
+        line.add("warnings", result.warnings)
+        line.add("ms", result.milliseconds)
+        return line.text
+    }
+
+    static func json(_ summary: RunSummary) -> String {
+        var line = JSONLine()
+        line.add("summary", true)
+        line.add("converted", summary.converted)
+        line.add("copied", summary.copied)
+        line.add("skipped", summary.skipped)
+        line.add("planned", summary.planned)
+        line.add("failed", summary.failed)
+        line.add("seconds", summary.seconds)
+        line.add("imagesPerSecond", summary.imagesPerSecond)
+        return line.text
+    }
+
+    private func showProgress() {
+        guard progress else { return }
+        let now = POSIX.monotonicSeconds()
+        guard now - lastProgress >= 0.1 else { return }
+        lastProgress = now
+        let s = summary
+        let rate = RunSummary.format(Double(s.converted + s.copied) / max(now - started, 0.001), digits: 1)
+        let text = "\r\u{1B}[K\(s.total) done: \(s.converted) converted, \(s.copied) copied, \(s.skipped) skipped, \(s.failed) failed (\(rate) images/s)"
+        POSIX.write(text, to: STDERR_FILENO)
+        progressShown = true
+    }
+
+    private func clearProgress() {
+        guard progressShown else { return }
+        POSIX.write("\r\u{1B}[K", to: STDERR_FILENO)
+        progressShown = false
+    }
+}

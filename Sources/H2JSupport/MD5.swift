@@ -1,0 +1,89 @@
+/// MD5 (RFC 1321), one-shot over a byte array.
+///
+/// Used only where a format prescribes it: the GUID of an Extended XMP packet is the MD5
+/// digest of the packet (XMP Specification Part 3, §1.1.3.1). Not for anything that needs
+/// collision resistance.
+package enum MD5 {
+    /// The 16-byte digest of `message`.
+    static func digest(_ message: [UInt8]) -> [UInt8] {
+        var state: (UInt32, UInt32, UInt32, UInt32) = (0x6745_2301, 0xEFCD_AB89, 0x98BA_DCFE, 0x1032_5476)
+        // Padding: 0x80, zeros up to 56 mod 64, then the length in bits, little-endian.
+        var tail = Array(message[(message.count / 64 * 64)...])
+        tail.append(0x80)
+        while tail.count % 64 != 56 { tail.append(0) }
+        let bitCount = UInt64(truncatingIfNeeded: message.count) &* 8
+        for shift in stride(from: 0, to: 64, by: 8) { tail.append(UInt8(truncatingIfNeeded: bitCount >> UInt64(shift))) }
+
+        var block = [UInt32](repeating: 0, count: 16)
+        func process(_ bytes: ArraySlice<UInt8>) {
+            var i = bytes.startIndex
+            for word in 0..<16 {
+                block[word] = UInt32(bytes[i]) | UInt32(bytes[i + 1]) << 8 | UInt32(bytes[i + 2]) << 16 | UInt32(bytes[i + 3]) << 24
+                i += 4
+            }
+            compress(&state, block)
+        }
+        var offset = 0
+        while offset + 64 <= message.count {
+            process(message[offset..<(offset + 64)])
+            offset += 64
+        }
+        offset = 0
+        while offset < tail.count {
+            process(tail[offset..<(offset + 64)])
+            offset += 64
+        }
+        var digest: [UInt8] = []
+        digest.reserveCapacity(16)
+        for word in [state.0, state.1, state.2, state.3] {
+            for shift in stride(from: 0, to: 32, by: 8) { digest.append(UInt8(truncatingIfNeeded: word >> UInt32(shift))) }
+        }
+        return digest
+    }
+
+    /// The digest as 32 hexadecimal digits.
+    package static func hexDigest(_ message: [UInt8], uppercase: Bool = false) -> String {
+        Hex.string(digest(message), uppercase: uppercase)
+    }
+
+    /// Per-step left rotations, round by round (RFC 1321 §3.4).
+    private static let shifts: [UInt32] = [
+        7, 12, 17, 22, 7, 12, 17, 22, 7, 12, 17, 22, 7, 12, 17, 22,
+        5, 9, 14, 20, 5, 9, 14, 20, 5, 9, 14, 20, 5, 9, 14, 20,
+        4, 11, 16, 23, 4, 11, 16, 23, 4, 11, 16, 23, 4, 11, 16, 23,
+        6, 10, 15, 21, 6, 10, 15, 21, 6, 10, 15, 21, 6, 10, 15, 21,
+    ]
+
+    /// T[i] = floor(2³² · |sin(i + 1)|), RFC 1321 §3.4.
+    private static let constants: [UInt32] = [
+        0xD76A_A478, 0xE8C7_B756, 0x2420_70DB, 0xC1BD_CEEE, 0xF57C_0FAF, 0x4787_C62A, 0xA830_4613, 0xFD46_9501,
+        0x6980_98D8, 0x8B44_F7AF, 0xFFFF_5BB1, 0x895C_D7BE, 0x6B90_1122, 0xFD98_7193, 0xA679_438E, 0x49B4_0821,
+        0xF61E_2562, 0xC040_B340, 0x265E_5A51, 0xE9B6_C7AA, 0xD62F_105D, 0x0244_1453, 0xD8A1_E681, 0xE7D3_FBC8,
+        0x21E1_CDE6, 0xC337_07D6, 0xF4D5_0D87, 0x455A_14ED, 0xA9E3_E905, 0xFCEF_A3F8, 0x676F_02D9, 0x8D2A_4C8A,
+        0xFFFA_3942, 0x8771_F681, 0x6D9D_6122, 0xFDE5_380C, 0xA4BE_EA44, 0x4BDE_CFA9, 0xF6BB_4B60, 0xBEBF_BC70,
+        0x289B_7EC6, 0xEAA1_27FA, 0xD4EF_3085, 0x0488_1D05, 0xD9D4_D039, 0xE6DB_99E5, 0x1FA2_7CF8, 0xC4AC_5665,
+        0xF429_2244, 0x432A_FF97, 0xAB94_23A7, 0xFC93_A039, 0x655B_59C3, 0x8F0C_CC92, 0xFFEF_F47D, 0x8584_5DD1,
+        0x6FA8_7E4F, 0xFE2C_E6E0, 0xA301_4314, 0x4E08_11A1, 0xF753_7E82, 0xBD3A_F235, 0x2AD7_D2BB, 0xEB86_D391,
+    ]
+
+    /// One 64-byte block (16 little-endian words) into the state.
+    private static func compress(_ state: inout (UInt32, UInt32, UInt32, UInt32), _ x: [UInt32]) {
+        var (a, b, c, d) = state
+        for i in 0..<64 {
+            let f: UInt32, g: Int
+            switch i {
+            case 0..<16: f = (b & c) | (~b & d); g = i
+            case 16..<32: f = (d & b) | (~d & c); g = (5 &* i &+ 1) & 15
+            case 32..<48: f = b ^ c ^ d; g = (3 &* i &+ 5) & 15
+            default: f = c ^ (b | ~d); g = (7 &* i) & 15
+            }
+            let sum = a &+ f &+ constants[i] &+ x[g]
+            let shift = shifts[i]
+            a = d
+            d = c
+            c = b
+            b = b &+ (sum << shift | sum >> (32 - shift))
+        }
+        state = (state.0 &+ a, state.1 &+ b, state.2 &+ c, state.3 &+ d)
+    }
+}

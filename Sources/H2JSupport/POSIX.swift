@@ -1,0 +1,53 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The few POSIX calls the pipeline makes in more than one place, wrapped once.
+package enum POSIX {
+    /// `strerror(errno)`: the text every file-system error message ends with.
+    package static func lastError() -> String {
+        String(cString: strerror(errno))
+    }
+
+    /// Seconds on the monotonic clock, for durations (never for dates).
+    package static func monotonicSeconds() -> Double {
+        var time = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &time)
+        return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
+    }
+
+    /// Writes all of `bytes` to `fd`, retrying short writes and EINTR.
+    package static func writeAll(_ bytes: [UInt8], to fd: Int32) throws(WriteError) {
+        var done = 0
+        while done < bytes.count {
+            let n = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + done, bytes.count - done) }
+            if n < 0 && errno == EINTR { continue }
+            guard n > 0 else { throw WriteError(path: "fd \(fd)", reason: lastError()) }
+            done += n
+        }
+    }
+
+    /// Writes `text` with one `write` where possible, so a killed run leaves whole
+    /// lines; errors are ignored (a closed stderr must not fail a conversion).
+    package static func write(_ text: String, to fd: Int32) {
+        try? writeAll(Array(text.utf8), to: fd)
+    }
+
+    /// `write` with a newline added.
+    package static func writeLine(_ text: String, to fd: Int32) {
+        write(text + "\n", to: fd)
+    }
+}
+
+/// Why an output could not be written.
+package struct WriteError: Error, Equatable, Sendable, CustomStringConvertible {
+    package let path: String
+    package let reason: String
+
+    package init(path: String, reason: String) {
+        self.path = path
+        self.reason = reason
+    }
+    package var description: String { "cannot write \(path): \(reason)" }
+}
+

@@ -1,0 +1,35 @@
+/// An 8-bit sRGB colour, as given to `--background`.
+package struct RGBColor: Equatable, Sendable, CustomStringConvertible {
+    package var red: UInt8, green: UInt8, blue: UInt8
+
+    package init(red: UInt8, green: UInt8, blue: UInt8) {
+        self.red = red
+        self.green = green
+        self.blue = blue
+    }
+
+    package static let white = RGBColor(red: 255, green: 255, blue: 255)
+
+    /// Parses `#rrggbb` (the `#` is optional); nil for anything else.
+    package init?(hex: String) {
+        let digits = hex.hasPrefix("#") ? hex.dropFirst() : Substring(hex)
+        guard digits.count == 6, digits.allSatisfy(\.isHexDigit), let value = UInt32(digits, radix: 16) else { return nil }
+        let red = UInt8(truncatingIfNeeded: value >> 16)
+        let green = UInt8(truncatingIfNeeded: value >> 8)
+        self.init(red: red, green: green, blue: UInt8(truncatingIfNeeded: value))
+    }
+
+    /// BT.601 luma, for flattening grayscale images.
+    package var luma: UInt8 {
+        let weighted: Int = 299 * Int(red) + 587 * Int(green) + 114 * Int(blue)
+        return UInt8((weighted + 500) / 1000)
+    }
+
+    package var description: String {
+        let hex: [String] = [red, green, blue].map { value in
+            let digits = String(value, radix: 16)
+            return value < 16 ? "0" + digits : digits
+        }
+        return "#" + hex.joined()
+    }
+}

@@ -1,0 +1,22 @@
+/// Why a `ByteSource` could not supply a range of bytes.
+package enum ReadError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// The range does not lie inside the source: a structure pointing past the end of
+    /// the file (the container reports it as a truncated box).
+    case outOfRange(offset: Int, count: Int, size: Int)
+    /// The read itself failed; the errno is kept.
+    case system(SystemError)
+    /// The file ended at `offset` although its size said more bytes follow (it shrank
+    /// while being read).
+    case endOfFile(offset: Int)
+
+    package var description: String {
+        switch self {
+        case .outOfRange(let offset, let count, let size):
+            "\(count) bytes at offset \(offset) lie outside the \(size)-byte file"
+        case .system(let error):
+            "cannot read: \(error)"
+        case .endOfFile(let offset):
+            "cannot read: the file ends at offset \(offset), before its stated size (it changed while being read)"
+        }
+    }
+}

@@ -1,0 +1,64 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// An input file opened for reading: descriptor, size, times and identity.
+/// The descriptor is closed on deinit.
+package final class SourceFile {
+    package let path: String
+    let fd: Int32
+    package let info: stat
+
+    /// Opens `path` read-only; the error text names the cause (errno).
+    package init(path: String) throws(SourceError) {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw SourceError(reason: "cannot open: \(POSIX.lastError())") }
+        var info = stat()
+        guard fstat(fd, &info) == 0 else {
+            close(fd)
+            throw SourceError(reason: "cannot stat: \(POSIX.lastError())")
+        }
+        self.path = path
+        self.fd = fd
+        self.info = info
+    }
+
+    deinit { close(fd) }
+
+    package var size: Int { Int(info.st_size) }
+    package var byteSource: FileByteSource { FileByteSource(fd: fd, size: size) }
+    /// Access and modification times, copied onto the output.
+    package var times: FileTimes { (info.st_atim, info.st_mtim) }
+
+    /// Up to `count` bytes from the start (fewer for a short file).
+    package func prefix(_ count: Int) throws(SourceError) -> [UInt8] {
+        do {
+            return try byteSource.read(at: 0, count: min(count, size))
+        } catch {
+            throw SourceError(reason: "cannot read: \(POSIX.lastError())")
+        }
+    }
+
+    /// The whole file.
+    package func readAll() throws(SourceError) -> [UInt8] {
+        try prefix(size)
+    }
+
+    /// True when `other` names this same file (device and inode).
+    package func isSameFile(as other: String) -> Bool {
+        var otherInfo = stat()
+        return stat(other, &otherInfo) == 0 && otherInfo.st_dev == info.st_dev && otherInfo.st_ino == info.st_ino
+    }
+}
+
+/// A source's access and modification times, which its output gets too.
+package typealias FileTimes = (access: timespec, modification: timespec)
+
+/// Why a source file could not be read.
+package struct SourceError: Error, CustomStringConvertible {
+    package let reason: String
+
+    package init(reason: String) { self.reason = reason }
+
+    package var description: String { reason }
+}

@@ -1,0 +1,32 @@
+import H2JContainer
+
+/// A primary image the tile engine converts: an HEVC `grid` (a single HEVC item counts
+/// as a 1×1 grid) of 8-bit 4:2:0 or 4:0:0 tiles, with its transforms composed. Only
+/// `EngineChoice.make` creates one, after checking everything listed there.
+package struct TiledImage: Sendable {
+    struct Tile: Sendable {
+        let id: UInt32
+        /// Grid cell (raster order in `dimg`).
+        let column: Int
+        let row: Int
+        /// Index into `configurations`.
+        let configuration: Int
+        /// The tile item's own nclx `colr`, which overrides its bitstream's VUI (as in libheif).
+        let nclx: NCLX?
+    }
+
+    let tiles: [Tile]
+    let columns: Int
+    let rows: Int
+    /// Decoded tile size (all tiles are equal).
+    let tileWidth: Int
+    let tileHeight: Int
+    /// Distinct `hvcC` configurations, shared by index.
+    let configurations: [HEVCConfiguration]
+    package let monochrome: Bool
+    package let geometry: PlaneGeometry
+
+    /// Compressed size limit of one tile: far above any camera's (a 512×512 tile is
+    /// tens of KB; a whole 50 MP single-item image a few MB).
+    static let maxTileBytes = 256 << 20
+}

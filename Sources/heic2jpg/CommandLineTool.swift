@@ -1,0 +1,51 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import H2JInspect
+import H2JPipeline
+import H2JSupport
+
+/// The `heic2jpg` program: parse, run, and map the outcome to an exit code.
+package enum CommandLineTool {
+    /// 0 when nothing failed.
+    package static let exitSuccess: Int32 = 0
+    /// At least one input failed.
+    package static let exitFailure: Int32 = 1
+    /// EX_USAGE (sysexits.h): the command line was wrong.
+    package static let exitUsage: Int32 = 64
+
+    /// Runs with `arguments` (program name excluded) and returns the exit code.
+    package static func main(_ arguments: [String]) -> Int32 {
+        let command: Command
+        do {
+            command = try CommandLineParser.parse(arguments)
+        } catch {
+            POSIX.write(HelpText.error(error), to: STDERR_FILENO)
+            return exitUsage
+        }
+        switch command {
+        case .help:
+            POSIX.write(HelpText.help, to: STDOUT_FILENO)
+            return exitSuccess
+        case .version:
+            POSIX.writeLine(Version.current, to: STDOUT_FILENO)
+            return exitSuccess
+        case .inspect(let request):
+            return exitCode(InspectCommand.run(request))
+        case .compare(let request):
+            return exitCode(CompareCommand.run(request))
+        case .convert(let request):
+            let cleanup = SignalCleanup()
+            let summary = BatchRunner.run(request)
+            withExtendedLifetime(cleanup) {}
+            return summary.failed > 0 ? exitFailure : exitSuccess
+        }
+    }
+
+    static func exitCode(_ status: CommandStatus) -> Int32 {
+        switch status {
+        case .succeeded: exitSuccess
+        case .failed: exitFailure
+        }
+    }
+}
