@@ -51,7 +51,7 @@ package enum HEIFError: Error, Equatable, Sendable, CustomStringConvertible {
             let extent = length == 0 ? "offset \(offset), to the end" : "offset \(offset), \(length) bytes"
             return "item \(item)'s data (\(extent)) lies outside the \(size)-byte \(inIdat ? "'idat' box" : "file")"
         case .unsupportedItemData(let item, let reason): return "item \(item)'s data cannot be read: \(reason)"
-        case .unreadable(let error): return error.description
+        case .unreadable(let error): return "cannot read: \(error)"
         }
     }
 }

@@ -1,4 +1,5 @@
 import H2JMetadata
+import H2JSupport
 
 /// `inspect --json`: one object per file, keys in a fixed order.
 ///

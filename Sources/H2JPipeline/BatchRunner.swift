@@ -77,13 +77,11 @@ package enum BatchRunner {
     }
 
     private static func planStandardInput(_ planner: Planner, output: Endpoint) -> Plan {
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 1 << 16)
-        while true {
-            let n = chunk.withUnsafeMutableBytes { read(STDIN_FILENO, $0.baseAddress, $0.count) }
-            if n < 0 && errno == EINTR { continue }
-            guard n > 0 else { break }
-            bytes.append(contentsOf: chunk[0..<n])
+        let bytes: [UInt8]
+        do {
+            bytes = try POSIX.readToEnd(STDIN_FILENO)
+        } catch {
+            return .done(ConversionResult(source: "-", output: nil, status: .failed, reason: "cannot read standard input: \(error)"))
         }
         let target: Endpoint = if case .path(let root) = output { .path(Path.join(root, "stdin.jpg")) } else { .standardStream }
         return planner.planStandardInput(bytes: bytes, output: target)

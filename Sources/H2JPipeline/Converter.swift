@@ -93,7 +93,7 @@ package struct Converter: Sendable {
             try markers.write(to: writer)
             try engine.run(into: writer)
             try writer.finish()
-            try extras.writeTrailer(to: fd)
+            try extras.writeTrailer(to: fd, path: job.output.display)
         }
         result.engine = .tiles
         result.width = width
@@ -125,7 +125,7 @@ package struct Converter: Sendable {
                 try writer.writeRows(rows, stride: stride, count: count)
             }
             try writer.finish()
-            try extras.writeTrailer(to: fd)
+            try extras.writeTrailer(to: fd, path: job.output.display)
         }
         result.engine = .libheif
         result.width = image.width
@@ -158,7 +158,7 @@ package struct Converter: Sendable {
         let check = JPEGCheck(bytes)
         if let problem = check.problem { throw CorruptJPEGError(reason: problem) }
         let output = options.metadata == .strip ? JPEGMarkerFilter.strippingMetadata(from: bytes) : bytes
-        let written = try write(job, times: times) { fd in try POSIX.writeAll(output, to: fd) }
+        let written = try write(job, times: times) { fd in try POSIX.writeAll(output, to: fd, path: job.output.display) }
         var result = ConversionResult(source: job.source.display, output: job.output.display, status: .copied)
         result.width = check.width
         result.height = check.height

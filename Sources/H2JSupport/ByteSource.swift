@@ -38,10 +38,9 @@ package struct FileByteSource: ByteSource {
         var buffer = [UInt8](repeating: 0, count: count)
         var done = 0
         while done < count {
-            let n = buffer.withUnsafeMutableBytes { raw in
-                pread(fd, raw.baseAddress! + done, count - done, off_t(offset + done))
+            let n = POSIX.retryingInterrupts {
+                buffer.withUnsafeMutableBytes { raw in pread(fd, raw.baseAddress! + done, count - done, off_t(offset + done)) }
             }
-            if n < 0 && errno == EINTR { continue }
             if n < 0 { throw .system(SystemError(call: "pread")) }
             guard n > 0 else { throw .endOfFile(offset: offset + done) }
             done += n

@@ -1,53 +1,35 @@
-/// A minimal JSON object writer with fixed key order, for JSON Lines reports.
-/// Keys are written in the order they are added, so reports diff cleanly.
+/// Builds one JSON object with fixed key order, for JSON Lines reports: keys are
+/// written in the order they are added, so reports diff cleanly. A thin builder over
+/// `JSONValue`, printed `compact`.
 package struct JSONLine {
+    private var fields: [(String, JSONValue)] = []
+
     package init() {}
 
-    private var fields: [String] = []
-
     package mutating func add(_ key: String, _ value: String?) {
-        fields.append(Self.quote(key) + ":" + (value.map(Self.quote) ?? "null"))
+        fields.append((key, .string(value)))
     }
 
     package mutating func add(_ key: String, _ value: Int?) {
-        fields.append(Self.quote(key) + ":" + (value.map(String.init) ?? "null"))
+        fields.append((key, .integer(value)))
     }
 
+    /// Rounded to three decimals (milliseconds, rates).
     package mutating func add(_ key: String, _ value: Double) {
-        let rounded = (value * 1000).rounded() / 1000
-        fields.append(Self.quote(key) + ":" + (rounded.isFinite ? String(rounded) : "null"))
+        fields.append((key, .number((value * 1000).rounded() / 1000)))
     }
 
     package mutating func add(_ key: String, _ value: Bool) {
-        fields.append(Self.quote(key) + ":" + (value ? "true" : "false"))
+        fields.append((key, .bool(value)))
     }
 
     package mutating func add(_ key: String, _ values: [String]) {
-        fields.append(Self.quote(key) + ":[" + values.map(Self.quote).joined(separator: ",") + "]")
+        fields.append((key, .array(values.map(JSONValue.string))))
     }
 
     package mutating func add(_ key: String, object: JSONLine) {
-        fields.append(Self.quote(key) + ":" + object.text)
+        fields.append((key, .object(object.fields)))
     }
 
-    package var text: String { "{" + fields.joined(separator: ",") + "}" }
-
-    /// A JSON string literal (RFC 8259 §7): quotes, backslashes and control characters escaped.
-    package static func quote(_ string: String) -> String {
-        var out = "\""
-        for scalar in string.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case _ where scalar.value < 0x20:
-                let hex = String(scalar.value, radix: 16)
-                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        return out + "\""
-    }
+    package var text: String { JSONValue.object(fields).compact }
 }

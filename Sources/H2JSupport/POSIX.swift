@@ -16,21 +16,43 @@ package enum POSIX {
         return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
     }
 
-    /// Writes all of `bytes` to `fd`, retrying short writes and EINTR.
-    package static func writeAll(_ bytes: [UInt8], to fd: Int32) throws(WriteError) {
+    /// Writes all of `bytes` to `fd`, retrying short writes and EINTR; errors name
+    /// `path`, the file the descriptor stands for (the output, not its temp file).
+    package static func writeAll(_ bytes: [UInt8], to fd: Int32, path: String) throws(WriteError) {
         var done = 0
         while done < bytes.count {
-            let n = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + done, bytes.count - done) }
-            if n < 0 && errno == EINTR { continue }
-            guard n > 0 else { throw WriteError(path: "fd \(fd)", reason: lastError()) }
+            let n = retryingInterrupts { bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + done, bytes.count - done) } }
+            guard n > 0 else { throw WriteError(path: path, reason: n < 0 ? lastError() : "the write made no progress") }
             done += n
+        }
+    }
+
+    /// Runs a system call again while it fails with EINTR (a signal arrived before it
+    /// did anything); returns its last result. The one EINTR loop of the package.
+    package static func retryingInterrupts(_ call: () -> Int) -> Int {
+        while true {
+            let result = call()
+            if result < 0 && errno == EINTR { continue }
+            return result
+        }
+    }
+
+    /// Everything `fd` yields until end of file (a pipe, stdin).
+    package static func readToEnd(_ fd: Int32) throws(SystemError) -> [UInt8] {
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 1 << 16)
+        while true {
+            let n = retryingInterrupts { chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) } }
+            if n < 0 { throw SystemError(call: "read") }
+            if n == 0 { return bytes }
+            bytes.append(contentsOf: chunk[0..<n])
         }
     }
 
     /// Writes `text` with one `write` where possible, so a killed run leaves whole
     /// lines; errors are ignored (a closed stderr must not fail a conversion).
     package static func write(_ text: String, to fd: Int32) {
-        try? writeAll(Array(text.utf8), to: fd)
+        try? writeAll(Array(text.utf8), to: fd, path: "")
     }
 
     /// `write` with a newline added.

@@ -1,4 +1,7 @@
 /// Why a `ByteSource` could not supply a range of bytes.
+///
+/// Descriptions say what happened, not what was being done: callers prefix that
+/// ("cannot read: …").
 package enum ReadError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The range does not lie inside the source: a structure pointing past the end of
     /// the file (the container reports it as a truncated box).
@@ -14,9 +17,9 @@ package enum ReadError: Error, Equatable, Sendable, CustomStringConvertible {
         case .outOfRange(let offset, let count, let size):
             "\(count) bytes at offset \(offset) lie outside the \(size)-byte file"
         case .system(let error):
-            "cannot read: \(error)"
+            error.description
         case .endOfFile(let offset):
-            "cannot read: the file ends at offset \(offset), before its stated size (it changed while being read)"
+            "the file ends at offset \(offset), before its stated size (it changed while being read)"
         }
     }
 }

@@ -35,7 +35,7 @@ package final class SourceFile {
         do {
             return try byteSource.read(at: 0, count: min(count, size))
         } catch {
-            throw SourceError(reason: "cannot read: \(POSIX.lastError())")
+            throw SourceError(reason: "cannot read: \(error)")
         }
     }
 

@@ -22,7 +22,7 @@ package enum EngineChoice {
             return .libheif(reason: "essential property '\(unknown)'")
         }
         let alpha = structure.references.contains { reference in
-            reference.type == "auxl" && reference.to.contains(id) && structure.auxiliaryType(of: reference.from).map(isAlpha) == true
+            reference.type == "auxl" && reference.to.contains(id) && structure.auxiliaryType(of: reference.from).map(AuxiliaryKind.init(urn:)) == .alpha
         }
         if alpha { return .libheif(reason: "alpha channel") }
 
@@ -112,10 +112,5 @@ package enum EngineChoice {
         return .tiles(TiledImage(tiles: tiles, columns: columns, rows: rows, tileWidth: format.width,
                                  tileHeight: format.height, configurations: configurations,
                                  monochrome: monochrome, geometry: geometry))
-    }
-
-    /// `auxC` types that mean transparency (HEVC and MPEG-B CICP spellings).
-    static func isAlpha(_ type: String) -> Bool {
-        type == "urn:mpeg:hevc:2015:auxid:1" || type == "urn:mpeg:mpegB:cicp:systems:auxiliary:alpha"
     }
 }

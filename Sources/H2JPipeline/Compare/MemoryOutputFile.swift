@@ -26,14 +26,11 @@ final class MemoryOutputFile {
     func contents() throws(CompareError) -> [UInt8] {
         var info = stat()
         guard fstat(descriptor, &info) == 0 else { throw CompareError("cannot stat the temporary file: \(POSIX.lastError())") }
-        var bytes = [UInt8](repeating: 0, count: Int(info.st_size))
-        var done = 0
-        while done < bytes.count {
-            let n = bytes.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress! + done, $0.count - done, off_t(done)) }
-            if n < 0 && errno == EINTR { continue }
-            guard n > 0 else { throw CompareError("cannot read the temporary file back: \(n < 0 ? POSIX.lastError() : "it is shorter than its size")") }
-            done += n
+        let size = Int(info.st_size)
+        do {
+            return try FileByteSource(fd: descriptor, size: size).read(at: 0, count: size)
+        } catch {
+            throw CompareError("cannot read the temporary file back: \(error)")
         }
-        return bytes
     }
 }

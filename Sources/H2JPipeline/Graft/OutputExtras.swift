@@ -31,8 +31,8 @@ struct OutputExtras {
                               quality: options.quality, version: Version.current)
     }
 
-    /// Appends the vendor trailer, if any, after the JPEG's EOI.
-    func writeTrailer(to fd: Int32) throws(WriteError) {
-        if let trailer = trailers.jpegTrailer { try POSIX.writeAll(trailer, to: fd) }
+    /// Appends the vendor trailer, if any, after the JPEG's EOI; `path` names the output.
+    func writeTrailer(to fd: Int32, path: String) throws(WriteError) {
+        if let trailer = trailers.jpegTrailer { try POSIX.writeAll(trailer, to: fd, path: path) }
     }
 }
