@@ -1,4 +1,5 @@
 import CHeif
+import H2JSupport
 
 /// Why libheif refused an input. `message` is libheif's own text, which names the box
 /// or limit at fault ("Security limit exceeded", "No 'meta' box", …).
@@ -19,8 +20,8 @@ package struct LibheifError: Error, Equatable, Sendable, CustomStringConvertible
 /// security limits set before any file is read.
 package final class LibheifContext {
     let pointer: OpaquePointer
-    /// Keeps in-memory input alive: `heif_context_read_from_memory_without_copy` borrows it.
-    private var memory: [UInt8] = []
+    /// The reader libheif reads through, kept alive as long as the context.
+    private var reader: LibheifReader?
 
     /// `maxDimension` bounds width and height (libheif's own check on `ispe`).
     package init(maxDimension: Int, decodingThreads: Int) {
@@ -31,15 +32,13 @@ package final class LibheifContext {
 
     deinit { heif_context_free(pointer) }
 
-    /// Wraps `heif_context_read_from_file`.
-    package func read(path: String) throws(LibheifError) {
-        if let error = LibheifError(heif_context_read_from_file(pointer, path, nil)) { throw error }
-    }
-
-    /// Wraps `heif_context_read_from_memory_without_copy`; the bytes are retained here.
-    package func read(bytes: [UInt8]) throws(LibheifError) {
-        memory = bytes
-        let error = memory.withUnsafeBytes { heif_context_read_from_memory_without_copy(pointer, $0.baseAddress, $0.count, nil) }
+    /// Wraps `heif_context_read_from_reader`: libheif reads `source` (the descriptor
+    /// the converter already opened, or stdin's bytes) through `LibheifReader`, so the
+    /// file is never opened twice. The source is retained here for the context's life.
+    package func read(_ source: ByteSource) throws(LibheifError) {
+        let reader = LibheifReader(source)
+        self.reader = reader
+        let error = heif_context_read_from_reader(pointer, LibheifReader.functions, Unmanaged.passUnretained(reader).toOpaque(), nil)
         if let error = LibheifError(error) { throw error }
     }
 
@@ -53,5 +52,5 @@ package final class LibheifContext {
 }
 
 extension LibheifError {
-    init(message: String) { self.message = message }
+    package init(message: String) { self.message = message }
 }

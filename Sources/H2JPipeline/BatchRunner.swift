@@ -26,7 +26,9 @@ package struct BatchRequest: Sendable, Equatable {
 /// Nothing thrown crosses the pool: every input ends as a `ConversionResult`.
 package enum BatchRunner {
     /// Converts everything `request` names and returns the summary (already printed).
-    package static func run(_ request: BatchRequest) -> RunSummary {
+    /// Every path output goes through `publisher`, which the caller owns (the signal
+    /// handler seals it).
+    package static func run(_ request: BatchRequest, publisher: OutputPublisher) -> RunSummary {
         var reportFD: Int32?
         var reportFailure: String?
         switch request.report {
@@ -48,8 +50,8 @@ package enum BatchRunner {
         let singleImage = request.inputs.count == 1 && (request.inputs[0] == "-" || !isDirectory(request.inputs[0]))
         let jobs = singleImage ? 1 : max(1, request.jobs)
         options.decodingThreads = max(1, BatchRequest.cpuCount / jobs)
-        let converter = Converter(options: options, decoders: .libde265())
-        let planner = Planner(options: options)
+        let converter = Converter(options: options, decoders: .libde265(), publisher: publisher)
+        let planner = Planner(options: options, publisher: publisher)
         let pool = WorkerPool(workers: jobs)
 
         let submit = { (plan: Plan) in

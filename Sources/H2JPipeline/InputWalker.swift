@@ -94,7 +94,7 @@ package final class InputWalker: IteratorProtocol, Sequence {
             _ = push(directory: path, outputDirectory: Path.join(outputDirectory, name))
             return nil
         case S_IFREG:
-            guard !TempFileRegistry.isTempName(name) else { return nil }
+            guard !OutputPublisher.isTempName(name) else { return nil }
             return Candidate(path: path, outputStem: Path.join(outputDirectory, Path.stem(name)), explicit: false)
         default:
             return nil

@@ -26,23 +26,21 @@ package struct Job: Sendable, Equatable {
     package let action: Action
     /// For in-memory input (stdin): the bytes already read.
     package let bytes: [UInt8]?
-    /// This job's claim on its output path, resolved when the job ends.
-    package let claim: OutputClaim?
-    /// An earlier claim on the same path, decided before this job may publish.
-    package let after: OutputClaim?
+    /// This job's claim on its output path (made by the planner in walk order), settled
+    /// when the job ends; nil for stdout.
+    package let reservation: OutputReservation?
 
     package init(source: Endpoint, output: Endpoint, action: Action, bytes: [UInt8]? = nil,
-                claim: OutputClaim? = nil, after: OutputClaim? = nil) {
+                reservation: OutputReservation? = nil) {
         self.source = source
         self.output = output
         self.action = action
         self.bytes = bytes
-        self.claim = claim
-        self.after = after
+        self.reservation = reservation
     }
 
     package static func == (a: Job, b: Job) -> Bool {
         a.source == b.source && a.output == b.output && a.action == b.action && a.bytes == b.bytes
-            && a.claim === b.claim && a.after === b.after
+            && a.reservation === b.reservation
     }
 }

@@ -26,11 +26,12 @@ package enum Plan: Sendable, Equatable {
 /// fails" is deterministic.
 package final class Planner {
     private let options: ConversionOptions
-    /// Output path → the latest claim on it (each claim waits on the one before).
-    private var claims: [String: OutputClaim] = [:]
+    /// Holds the claims: the planner reserves each output in walk order.
+    private let publisher: OutputPublisher
 
-    package init(options: ConversionOptions) {
+    package init(options: ConversionOptions, publisher: OutputPublisher) {
         self.options = options
+        self.publisher = publisher
     }
 
     /// Plans one file found by the walker.
@@ -88,34 +89,31 @@ package final class Planner {
 
     /// Claims a path output and applies the never-overwrite rules; stdout needs neither.
     private func decide(source: Endpoint, file: SourceFile?, bytes: [UInt8]?, output: Endpoint, action: Job.Action) -> Plan {
-        var claim: OutputClaim?
-        var after: OutputClaim?
+        var reservation: OutputReservation?
         if case .path(let path) = output {
-            let decision = claimAndCheck(output: path, sourceName: source.display, source: file)
+            let decision = reserveAndCheck(output: path, sourceName: source.display, source: file)
             if let refusal = decision.refusal { return refusal }
-            (claim, after) = (decision.claim, decision.after)
+            reservation = decision.reservation
         }
         if options.dryRun { return .done(ConversionResult(source: source.display, output: output.display, status: .planned)) }
-        return .job(Job(source: source, output: output, action: action, bytes: bytes, claim: claim, after: after))
+        return .job(Job(source: source, output: output, action: action, bytes: bytes, reservation: reservation))
     }
 
-    /// Claims `output` for this source and applies the never-overwrite rules.
-    /// Returns the result to report when the job must not run (its claim is then
-    /// already resolved), or the job's claim and the earlier claim it must wait for.
-    private func claimAndCheck(output: String, sourceName: String, source: SourceFile?)
-        -> (refusal: Plan?, claim: OutputClaim, after: OutputClaim?) {
-        let after = claims[output]
-        let claim = OutputClaim(owner: sourceName, previous: after)
-        claims[output] = claim
-        let refusal = check(output: output, sourceName: sourceName, source: source, after: after)
+    /// Reserves `output` for this source and applies the never-overwrite rules.
+    /// Returns the result to report when the job must not run (its reservation is then
+    /// already settled), or the job's reservation.
+    private func reserveAndCheck(output: String, sourceName: String, source: SourceFile?)
+        -> (refusal: Plan?, reservation: OutputReservation) {
+        let reservation = publisher.reserve(output, for: sourceName)
+        let refusal = check(output: output, sourceName: sourceName, source: source, after: reservation.previous)
         if case .done(let result)? = refusal {
             // A refused input keeps the output only when it was skipped or planned.
-            claim.resolve(owned: result.status == .skipped || result.status == .planned)
+            reservation.settle(published: result.status == .skipped || result.status == .planned)
         }
-        return (refusal, claim, after)
+        return (refusal, reservation)
     }
 
-    private func check(output: String, sourceName: String, source: SourceFile?, after: OutputClaim?) -> Plan? {
+    private func check(output: String, sourceName: String, source: SourceFile?, after: OutputReservation?) -> Plan? {
         func refuse(_ status: ConversionResult.Status, _ reason: String) -> Plan {
             .done(ConversionResult(source: sourceName, output: output, status: status, reason: reason))
         }

@@ -27,7 +27,7 @@ package final class Lock: @unchecked Sendable {
     package func unlock() { pthread_mutex_unlock(mutex) }
 
     /// Runs `body` holding the lock.
-    func withLock<R>(_ body: () throws -> R) rethrows -> R {
+    package func withLock<R, E: Error>(_ body: () throws(E) -> R) throws(E) -> R {
         lock()
         defer { unlock() }
         return try body()

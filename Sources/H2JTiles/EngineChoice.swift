@@ -5,7 +5,8 @@ import H2JSupport
 ///
 /// `make` is the capability check: anything the tile engine does not take, or would have
 /// to approximate, goes to libheif with the reason, before any pixel is decoded. Files
-/// that are broken, not merely unusual, throw instead.
+/// that are broken, not merely unusual, throw instead. The caller has checked that
+/// every item's data lies inside the file (`HEIFStructure.checkItemsInFile`).
 package enum EngineChoice {
     case tiles(TiledImage)
     /// libheif's full decode; `reason` says what the tile engine does not take.
@@ -16,7 +17,6 @@ package enum EngineChoice {
     /// The capability check. Throws only for defects that no engine could get past.
     package static func make(_ structure: HEIFStructure, primary: PrimaryImage, source: ByteSource) throws(HEIFError) -> EngineChoice {
         let id = primary.id
-        try structure.checkItemsInFile(size: source.size)
         guard ["hvc1", "grid"].contains(primary.itemType) else { return .libheif(reason: "'\(primary.itemType)' image") }
         if let unknown = structure.essentialPropertyTypes(of: id).first(where: { !knownEssentialProperties.contains($0) }) {
             return .libheif(reason: "essential property '\(unknown)'")

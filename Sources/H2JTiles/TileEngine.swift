@@ -9,7 +9,7 @@ import H2JSupport
 ///
 /// Peak memory is two bands plus the lanes' decoder contexts, whatever the image size.
 package struct TileEngine {
-    let image: TiledImage
+    package let image: TiledImage
     let structure: HEIFStructure
     let source: ByteSource
     /// Threads decoding tiles of one band at once (1 in a batch that already keeps

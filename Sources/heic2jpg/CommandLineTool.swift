@@ -35,8 +35,9 @@ package enum CommandLineTool {
         case .compare(let request):
             return exitCode(CompareCommand.run(request))
         case .convert(let request):
-            let cleanup = SignalCleanup()
-            let summary = BatchRunner.run(request)
+            let publisher = OutputPublisher()
+            let cleanup = SignalCleanup(publisher: publisher)
+            let summary = BatchRunner.run(request, publisher: publisher)
             withExtendedLifetime(cleanup) {}
             return summary.failed > 0 ? exitFailure : exitSuccess
         }

@@ -72,9 +72,8 @@ struct FileComparison {
 
         let structure = try HEIFStructure.read(from: file.byteSource)
         let primary = try structure.primaryImage()
-        var items = try SourceMetadata(structure: structure, primary: primary.id, source: file.byteSource)
+        let items = try SourceMetadata(storedIn: structure, primary: primary.id, source: file.byteSource)
         let colour = SourceMetadata.colour(structure, primary.id)
-        items.icc = colour.icc
         let sourceMetadata = MetadataSummary(source: items)
         let decoded = try Self.decodeSource(path, monochrome: primary.isMonochrome, options: options)
 
@@ -103,7 +102,8 @@ struct FileComparison {
         var modeOptions = options
         modeOptions.metadata = mode
         let output = try MemoryOutputFile()
-        let result = Converter(options: modeOptions, decoders: decoders, standardOutput: output.descriptor)
+        let result = Converter(options: modeOptions, decoders: decoders, publisher: OutputPublisher(),
+                               standardOutput: output.descriptor)
             .run(Job(source: .path(path), output: .standardStream, action: .convert))
         return (result, result.status == .converted ? try output.contents() : [])
     }
@@ -113,8 +113,11 @@ struct FileComparison {
     private static func decodeSource(_ path: String, monochrome: Bool, options: ConversionOptions) throws -> DecodedImage {
         let context = LibheifContext(maxDimension: ConversionOptions.maxDimension, decodingThreads: options.decodingThreads)
         do {
-            try context.read(path: path)
-            return try DecodedImage(decoding: try context.primaryHandle(), monochrome: monochrome, background: options.background)
+            let file = try SourceFile(path: path)
+            return try withExtendedLifetime(file) {  // libheif reads through its descriptor
+                try context.read(file.byteSource)
+                return try DecodedImage(decoding: try context.primaryHandle(), monochrome: monochrome, background: options.background)
+            }
         } catch {
             throw CompareError("decoding the source for Y-PSNR: \(error)")
         }

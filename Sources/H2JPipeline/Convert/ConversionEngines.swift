@@ -1,0 +1,19 @@
+import H2JTiles
+
+/// The engine choice, made after parsing and before any pixel is decoded: the tile
+/// engine's capability check (`EngineChoice.make`) decides, and what it refuses goes to
+/// libheif with the reason.
+enum ConversionEngines {
+    /// The engine for `context`'s item and, for libheif, why the tile engine did not take it.
+    static func choose(_ context: ConversionContext, decoders: TileDecoderPool) throws
+        -> (engine: any ConversionEngine, refusal: String?) {
+        switch try EngineChoice.make(context.structure, primary: context.item, source: context.source) {
+        case .tiles(let image):
+            let engine = TileEngine(image: image, structure: context.structure, source: context.source,
+                                    lanes: context.options.decodingThreads, decoders: decoders)
+            return (TileConversion(engine: engine), nil)
+        case .libheif(let reason):
+            return (try LibheifConversion(context), reason)
+        }
+    }
+}

@@ -1,0 +1,58 @@
+import H2JContainer
+import H2JJPEGCodec
+import H2JLibheif
+import H2JSupport
+
+/// libheif's full decode as a `ConversionEngine`, for everything the tile engine does
+/// not take: libheif reads the source through our `ByteSource` (the descriptor already
+/// open, or stdin's bytes), with its size limits set; `decode` applies the transforms
+/// and brings HDR to 8 bits; rows go to libjpeg in bands of 16.
+struct LibheifConversion: ConversionEngine {
+    private let context: LibheifContext
+    private let handle: LibheifHandle
+    private let monochrome: Bool
+    private let background: RGBColor
+    private var image: DecodedImage?
+
+    /// Reads the container with libheif and opens the primary's handle; nothing is decoded.
+    init(_ conversion: ConversionContext) throws {
+        context = LibheifContext(maxDimension: ConversionOptions.maxDimension,
+                                 decodingThreads: conversion.options.decodingThreads)
+        try context.read(conversion.source)
+        handle = try context.primaryHandle()
+        monochrome = conversion.item.isMonochrome
+        background = conversion.options.background
+    }
+
+    var kind: ConversionResult.Engine { .libheif }
+    var width: Int { handle.width }
+    var height: Int { handle.height }
+    var warnings: [String] { image?.warnings ?? [] }
+
+    func libraryMetadata() -> SourceMetadata? {
+        SourceMetadata(exif: handle.metadata(type: "Exif").first,
+                       xmp: handle.metadata(type: "mime", contentType: SourceMetadata.xmpContentType).first,
+                       icc: handle.iccProfile())
+    }
+
+    mutating func decode() throws {
+        image = try DecodedImage(decoding: handle, monochrome: monochrome, background: background)
+    }
+
+    func start(_ writer: JPEGWriter, quality: Int) throws {
+        let image = try decoded()
+        try writer.start(width: image.width, height: image.height, components: image.components,
+                         quality: quality, subsampling: .s420)
+    }
+
+    func writePixels(to writer: JPEGWriter) throws {
+        try decoded().forEachBand { (rows, stride, count) throws(JPEGError) in
+            try writer.writeRows(rows, stride: stride, count: count)
+        }
+    }
+
+    private func decoded() throws(LibheifError) -> DecodedImage {
+        guard let image else { throw LibheifError(message: "the image was not decoded") }
+        return image
+    }
+}

@@ -1,0 +1,57 @@
+import H2JColour
+import H2JContainer
+import H2JJPEG
+import H2JJPEGCodec
+import H2JMetadata
+import H2JSupport
+
+/// Everything one output JPEG gets from its source besides pixels, decided once per
+/// image after the engine is chosen and the upright size is known: the APP segments
+/// (`JPEGMarkers`: EXIF, XMP and Extended XMP, ICC, with the provenance mark), the
+/// vendor trailer after EOI (`VendorTrailers`), and a warning for each piece of source
+/// metadata that no part of the output carries (`AuxiliaryMetadata`). The JPEG codec
+/// only writes what this decides.
+///
+/// Metadata comes from our container for both engines; the engine's own library
+/// (libheif) is asked only when a metadata item cannot be read. A source with no ICC
+/// profile but an nclx `colr` gets the profile `ICCFromNCLX` builds for it.
+struct MetadataGraft {
+    let segments: JPEGMarkers
+    let trailers: VendorTrailers
+    /// In output order: the segments' edits, the trailers', the auxiliary images'.
+    let warnings: [String]
+
+    init(_ context: ConversionContext, engine: any ConversionEngine) throws {
+        let options = context.options
+        var metadata: SourceMetadata
+        do {
+            metadata = try SourceMetadata(storedIn: context.structure, primary: context.item.id, source: context.source)
+        } catch {
+            guard let fallback = engine.libraryMetadata() else { throw error }
+            metadata = fallback
+        }
+        metadata.icc = metadata.icc
+            ?? SourceMetadata.nclx(context.structure, context.item.id).flatMap(ICCFromNCLX.profile(for:))
+        trailers = try VendorTrailers(structure: context.structure, source: context.source, mode: options.metadata)
+        let mark = try options.mark ? ProvenanceMark(
+            sourceName: context.sourceName, sourceSHA256: SourceDigest.hex(of: context.source), mode: options.metadata,
+            quality: options.quality, version: Version.current) : nil
+        segments = JPEGMarkers(source: metadata, mode: options.metadata, stripGPS: options.stripGPS, mark: mark,
+                               width: engine.width, height: engine.height)
+        warnings = segments.warnings + trailers.warnings
+            + (options.metadata == .keep ? AuxiliaryMetadata.warnings(context.structure, primary: context.item.id) : [])
+    }
+
+    /// Which metadata the output carries.
+    var kept: MetadataKept { segments.kept }
+
+    /// The APP segments, between the frame header and the first row.
+    func writeSegments(to writer: JPEGWriter) throws(JPEGError) {
+        try segments.write(to: writer)
+    }
+
+    /// The vendor trailer, if any, after the JPEG's EOI; `path` names the output.
+    func writeTrailer(to fd: Int32, path: String) throws(WriteError) {
+        if let trailer = trailers.jpegTrailer { try POSIX.writeAll(trailer, to: fd, path: path) }
+    }
+}

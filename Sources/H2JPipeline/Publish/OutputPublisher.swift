@@ -1,0 +1,172 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import H2JSupport
+
+/// The run's one authority over output paths: who may publish which path, and the one
+/// place that publishes. A file appears complete or not at all: temp file beside the
+/// target, `fsync`, source times copied, the collision check, `willPublish`, `rename`,
+/// directory `fsync`, `didPublish`.
+///
+/// Claims: the planner reserves each source's output in walk order (`reserve`), so
+/// "the second one fails" is deterministic; a path first claimed at publish time (an
+/// output known only after parsing) is first come, first served, and never waits.
+///
+/// Invariants: once `removeAllAndSeal` has run, no temp file can be created and no
+/// rename can publish one; with `rename(2)` being atomic, an interrupted run leaves
+/// either complete outputs or nothing. Every temp file the publisher creates is either
+/// renamed or removed before `write` returns.
+package final class OutputPublisher: @unchecked Sendable {
+    private let hooks: PublishHooks
+    private let lock = Lock()
+    /// Output path → the latest claim on it (each claim waits on the one before).
+    private var claims: [String: OutputReservation] = [:]
+    private var openTemps: Set<String> = []
+    private var sealed = false
+    private var counter = 0
+
+    package init(hooks: PublishHooks = PublishHooks()) {
+        self.hooks = hooks
+    }
+
+    /// Temp names are hidden and recognisable: `.<name>.heic2jpg-<pid>-<n>.tmp`.
+    static let marker = ".heic2jpg-"
+
+    /// True for names the publisher creates, so walkers can skip leftovers of a killed run.
+    package static func isTempName(_ name: String) -> Bool {
+        name.hasPrefix(".") && name.contains(marker) && name.hasSuffix(".tmp")
+    }
+
+    // MARK: - Claims
+
+    /// Claims `path` for `owner` in walk order; `previous` is the claim before it on the
+    /// same path, if any. The caller settles the reservation exactly once.
+    package func reserve(_ path: String, for owner: String) -> OutputReservation {
+        lock.withLock {
+            let reservation = OutputReservation(owner: owner, previous: claims[path])
+            claims[path] = reservation
+            return reservation
+        }
+    }
+
+    /// A claim made when the output is published, for a path nobody reserved: refused
+    /// when another claimant of this run has the path, otherwise taken (and settled as
+    /// published once `write` renames).
+    private func claimAtPublish(_ path: String, for owner: String) throws(CollisionError) -> OutputReservation {
+        try lock.withLock { () throws(CollisionError) -> OutputReservation in
+            if let existing = claims[path] { throw CollisionError(output: path, owner: existing.owner) }
+            let reservation = OutputReservation(owner: owner, previous: nil)
+            claims[path] = reservation
+            return reservation
+        }
+    }
+
+    // MARK: - Publishing
+
+    /// Writes `path` through `body` (given the temp file's descriptor) and publishes it
+    /// for `source`. With a `reservation`, first waits for the claims before it and
+    /// fails with `CollisionError` when one of them produced the path; without one,
+    /// claims the path now. Returns the bytes written. On any error nothing is left.
+    package func write(_ path: String, for source: String, reservation: OutputReservation?, times: FileTimes?,
+                       _ body: (Int32) throws -> Void) throws -> Int {
+        let directory = Path.parent(path)
+        try Self.makeDirectories(directory)
+        let temp = try createTemp(besides: path)
+        var closed = false
+        defer { if !closed { close(temp.fd) } }
+        do {
+            try body(temp.fd)
+            guard fsync(temp.fd) == 0 else { throw WriteError(path: path, reason: "fsync: \(POSIX.lastError())") }
+            if let times {
+                let values = [times.access, times.modification]
+                guard futimens(temp.fd, values) == 0 else { throw WriteError(path: path, reason: "cannot set times: \(POSIX.lastError())") }
+            }
+            var info = stat()
+            fstat(temp.fd, &info)
+            closed = true
+            guard close(temp.fd) == 0 else { throw WriteError(path: path, reason: "close: \(POSIX.lastError())") }
+            if let previous = reservation?.previous, previous.waitPublished() {
+                throw CollisionError(output: path, owner: previous.owner)
+            }
+            let claimedNow = reservation == nil ? try claimAtPublish(path, for: source) : nil
+            do {
+                try hooks.willPublish(path, source)
+                try rename(temp.path, as: path)
+            } catch {
+                claimedNow?.settle(published: false)
+                throw error
+            }
+            claimedNow?.settle(published: true)
+            Self.syncDirectory(directory)
+            let bytes = Int(info.st_size)
+            hooks.didPublish(path, source, bytes)
+            return bytes
+        } catch {
+            discard(temp.path)
+            throw error
+        }
+    }
+
+    /// Removes every open temp file and refuses all further creates and renames.
+    /// Called from the signal handler before the process exits.
+    package func removeAllAndSeal() {
+        lock.withLock {
+            sealed = true
+            for path in openTemps { unlink(path) }
+            openTemps.removeAll()
+        }
+    }
+
+    /// Creates and opens (O_EXCL, mode 0644) a temp file beside `target`.
+    private func createTemp(besides target: String) throws(WriteError) -> (fd: Int32, path: String) {
+        try lock.withLock { () throws(WriteError) -> (fd: Int32, path: String) in
+            guard !sealed else { throw WriteError(path: target, reason: "interrupted") }
+            counter += 1
+            let name = "." + Path.lastComponent(target) + Self.marker + "\(getpid())-\(counter).tmp"
+            let path = Path.join(Path.parent(target), name)
+            let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+            guard fd >= 0 else { throw WriteError(path: target, reason: POSIX.lastError()) }
+            openTemps.insert(path)
+            return (fd, path)
+        }
+    }
+
+    /// Renames `temp` to `target` unless the run has been interrupted.
+    private func rename(_ temp: String, as target: String) throws(WriteError) {
+        try lock.withLock { () throws(WriteError) in
+            guard !sealed else { throw WriteError(path: target, reason: "interrupted") }
+            guard Glibc.rename(temp, target) == 0 else { throw WriteError(path: target, reason: POSIX.lastError()) }
+            openTemps.remove(temp)
+        }
+    }
+
+    /// Removes a temp file after a failure (already gone after a rename).
+    private func discard(_ temp: String) {
+        lock.withLock {
+            guard openTemps.remove(temp) != nil else { return }
+            unlink(temp)
+        }
+    }
+
+    /// `mkdir -p`: creates missing parents with mode 0755.
+    static func makeDirectories(_ path: String) throws(WriteError) {
+        var info = stat()
+        if stat(path, &info) == 0 {
+            guard info.st_mode & S_IFMT == S_IFDIR else { throw WriteError(path: path, reason: "exists and is not a directory") }
+            return
+        }
+        let parent = Path.parent(path)
+        if parent != path { try makeDirectories(parent) }
+        guard mkdir(path, 0o755) == 0 || errno == EEXIST else {
+            throw WriteError(path: path, reason: "cannot create directory: \(POSIX.lastError())")
+        }
+    }
+
+    /// Makes the rename durable; failures are harmless (the data itself is synced).
+    private static func syncDirectory(_ path: String) {
+        let fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard fd >= 0 else { return }
+        fsync(fd)
+        close(fd)
+    }
+}

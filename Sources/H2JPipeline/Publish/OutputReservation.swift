@@ -1,0 +1,50 @@
+import H2JSupport
+
+/// One claimant's place in the queue for one output path within a run.
+///
+/// The first claimant of a path owns it. A later claimant converts as usual but, before
+/// publishing, waits for the claimants before it: if one of them produced (or already
+/// had) the output, the later one fails with a collision and writes nothing; if they
+/// all failed, it may publish. So a broken `a.heic` never blocks a good `a.HEIF`, a
+/// broken second input still reports its own problem, and the outcome does not depend
+/// on thread timing.
+package final class OutputReservation: @unchecked Sendable {
+    /// The source that claimed the path first (for messages).
+    package let owner: String
+    /// The claim made before this one on the same path, if any.
+    package let previous: OutputReservation?
+    private let condition = Lock()
+    private var published: Bool?
+
+    init(owner: String, previous: OutputReservation?) {
+        self.owner = previous?.owner ?? owner
+        self.previous = previous
+    }
+
+    /// Records whether this claimant produced (or kept) the output. Called exactly once,
+    /// when the claimant's job ends or is decided without one.
+    package func settle(published: Bool) {
+        condition.lock()
+        self.published = published
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    /// Blocks until this claim and every earlier one are settled; true when any of them
+    /// produced the output. Cannot deadlock: a claim is always submitted to the pool
+    /// before any claim that waits on it.
+    package func waitPublished() -> Bool {
+        condition.lock()
+        while published == nil { condition.wait() }
+        let mine = published ?? false
+        condition.unlock()
+        return mine || (previous?.waitPublished() ?? false)
+    }
+}
+
+/// An output path that another input of the same run produced.
+package struct CollisionError: Error, Equatable, CustomStringConvertible {
+    package let output: String
+    package let owner: String
+    package var description: String { "output \(output) is already the output of \(owner) in this run; rename one of them" }
+}
