@@ -43,7 +43,7 @@ package enum BatchRunner {
         defer { if let reportFD, reportFD != STDOUT_FILENO { close(reportFD) } }
         let reporter = Reporter(verbosity: request.verbosity, report: reportFD)
         if let reportFailure {
-            reporter.record(ConversionResult(source: "--report", output: nil, status: .failed, reason: reportFailure))
+            reporter.record(.failed(source: "--report", output: nil, .reportUnwritable, reportFailure))
         }
 
         var options = request.options
@@ -69,7 +69,7 @@ package enum BatchRunner {
         for found in InputWalker(inputs: walkInputs, outputRoot: outputRoot) {
             switch found {
             case .failure(let error):
-                reporter.record(ConversionResult(source: error.path, output: nil, status: .failed, reason: error.reason))
+                reporter.record(.failed(source: error.path, output: nil, .sourceUnreadable, error.reason))
             case .success(let candidate):
                 submit(request.output == .standardStream ? planner.planToStandardOutput(candidate) : planner.plan(candidate))
             }
@@ -83,7 +83,7 @@ package enum BatchRunner {
         do {
             bytes = try POSIX.readToEnd(STDIN_FILENO)
         } catch {
-            return .done(ConversionResult(source: "-", output: nil, status: .failed, reason: "cannot read standard input: \(error)"))
+            return .done(.failed(source: "-", output: nil, .sourceUnreadable, "cannot read standard input: \(error)"))
         }
         let target: Endpoint = if case .path(let root) = output { .path(Path.join(root, "stdin.jpg")) } else { .standardStream }
         return planner.planStandardInput(bytes: bytes, output: target)

@@ -27,6 +27,8 @@ package struct ConversionResult: Sendable, Equatable {
     package var output: String?
     package var status: Status
     package var reason: String?
+    /// For a failure: the stable code of its cause (`reason` says it in words).
+    package var errorCode: ErrorCode?
     package var width: Int?
     package var height: Int?
     /// Size of the written output.
@@ -38,14 +40,21 @@ package struct ConversionResult: Sendable, Equatable {
     package var engineReason: String?
     package var milliseconds = 0
 
-    package init(source: String, output: String?, status: Status, reason: String? = nil) {
+    package init(source: String, output: String?, status: Status, reason: String? = nil, errorCode: ErrorCode? = nil) {
         self.source = source
         self.output = output
         self.status = status
         self.reason = reason
+        self.errorCode = errorCode
     }
 
-    static func failed(_ job: Job, _ reason: String) -> ConversionResult {
-        ConversionResult(source: job.source.display, output: job.output.display, status: .failed, reason: reason)
+    /// A failed input: `error`'s text as the reason, its code.
+    package static func failed(source: String, output: String?, _ error: PipelineError) -> ConversionResult {
+        ConversionResult(source: source, output: output, status: .failed, reason: error.description, errorCode: error.code)
+    }
+
+    /// A failure decided by the planner or the runner, with its code.
+    package static func failed(source: String, output: String?, _ code: ErrorCode, _ reason: String) -> ConversionResult {
+        ConversionResult(source: source, output: output, status: .failed, reason: reason, errorCode: code)
     }
 }

@@ -44,7 +44,7 @@ package final class Planner {
             format = ImageFormat.sniff(try source.prefix(ImageFormat.sniffLength))
         } catch {
             guard candidate.explicit || namedLikeHEIF else { return .ignore }
-            return .done(ConversionResult(source: candidate.path, output: nil, status: .failed, reason: error.description))
+            return .done(.failed(source: candidate.path, output: nil, .sourceUnreadable, error.description))
         }
         guard let action = Self.action(for: format, copyingJPEG: namedLikeHEIF) else {
             guard candidate.explicit || namedLikeHEIF else { return .ignore }
@@ -64,7 +64,7 @@ package final class Planner {
             }
             return decide(source: .path(candidate.path), file: source, bytes: nil, output: .standardStream, action: action)
         } catch {
-            return .done(ConversionResult(source: candidate.path, output: "-", status: .failed, reason: error.description))
+            return .done(.failed(source: candidate.path, output: "-", .sourceUnreadable, error.description))
         }
     }
 
@@ -84,7 +84,7 @@ package final class Planner {
     }
 
     static func notHEIF(_ format: ImageFormat, source: String, output: String?) -> ConversionResult {
-        ConversionResult(source: source, output: output, status: .failed, reason: "not a HEIF image: looks like \(format)")
+        .failed(source: source, output: output, .notHEIF, "not a HEIF image: looks like \(format)")
     }
 
     /// Claims a path output and applies the never-overwrite rules; stdout needs neither.
@@ -114,22 +114,25 @@ package final class Planner {
     }
 
     private func check(output: String, sourceName: String, source: SourceFile?, after: OutputReservation?) -> Plan? {
-        func refuse(_ status: ConversionResult.Status, _ reason: String) -> Plan {
-            .done(ConversionResult(source: sourceName, output: output, status: status, reason: reason))
+        func refuse(_ code: ErrorCode, _ reason: String) -> Plan {
+            .done(.failed(source: sourceName, output: output, code, reason))
         }
         if let after, options.dryRun || !options.overwrite && pathExists(output) {
-            return refuse(.failed, CollisionError(output: output, owner: after.owner).description)
+            return refuse(.outputCollision, CollisionError(output: output, owner: after.owner).description)
         }
         if let source, source.isSameFile(as: output) || output == source.path {
-            return refuse(.failed, "output would overwrite the source itself; use --output to write elsewhere")
+            return refuse(.outputIsSource, "output would overwrite the source itself; use --output to write elsewhere")
         }
         guard let existing = try? SourceFile(path: output) else { return nil }
         if existing.info.st_mode & S_IFMT == S_IFDIR {
-            return refuse(.failed, "output \(output) exists and is a directory")
+            return refuse(.outputIsDirectory, "output \(output) exists and is a directory")
         }
-        guard options.overwrite else { return refuse(.skipped, "output exists (use --overwrite to replace it)") }
+        guard options.overwrite else {
+            return .done(ConversionResult(source: sourceName, output: output, status: .skipped,
+                                          reason: "output exists (use --overwrite to replace it)"))
+        }
         if let prefix = try? existing.prefix(ImageFormat.sniffLength), ImageFormat.sniff(prefix).isHEIF {
-            return refuse(.failed, "output \(output) exists and holds HEIF data; refusing to overwrite what may be a source")
+            return refuse(.outputHoldsHEIF, "output \(output) exists and holds HEIF data; refusing to overwrite what may be a source")
         }
         return nil
     }

@@ -76,6 +76,7 @@ package final class Reporter: @unchecked Sendable {
         line.add("output", result.output)
         line.add("status", result.status.rawValue)
         line.add("reason", result.reason)
+        line.add("errorCode", result.errorCode?.rawValue)
         line.add("width", result.width)
         line.add("height", result.height)
         line.add("bytes", result.bytes)

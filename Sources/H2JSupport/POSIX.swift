@@ -22,7 +22,7 @@ package enum POSIX {
         var done = 0
         while done < bytes.count {
             let n = retryingInterrupts { bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + done, bytes.count - done) } }
-            guard n > 0 else { throw WriteError(path: path, reason: n < 0 ? lastError() : "the write made no progress") }
+            guard n > 0 else { throw n < 0 ? .system(path) : WriteError(path: path, reason: "the write made no progress") }
             done += n
         }
     }
@@ -61,15 +61,27 @@ package enum POSIX {
     }
 }
 
-/// Why an output could not be written.
+/// Why an output could not be written; `errno` is kept when a system call failed, so
+/// callers can tell a full disk from other failures.
 package struct WriteError: Error, Equatable, Sendable, CustomStringConvertible {
     package let path: String
     package let reason: String
+    package let errno: Int32?
+    package var description: String { "cannot write \(path): \(reason)" }
 
-    package init(path: String, reason: String) {
+    package init(path: String, reason: String, errno: Int32? = nil) {
         self.path = path
         self.reason = reason
+        self.errno = errno
     }
-    package var description: String { "cannot write \(path): \(reason)" }
-}
 
+    /// The reason of a write refused because the run was interrupted.
+    package static let interrupted = "interrupted"
+
+    /// A failed system call on `path`: the reason is `prefix` (if any) and `strerror(errno)`.
+    package static func system(_ path: String, _ prefix: String? = nil) -> WriteError {
+        let code = Glibc.errno
+        let text = String(cString: strerror(code))
+        return WriteError(path: path, reason: prefix.map { "\($0): \(text)" } ?? text, errno: code)
+    }
+}

@@ -110,7 +110,7 @@ final class TileCrew: @unchecked Sendable {
 }
 
 /// Not one tile-decoding thread could be started.
-struct TileCrewError: Error, Equatable, CustomStringConvertible {
+package struct TileCrewError: Error, Equatable, CustomStringConvertible {
     let cause: SystemError
-    var description: String { "cannot start a tile-decoding thread: \(cause)" }
+    package var description: String { "cannot start a tile-decoding thread: \(cause)" }
 }

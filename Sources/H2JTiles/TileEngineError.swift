@@ -1,7 +1,7 @@
 /// A tile that could not be decoded, or decoded to something other than its parameter
 /// sets promised; the message names the tile item.
-struct TileEngineError: Error, Equatable, Sendable, CustomStringConvertible {
+package struct TileEngineError: Error, Equatable, Sendable, CustomStringConvertible {
     let tile: UInt32
     let reason: String
-    var description: String { "tile \(tile): \(reason)" }
+    package var description: String { "tile \(tile): \(reason)" }
 }

@@ -34,13 +34,15 @@ package struct Converter: Sendable {
     package func run(_ job: Job) -> ConversionResult {
         let started = POSIX.monotonicSeconds()
         var result: ConversionResult
+        var engine: ConversionResult.Engine?
         do {
             switch job.action {
-            case .convert: result = try convert(job)
-            case .copy: result = try copy(job)
+            case .convert: result = try convert(job, engine: &engine)
+            case .copy: result = try PipelineError.at(.copy) { try copy(job) }
             }
         } catch {
-            result = .failed(job, "\(error)")
+            result = .failed(source: job.source.display, output: job.output.display, error)
+            result.engine = engine
         }
         job.reservation?.settle(published: result.status == .converted || result.status == .copied)
         result.milliseconds = Int((POSIX.monotonicSeconds() - started) * 1000)
@@ -53,24 +55,26 @@ package struct Converter: Sendable {
     /// engine → check the pixel limit on the upright size → graft → decode → write.
     /// Nothing is decoded before the limit check, and no output is opened before the
     /// decode (libheif) has succeeded.
-    private func convert(_ job: Job) throws -> ConversionResult {
-        let context = try parse(job)
+    /// `engineUsed` is set once the engine is chosen, so a failure's report names it.
+    private func convert(_ job: Job, engine engineUsed: inout ConversionResult.Engine?) throws(PipelineError) -> ConversionResult {
+        let context = try PipelineError.at(.parse) { try parse(job) }
         // `source` reads through the file's descriptor; keep the file (which closes it
         // on deinit) alive until every tile has been read.
         defer { withExtendedLifetime(context.file) {} }
-        var (engine, refusal) = try ConversionEngines.choose(context, decoders: decoders)
-        try checkLimit(width: engine.width, height: engine.height)
-        let graft = try MetadataGraft(context, engine: engine)
-        try engine.decode()
+        var (engine, refusal) = try PipelineError.at(.engine) { try ConversionEngines.choose(context, decoders: decoders) }
+        engineUsed = engine.kind
+        try PipelineError.at(.limit) { try checkLimit(width: engine.width, height: engine.height) }
+        let graft = try PipelineError.at(.graft) { try MetadataGraft(context, engine: engine) }
+        try PipelineError.at(.decode) { try engine.decode() }
         var result = ConversionResult(source: job.source.display, output: job.output.display, status: .converted)
-        result.bytes = try write(job, times: context.file?.times) { fd in
+        result.bytes = try PipelineError.at(.write) { try write(job, times: context.file?.times) { fd in
             let writer = try JPEGWriter(fd: fd)
             try engine.start(writer, quality: options.quality)
             try graft.writeSegments(to: writer)
             try engine.writePixels(to: writer)
             try writer.finish()
             try graft.writeTrailer(to: fd, path: job.output.display)
-        }
+        } }
         result.engine = engine.kind
         result.engineReason = refusal
         result.width = engine.width

@@ -76,15 +76,15 @@ package final class OutputPublisher: @unchecked Sendable {
         defer { if !closed { close(temp.fd) } }
         do {
             try body(temp.fd)
-            guard fsync(temp.fd) == 0 else { throw WriteError(path: path, reason: "fsync: \(POSIX.lastError())") }
+            guard fsync(temp.fd) == 0 else { throw WriteError.system(path, "fsync") }
             if let times {
                 let values = [times.access, times.modification]
-                guard futimens(temp.fd, values) == 0 else { throw WriteError(path: path, reason: "cannot set times: \(POSIX.lastError())") }
+                guard futimens(temp.fd, values) == 0 else { throw WriteError.system(path, "cannot set times") }
             }
             var info = stat()
             fstat(temp.fd, &info)
             closed = true
-            guard close(temp.fd) == 0 else { throw WriteError(path: path, reason: "close: \(POSIX.lastError())") }
+            guard close(temp.fd) == 0 else { throw WriteError.system(path, "close") }
             if let previous = reservation?.previous, previous.waitPublished() {
                 throw CollisionError(output: path, owner: previous.owner)
             }
@@ -120,12 +120,12 @@ package final class OutputPublisher: @unchecked Sendable {
     /// Creates and opens (O_EXCL, mode 0644) a temp file beside `target`.
     private func createTemp(besides target: String) throws(WriteError) -> (fd: Int32, path: String) {
         try lock.withLock { () throws(WriteError) -> (fd: Int32, path: String) in
-            guard !sealed else { throw WriteError(path: target, reason: "interrupted") }
+            guard !sealed else { throw WriteError(path: target, reason: WriteError.interrupted) }
             counter += 1
             let name = "." + Path.lastComponent(target) + Self.marker + "\(getpid())-\(counter).tmp"
             let path = Path.join(Path.parent(target), name)
             let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
-            guard fd >= 0 else { throw WriteError(path: target, reason: POSIX.lastError()) }
+            guard fd >= 0 else { throw WriteError.system(target) }
             openTemps.insert(path)
             return (fd, path)
         }
@@ -134,8 +134,8 @@ package final class OutputPublisher: @unchecked Sendable {
     /// Renames `temp` to `target` unless the run has been interrupted.
     private func rename(_ temp: String, as target: String) throws(WriteError) {
         try lock.withLock { () throws(WriteError) in
-            guard !sealed else { throw WriteError(path: target, reason: "interrupted") }
-            guard Glibc.rename(temp, target) == 0 else { throw WriteError(path: target, reason: POSIX.lastError()) }
+            guard !sealed else { throw WriteError(path: target, reason: WriteError.interrupted) }
+            guard Glibc.rename(temp, target) == 0 else { throw WriteError.system(target) }
             openTemps.remove(temp)
         }
     }
@@ -158,7 +158,7 @@ package final class OutputPublisher: @unchecked Sendable {
         let parent = Path.parent(path)
         if parent != path { try makeDirectories(parent) }
         guard mkdir(path, 0o755) == 0 || errno == EEXIST else {
-            throw WriteError(path: path, reason: "cannot create directory: \(POSIX.lastError())")
+            throw WriteError.system(path, "cannot create directory")
         }
     }
 

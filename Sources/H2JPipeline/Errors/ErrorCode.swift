@@ -1,0 +1,79 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import H2JContainer
+import H2JJPEGCodec
+import H2JLibheif
+import H2JSupport
+import H2JTiles
+
+/// Why an input failed, as a stable token for machines: the report's `errorCode` and,
+/// later, the state database. The `reason` beside it is for people and may be reworded;
+/// these tokens are not (README lists them).
+package enum ErrorCode: String, Sendable, CaseIterable {
+    /// The input could not be opened, listed or read (permissions, I/O error, vanished).
+    case sourceUnreadable = "source-unreadable"
+    /// The content is not HEIF (nor JPEG under a HEIF name).
+    case notHEIF = "not-heif"
+    /// The file ends before its boxes or item data do: cut short.
+    case truncated
+    /// Boxes or items that contradict the format (missing, malformed, dangling).
+    case corruptContainer = "corrupt-container"
+    /// Valid HEIF stored in a way this tool does not follow.
+    case unsupported
+    /// More pixels, bytes or items than the limits allow (decompression bombs).
+    case limitExceeded = "limit-exceeded"
+    /// The image data did not decode (libheif, or an HEVC tile).
+    case decodeFailed = "decode-failed"
+    /// JPEG content (under a HEIF name) that does not decode cleanly.
+    case corruptJPEG = "corrupt-jpeg"
+    /// libjpeg could not encode the output.
+    case encodeFailed = "encode-failed"
+    /// The output could not be written (other than a full disk).
+    case writeFailed = "write-failed"
+    /// The file system is full (ENOSPC) or the quota is reached (EDQUOT).
+    case diskFull = "disk-full"
+    /// The run was interrupted before this output was published.
+    case interrupted
+    /// Another input of the run has, or had first claim on, the same output path.
+    case outputCollision = "output-collision"
+    /// The output path is the source itself.
+    case outputIsSource = "output-is-source"
+    /// The output path is a directory.
+    case outputIsDirectory = "output-is-directory"
+    /// The output path holds HEIF data, which may be a source: never overwritten.
+    case outputHoldsHEIF = "output-holds-heif"
+    /// The `--report` file could not be opened.
+    case reportUnwritable = "report-unwritable"
+    /// An error this table does not classify: a gap in the table, to be reported as a bug.
+    case unclassified
+
+    /// The code for an error a stage threw: the one place leaf errors are classified.
+    package init(classifying error: any Error) {
+        switch error {
+        case let error as PipelineError: self = error.code
+        case is SourceError, is ReadError, is SystemError: self = .sourceUnreadable
+        case let error as HEIFError: self = Self(error)
+        case is LimitError: self = .limitExceeded
+        case is LibheifError, is TileEngineError, is TileDecodingError, is TileCrewError: self = .decodeFailed
+        case is CorruptJPEGError: self = .corruptJPEG
+        case is JPEGError: self = .encodeFailed
+        case is CollisionError: self = .outputCollision
+        case let error as WriteError:
+            if error.reason == WriteError.interrupted { self = .interrupted }
+            else if error.errno == ENOSPC || error.errno == EDQUOT { self = .diskFull }
+            else { self = .writeFailed }
+        default: self = .unclassified
+        }
+    }
+
+    private init(_ error: HEIFError) {
+        switch error {
+        case .truncatedBox, .corruptStructure, .itemDataOutOfRange: self = .truncated
+        case .missingBox, .malformedBox, .missingItem, .unusablePrimary, .missingLocation: self = .corruptContainer
+        case .limitExceeded: self = .limitExceeded
+        case .unsupportedItemData: self = .unsupported
+        case .unreadable: self = .sourceUnreadable
+        }
+    }
+}
