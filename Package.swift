@@ -59,16 +59,35 @@ let package = Package(
                            "H2JInspect", "CLibFuzzer"]
         ),
 
-        .testTarget(
-            name: "HEIC2JPGKitTests",
-            dependencies: ["H2JSupport", "H2JContainer", "H2JJPEG", "H2JMetadata", "H2JTiles", "H2JColour",
-                           "H2JJPEGCodec", "H2JDe265", "H2JLibheif", "H2JInspect", "H2JPipeline", "heic2jpg",
-                           "CJPEGCodec"]
+        // Tests: one unit-test target per library target (and the executable), each
+        // depending on what its files import. H2JTestSupport holds the helpers more than
+        // one test target uses (temporary directories, exiftool, box and EXIF builders,
+        // HEVC reference streams, small JPEGs); it is an ordinary target, so it imports
+        // only `package` declarations and builds in release too.
+        .target(
+            name: "H2JTestSupport",
+            dependencies: ["H2JContainer", "H2JMetadata", "H2JTiles", "H2JJPEGCodec"],
+            path: "Tests/H2JTestSupport"
         ),
+        .testTarget(name: "H2JSupportTests", dependencies: ["H2JSupport", "H2JMetadata", "H2JTestSupport"]),
+        .testTarget(name: "H2JContainerTests", dependencies: ["H2JSupport", "H2JContainer", "H2JTestSupport"]),
+        .testTarget(name: "H2JJPEGTests", dependencies: ["H2JSupport", "H2JJPEG", "H2JInspect", "H2JTestSupport"]),
+        .testTarget(name: "H2JMetadataTests",
+                    dependencies: ["H2JSupport", "H2JContainer", "H2JJPEG", "H2JMetadata", "H2JPipeline", "H2JTestSupport"]),
+        .testTarget(name: "H2JTilesTests", dependencies: ["H2JTiles"]),
+        .testTarget(name: "H2JColourTests", dependencies: ["H2JSupport", "H2JContainer", "H2JColour", "H2JTestSupport"]),
+        .testTarget(name: "H2JJPEGCodecTests", dependencies: ["H2JJPEG", "H2JJPEGCodec", "CJPEGCodec", "H2JTestSupport"]),
+        .testTarget(name: "H2JDe265Tests", dependencies: ["H2JContainer", "H2JTiles", "H2JDe265", "H2JTestSupport"]),
+        .testTarget(name: "H2JInspectTests",
+                    dependencies: ["H2JSupport", "H2JContainer", "H2JJPEG", "H2JMetadata", "H2JColour", "H2JInspect",
+                                   "H2JTestSupport"]),
+        .testTarget(name: "H2JPipelineTests",
+                    dependencies: ["H2JSupport", "H2JContainer", "H2JJPEG", "H2JMetadata", "H2JPipeline", "H2JTestSupport"]),
+        .testTarget(name: "heic2jpgTests", dependencies: ["H2JSupport", "H2JPipeline", "heic2jpg"]),
         .testTarget(
             name: "EndToEndTests",
-            dependencies: ["H2JSupport", "H2JContainer", "H2JJPEG", "H2JMetadata", "H2JPipeline", "H2JLibheif",
-                           "CHeif", "CJPEGCodec", "heic2jpg"]
+            dependencies: ["H2JSupport", "H2JContainer", "H2JJPEG", "H2JMetadata", "H2JTiles", "H2JJPEGCodec",
+                           "CHeif", "CJPEGCodec", "heic2jpg", "H2JTestSupport"]
         ),
     ]
 )

@@ -1,6 +1,6 @@
 extension ProvenanceMark {
     /// Local names of the mark's properties, in `xmpProperties` order.
-    static let propertyNames = ["sourceName", "sourceSHA256", "mode", "quality", "version"]
+    package static let propertyNames = ["sourceName", "sourceSHA256", "mode", "quality", "version"]
 
     /// Reads the mark from an XMP packet, or nil when the packet has none or a malformed one.
     ///

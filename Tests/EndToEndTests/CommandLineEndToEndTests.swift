@@ -1,4 +1,5 @@
 import Foundation
+import H2JTestSupport
 import Testing
 @testable import heic2jpg
 
@@ -42,7 +43,7 @@ struct CommandLineEndToEndTests {
 
     @Test("--report - writes JSON Lines to stdout, the summary last")
     func reportToStdout() throws {
-        let scratch = Scratch()
+        let scratch = TemporaryDirectory()
         let outcome = try Tool.run(["--report", "-", "-o", scratch.sub("out"), Tool.samples + "/monochrome.heic"])
         #expect(outcome.status == 0)
         let lines = outcome.stdoutText.split(separator: "\n")

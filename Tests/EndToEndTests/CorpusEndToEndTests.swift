@@ -1,4 +1,5 @@
 import Foundation
+import H2JTestSupport
 import Testing
 @testable import H2JContainer
 @testable import H2JMetadata
@@ -23,7 +24,7 @@ struct CorpusEndToEndTests {
         ((try? FileManager.default.contentsOfDirectory(atPath: corpus + "/bad")) ?? []).sorted().map { "bad/" + $0 }
     }
 
-    func run(_ corpus: String, _ scratch: Scratch, _ extra: [String] = []) throws -> (Tool.Outcome, [String: [String: Any]]) {
+    func run(_ corpus: String, _ scratch: TemporaryDirectory, _ extra: [String] = []) throws -> (Tool.Outcome, [String: [String: Any]]) {
         let outcome = try Tool.run(extra + ["-o", scratch.sub("out"), "--report", scratch.sub("r.jsonl"), corpus])
         var entries: [String: [String: Any]] = [:]
         for line in try String(contentsOfFile: scratch.sub("r.jsonl"), encoding: .utf8).split(separator: "\n") {
@@ -38,7 +39,7 @@ struct CorpusEndToEndTests {
     @Test("keep mode: every good file converts correctly, every bad file fails with a reason, nothing stray")
     func keepMode() throws {
         let corpus = try #require(Tool.corpus)
-        let scratch = Scratch()
+        let scratch = TemporaryDirectory()
         let (outcome, entries) = try run(corpus, scratch)
         #expect(outcome.status == 1, "bad/ files must make the run exit 1")
         let good = Self.goodFiles(corpus)
@@ -61,7 +62,7 @@ struct CorpusEndToEndTests {
     @Test("strip mode: no EXIF, XMP or GPS; ICC kept")
     func stripMode() throws {
         let corpus = try #require(Tool.corpus)
-        let scratch = Scratch()
+        let scratch = TemporaryDirectory()
         let (_, entries) = try run(corpus, scratch, ["--metadata", "strip"])
         for file in Self.goodFiles(corpus) {
             let output = scratch.sub("out/" + (file as NSString).deletingPathExtension + ".jpg")
@@ -95,8 +96,7 @@ struct CorpusEndToEndTests {
     /// The primary image's EXIF, maker-note, XMP and ICC tags (auxiliary images' own
     /// metadata, exiftool's "DocN:" groups, is not the primary's).
     static func metadataTags(_ path: String) throws -> [String: String] {
-        let outcome = try Tool.run(["-j", "-G3:1", "-a", "-n", "-EXIF:all", "-XMP:all", "-ICC_Profile:all", "-MakerNotes:all", path],
-                                   executable: "/usr/bin/exiftool")
+        let outcome = try ExifTool.run(["-j", "-G3:1", "-a", "-n", "-EXIF:all", "-XMP:all", "-ICC_Profile:all", "-MakerNotes:all", path])
         let object = (try JSONSerialization.jsonObject(with: outcome.stdout) as? [[String: Any]])?.first ?? [:]
         var tags: [String: String] = [:]
         for (key, value) in object where key != "SourceFile" && !key.hasPrefix("Doc") {
@@ -106,7 +106,7 @@ struct CorpusEndToEndTests {
     }
 
     static func validationWarnings(_ path: String) throws -> Set<String> {
-        let outcome = try Tool.run(["-validate", "-warning", "-a", path], executable: "/usr/bin/exiftool")
+        let outcome = try ExifTool.run(["-validate", "-warning", "-a", path])
         return Set(outcome.stdoutText.split(separator: "\n").compactMap { line in
             line.hasPrefix("Warning") ? line.split(separator: ":", maxSplits: 1).last.map { $0.trimmingCharacters(in: .whitespaces) } : nil
         })
@@ -115,7 +115,7 @@ struct CorpusEndToEndTests {
     @Test("Tag for tag: every EXIF, maker-note, XMP and ICC tag of the primary survives with its value; -validate adds nothing")
     func tagForTag() throws {
         let corpus = try #require(Tool.corpus)
-        let scratch = Scratch()
+        let scratch = TemporaryDirectory()
         let (_, entries) = try run(corpus, scratch)
         var totalKept = 0
         for file in Self.goodFiles(corpus) {

@@ -1,4 +1,5 @@
 import Foundation
+import H2JTestSupport
 import Testing
 @testable import H2JJPEG
 
@@ -8,7 +9,7 @@ import Testing
 struct EXIFFittingEndToEndTests {
     /// exiftool's validation warnings of `path`, one per line.
     func validationWarnings(_ path: String) throws -> Set<String> {
-        let outcome = try Tool.run(["-validate", "-warning", "-a", "-s", "-s", path], executable: "/usr/bin/exiftool")
+        let outcome = try ExifTool.run(["-validate", "-warning", "-a", "-s", "-s", path])
         return Set(outcome.stdoutText.split(separator: "\n").filter { $0.hasPrefix("Warning:") }
             .map { String($0.dropFirst("Warning:".count)).trimmingCharacters(in: .whitespaces) })
     }
@@ -16,7 +17,7 @@ struct EXIFFittingEndToEndTests {
     /// Warnings exiftool gives only for JPEG files, whatever a HEIF source held: the
     /// tags EXIF requires in a JPEG, and IFD0 ImageWidth/ImageHeight, which it disallows there.
     /// Converts `source` and returns the output path and the report line's warnings.
-    func convert(_ source: String, _ scratch: Scratch) throws -> (String, [String]) {
+    func convert(_ source: String, _ scratch: TemporaryDirectory) throws -> (String, [String]) {
         let outcome = try Tool.run(["-o", scratch.sub("out"), "--report", scratch.sub("r.jsonl"), source])
         #expect(outcome.status == 0, "\(outcome.stderr)")
         let line = try String(contentsOfFile: scratch.sub("r.jsonl"), encoding: .utf8).split(separator: "\n").first ?? ""
@@ -39,18 +40,18 @@ struct EXIFFittingEndToEndTests {
           .enabled(if: Tool.corpus != nil, "../shared/corpus is not present"))
     func xiaomi() throws {
         let source = try #require(Tool.corpus) + "/android/xiaomi-exif-192k.heic"
-        let scratch = Scratch()
+        let scratch = TemporaryDirectory()
         let (output, warnings) = try convert(source, scratch)
         _ = try singleEXIF(output)
         #expect(warnings.count == 1 && warnings[0].contains("to fit one APP1"), "\(warnings)")
-        let src = try Tool.exiftool(source), out = try Tool.exiftool(output)
+        let src = try ExifTool.tags(atPath: source), out = try ExifTool.tags(atPath: output)
         for key in ["IFD0:Make", "IFD0:Model", "ExifIFD:DateTimeOriginal", "GPS:GPSLatitude", "GPS:GPSLatitudeRef",
                     "GPS:GPSLongitude", "GPS:GPSLongitudeRef", "GPS:GPSAltitude", "IFD1:ThumbnailLength"] {
             #expect(src[key] != nil, "\(key) in the source")
             #expect(out[key].map { "\($0)" } == src[key].map { "\($0)" }, "\(key)")
         }
         // The thumbnail fits, so it is kept whole.
-        let thumbnail = try Tool.run(["-b", "-ThumbnailImage", output], executable: "/usr/bin/exiftool").stdout
+        let thumbnail = try ExifTool.run(["-b", "-ThumbnailImage", output]).stdout
         #expect(thumbnail.count == 13_244 && thumbnail.starts(with: [0xFF, 0xD8]))
         let added = try validationWarnings(output).subtracting(validationWarnings(source))
         #expect(added.isEmpty, "\(added)")
@@ -59,17 +60,17 @@ struct EXIFFittingEndToEndTests {
     @Test("70 KB UserComment sample: one valid APP1 with GPS; the comment moves, whole, to the XMP")
     func userComment() throws {
         let source = Tool.samples + "/exif-gps-usercomment-70k.heic"
-        let scratch = Scratch()
+        let scratch = TemporaryDirectory()
         let (output, warnings) = try convert(source, scratch)
         let payload = try singleEXIF(output)
         #expect(payload.count < 1_000)
         #expect(warnings == ["moved the 70,208-byte EXIF UserComment to XMP (exif:UserComment) to fit one APP1 (70,588 → 368 bytes)"])
-        let out = try Tool.exiftool(output)
+        let out = try ExifTool.tags(atPath: output)
         #expect(out["GPS:GPSLatitudeRef"] as? String == "S" && out["GPS:GPSLongitudeRef"] as? String == "W")
         #expect(out["IFD0:Make"] as? String == "Heic2jpgSamples")
         #expect(out["ExifIFD:UserComment"] == nil)
         // The comment survives, whole, in the XMP.
-        let comment = "\(try Tool.exiftool(source)["ExifIFD:UserComment"] ?? "")"
+        let comment = "\(try ExifTool.tags(atPath: source)["ExifIFD:UserComment"] ?? "")"
         #expect(comment.utf8.count > 35_000)
         #expect("\(out["XMP-exif:UserComment"] ?? "")" == comment)
         let added = try validationWarnings(output).subtracting(validationWarnings(source))

@@ -1,4 +1,5 @@
 import Foundation
+import H2JTestSupport
 import Testing
 @testable import H2JContainer
 @testable import H2JSupport
@@ -32,7 +33,7 @@ struct FailureEndToEndTests {
 
     @Test("A batch with broken files converts the rest, exits 1 and leaves nothing stray")
     func brokenFiles() throws {
-        let scratch = Scratch()
+        let scratch = TemporaryDirectory()
         let good = try bytes(Self.sample)
         try write(good, scratch.sub("in/good.heic"))
         try write(Array(good.prefix(good.count / 2)), scratch.sub("in/truncated.heic"))
@@ -63,7 +64,7 @@ struct FailureEndToEndTests {
 
     @Test("A declared 60000×60000 image is refused before any allocation")
     func decompressionBomb() throws {
-        let scratch = Scratch()
+        let scratch = TemporaryDirectory()
         var file = try bytes(Self.sample)
         // Patch every ispe box to declare 60000×60000.
         var patched = 0
@@ -81,7 +82,7 @@ struct FailureEndToEndTests {
 
     @Test("A corrupt tile fails its file, names the tile, and stops the other decoding threads cleanly")
     func corruptTile() throws {
-        let scratch = Scratch()
+        let scratch = TemporaryDirectory()
         let source = Tool.samples + "/grid-rotated-mirrored.heic"
         var file = try bytes(source)
         let structure = try HEIFStructure.read(from: MemoryByteSource(file))
@@ -104,7 +105,7 @@ struct FailureEndToEndTests {
 
     @Test("Two inputs for one output: the second fails with a reason, the first converts")
     func collision() throws {
-        let scratch = Scratch()
+        let scratch = TemporaryDirectory()
         let good = try bytes(Self.sample)
         try write(good, scratch.sub("in/a.HEIF"))
         try write(good, scratch.sub("in/a.heic"))
@@ -116,7 +117,7 @@ struct FailureEndToEndTests {
 
     @Test("A broken first claimant does not block a good second one")
     func collisionWithBrokenFirst() throws {
-        let scratch = Scratch()
+        let scratch = TemporaryDirectory()
         let good = try bytes(Self.sample)
         try write(Array(good.prefix(300)), scratch.sub("in/a.HEIF"))
         try write(good, scratch.sub("in/a.heic"))
@@ -130,7 +131,7 @@ struct FailureEndToEndTests {
 
     @Test("Sources are never written: HEIF named .jpg is refused in place")
     func neverOverwritesSource() throws {
-        let scratch = Scratch()
+        let scratch = TemporaryDirectory()
         let good = try bytes(Self.sample)
         try write(good, scratch.sub("in/photo.jpg"))
         let outcome = try Tool.run(["--overwrite", scratch.sub("in")])
@@ -141,7 +142,7 @@ struct FailureEndToEndTests {
 
     @Test("Dry run writes nothing")
     func dryRun() throws {
-        let scratch = Scratch()
+        let scratch = TemporaryDirectory()
         let outcome = try Tool.run(["--dry-run", "-v", "-o", scratch.sub("out"), Tool.samples])
         #expect(outcome.status == 0)
         #expect(outcome.stderr.contains("planned: \(Tool.samples)/monochrome.heic -> \(scratch.sub("out"))/monochrome.jpg"), "\(outcome.stderr)")
@@ -150,7 +151,7 @@ struct FailureEndToEndTests {
 
     @Test("SIGINT mid-batch leaves only complete JPEGs and no temp file")
     func interrupted() throws {
-        let scratch = Scratch()
+        let scratch = TemporaryDirectory()
         let good = try bytes(Tool.samples + "/10bit-gradient.heic")
         for i in 0..<60 { try write(good, scratch.sub("in/\(i).heic")) }
         let process = Process()

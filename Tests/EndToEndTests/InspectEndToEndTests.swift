@@ -1,4 +1,5 @@
 import Foundation
+import H2JTestSupport
 import Testing
 @testable import H2JJPEG
 @testable import H2JJPEGCodec
@@ -153,7 +154,7 @@ struct InspectEndToEndTests {
 
     @Test("A marked JPEG: the mark is read in both forms, and --source checks its digest; exit 1 on a mismatch or no mark")
     func provenance() throws {
-        let scratch = Scratch()
+        let scratch = TemporaryDirectory()
         let source = Tool.samples + "/photo-exif-gps-xmp-icc.heic"
         let digest = try Self.sha256(source)
         try Self.writeJPEG(scratch.sub("marked.jpg"), markDigest: digest)
@@ -196,7 +197,7 @@ struct InspectEndToEndTests {
 
     @Test("heic2jpg's own outputs: the mark names the source, mode and quality in both modes; --no-mark leaves none")
     func ownOutputs() throws {
-        let scratch = Scratch()
+        let scratch = TemporaryDirectory()
         let source = Tool.samples + "/photo-exif-gps-xmp-icc.heic"
         #expect(try Tool.run(["--quiet", "-o", scratch.sub("keep"), source]).status == 0)
         #expect(try Tool.run(["--quiet", "-q", "70", "--metadata", "strip", "-o", scratch.sub("strip"), source]).status == 0)
@@ -219,7 +220,7 @@ struct InspectEndToEndTests {
 
     @Test("Outputs of other tools (heif-convert, vips) carry no mark")
     func otherTools() throws {
-        let scratch = Scratch()
+        let scratch = TemporaryDirectory()
         let source = Tool.samples + "/photo-exif-gps-xmp-icc.heic"
         var outputs: [String] = []
         if FileManager.default.isExecutableFile(atPath: "/usr/bin/heif-convert") {
@@ -285,7 +286,7 @@ struct InspectCorpusEndToEndTests {
     @Test("Converted corpus files (P3 grid, large XMP, non-UTF-8 XMP) carry a mark that names their source")
     func convertedCorpus() throws {
         let corpus = try #require(Tool.corpus)
-        let scratch = Scratch()
+        let scratch = TemporaryDirectory()
         for file in ["iphone/iphone13pro-depth-gainmap.heic", "camera/sony-a7s3-10bit-422.hif", "synthetic/xmp-latin1.heic"] {
             let source = corpus + "/" + file
             #expect(try Tool.run(["--quiet", "-o", scratch.path, source]).status == 0, "\(file)")

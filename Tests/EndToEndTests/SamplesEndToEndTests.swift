@@ -1,4 +1,5 @@
 import Foundation
+import H2JTestSupport
 import Testing
 @testable import H2JContainer
 @testable import H2JJPEG
@@ -15,7 +16,7 @@ struct SamplesEndToEndTests {
 
     @Test("keep mode: every sample converts, upright, faithful, with metadata")
     func keepMode() throws {
-        let scratch = Scratch()
+        let scratch = TemporaryDirectory()
         let outcome = try Tool.run(["-o", scratch.sub("out"), "--report", scratch.sub("report.jsonl"), Tool.samples])
         #expect(outcome.status == 0, "\(outcome.stderr)")
         #expect(outcome.stderr.contains("heic2jpg: 11 converted, 1 copied, 0 skipped, 0 failed in "))
@@ -57,65 +58,65 @@ struct SamplesEndToEndTests {
 
     @Test("An nclx-only Display P3 source gets a Display P3 ICC profile, in both modes")
     func nclxProfile() throws {
-        let scratch = Scratch()
+        let scratch = TemporaryDirectory()
         let source = Tool.samples + "/p3-nclx-only.heic"
         #expect(Reference.heifICC(source) == nil, "the sample carries no ICC profile of its own")
         for mode in ["keep", "strip"] {
             let output = scratch.sub("\(mode).jpg")
             let outcome = try Tool.run(["--metadata", mode, "-o", "-", source])
             try outcome.stdout.write(to: URL(fileURLWithPath: output))
-            let tags = try Tool.exiftool(output)
+            let tags = try ExifTool.tags(atPath: output)
             #expect("\(tags["ICC_Profile:ProfileDescription"] ?? "")".hasPrefix("Display P3, sRGB transfer"), "\(mode): \(tags)")
             // Display P3's red primary, adapted to D50 (as in Apple's own profile).
             let red = "\(tags["ICC_Profile:RedMatrixColumn"] ?? "")".split(separator: " ").compactMap { Double($0) }
             #expect(red.count == 3 && abs(red[0] - 0.5151) < 0.001 && abs(red[1] - 0.2412) < 0.001, "\(mode): \(red)")
-            let validation = try Tool.run(["-validate", "-warning", "-a", output], executable: "/usr/bin/exiftool")
+            let validation = try ExifTool.run(["-validate", "-warning", "-a", output])
             #expect(validation.stdoutText.contains("Validate                        : OK"), "\(validation.stdoutText)")
         }
     }
 
     @Test("A Samsung 'sefd' trailer is appended after EOI in keep mode, and not in strip mode")
     func samsungTrailer() throws {
-        let scratch = Scratch()
+        let scratch = TemporaryDirectory()
         let source = Tool.samples + "/samsung-sefd-trailer.heic"
         let expected = ["Samsung:TimeStamp": "2024:05:17 17:23:09.123+00:00", "Samsung:MCCData": "724"]
-        let sourceTags = try Tool.exiftool(source)
+        let sourceTags = try ExifTool.tags(atPath: source)
         for (key, value) in expected { #expect("\(sourceTags[key] ?? "")" == value, "source \(key)") }
         for mode in ["keep", "strip"] {
             let output = scratch.sub("\(mode).jpg")
             let outcome = try Tool.run(["--metadata", mode, "-o", "-", source])
             #expect(outcome.status == 0, "\(outcome.stderr)")
             try outcome.stdout.write(to: URL(fileURLWithPath: output))
-            let tags = try Tool.exiftool(output)
+            let tags = try ExifTool.tags(atPath: output)
             for (key, value) in expected {
                 #expect("\(tags[key] ?? "")" == (mode == "keep" ? value : ""), "\(mode) \(key): \(tags)")
             }
             // The trailer follows the JPEG's EOI; everything before it is the JPEG itself.
             #expect(Reference.jpeg(output) != nil, "\(mode): the output must still decode")
-            let validation = try Tool.run(["-validate", "-warning", "-a", output], executable: "/usr/bin/exiftool")
+            let validation = try ExifTool.run(["-validate", "-warning", "-a", output])
             #expect(!validation.stdoutText.contains("trailer"), "\(validation.stdoutText)")
         }
     }
 
     @Test("--strip-gps removes EXIF and XMP GPS and keeps the rest")
     func stripGPS() throws {
-        let scratch = Scratch()
+        let scratch = TemporaryDirectory()
         let source = Tool.samples + "/photo-exif-gps-xmp-icc.heic"
         let outcome = try Tool.run(["--strip-gps", "-o", scratch.sub("out"), source])
         #expect(outcome.status == 0, "\(outcome.stderr)")
         let output = scratch.sub("out/photo-exif-gps-xmp-icc.jpg")
-        let tags = try Tool.exiftool(output)
+        let tags = try ExifTool.tags(atPath: output)
         #expect(!tags.keys.contains { $0.hasPrefix("GPS:") || $0.contains(":GPS") }, "\(tags.keys.sorted())")
         #expect(tags["IFD0:Make"] as? String == "Heic2jpgSamples")
         #expect("\(tags["ExifIFD:DateTimeOriginal"] ?? "")" == "2024:05:17 14:23:09")
         #expect(tags["XMP-dc:Title"] as? String == "heic2jpg sample: photo")
         #expect("\(tags["IFD0:Orientation"] ?? "")" == "1")
-        #expect(try Tool.exiftool(source).keys.contains("GPS:GPSLatitude"), "the sample has GPS to remove")
+        #expect(try ExifTool.tags(atPath: source).keys.contains("GPS:GPSLatitude"), "the sample has GPS to remove")
     }
 
     @Test("strip mode writes pixels and ICC only")
     func stripMode() throws {
-        let scratch = Scratch()
+        let scratch = TemporaryDirectory()
         let outcome = try Tool.run(["--metadata", "strip", "-o", scratch.sub("out"), Tool.samples])
         #expect(outcome.status == 0, "\(outcome.stderr)")
         for sample in Self.heifSamples {
@@ -128,7 +129,7 @@ struct SamplesEndToEndTests {
 
     @Test("A second run skips everything and touches nothing")
     func rerun() throws {
-        let scratch = Scratch()
+        let scratch = TemporaryDirectory()
         try Tool.run(["-o", scratch.sub("out"), Tool.samples])
         let before = try scratch.files("out").map { try FileManager.default.attributesOfItem(atPath: scratch.sub("out/" + $0)) }
         let second = try Tool.run(["-o", scratch.sub("out"), Tool.samples])
@@ -143,7 +144,7 @@ struct SamplesEndToEndTests {
 
     @Test("Alpha is flattened onto --background")
     func background() throws {
-        let scratch = Scratch()
+        let scratch = TemporaryDirectory()
         let outcome = try Tool.run(["--background", "#203040", "-o", scratch.sub("out"), Tool.samples + "/alpha-transparent.heic"])
         #expect(outcome.status == 0)
         let problems = try OutputCheck.problems(source: Tool.samples + "/alpha-transparent.heic",
@@ -161,7 +162,7 @@ struct SamplesEndToEndTests {
         let input = try #require(FileManager.default.contents(atPath: Tool.samples + "/photo-exif-gps-xmp-icc.heic"))
         let outcome = try Tool.run(["-", "-o", "-"], stdin: input)
         #expect(outcome.status == 0, "\(outcome.stderr)")
-        let scratch = Scratch()
+        let scratch = TemporaryDirectory()
         #expect(FileManager.default.createFile(atPath: scratch.sub("stdout.jpg"), contents: outcome.stdout))
         let problems = try OutputCheck.problems(source: Tool.samples + "/photo-exif-gps-xmp-icc.heic", output: scratch.sub("stdout.jpg"))
         #expect(problems.isEmpty, "\(problems)")

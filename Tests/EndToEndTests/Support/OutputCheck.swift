@@ -1,4 +1,5 @@
 import Foundation
+import H2JTestSupport
 @testable import H2JContainer
 @testable import H2JJPEG
 
@@ -33,7 +34,7 @@ enum OutputCheck {
         } else {
             problems.append("no reference decode to compare with")
         }
-        let out = try Tool.exiftool(output)
+        let out = try ExifTool.tags(atPath: output)
         let orientation = out["IFD0:Orientation"].map { "\($0)" }
         if let orientation, orientation != "1" { problems.append("EXIF Orientation \(orientation) after pixels were rotated") }
         guard let segments = JPEGSegments(path: output) else { return problems + ["output header unreadable"] }
@@ -45,7 +46,7 @@ enum OutputCheck {
             problems.append("ICC differs: source \(sourceICC.count) bytes, output \(segments.icc?.count ?? 0)")
         } else if sourceICC == nil, segments.icc != nil {
             let description = "\(out["ICC_Profile:ProfileDescription"] ?? "")"
-            let primaries = "\(try Tool.exiftool(source)["QuickTime:ColorPrimaries"] ?? "")"
+            let primaries = "\(try ExifTool.tags(atPath: source)["QuickTime:ColorPrimaries"] ?? "")"
             if !description.contains("from nclx") || primaries.isEmpty || primaries == "1" {
                 problems.append("output has an ICC profile ('\(description)') the source (nclx primaries '\(primaries)') did not call for")
             }
@@ -59,7 +60,7 @@ enum OutputCheck {
             return problems
         }
         if segments.exifSegments > 1 { problems.append("EXIF split over \(segments.exifSegments) APP1 segments") }
-        let src = try Tool.exiftool(source)
+        let src = try ExifTool.tags(atPath: source)
         for (group, name) in preservedTags {
             let key = "\(group):\(name)"
             if let value = src[key], "\(value)" != out[key].map({ "\($0)" }) {

@@ -53,42 +53,4 @@ enum Tool {
         group.wait()
         return Outcome(status: process.terminationStatus, stdout: outData, stderr: String(decoding: errData, as: UTF8.self))
     }
-
-    /// exiftool's view of a file: `-j -n -G1 -a`, keys like "IFD0:Orientation".
-    static func exiftool(_ path: String, _ extra: [String] = []) throws -> [String: Any] {
-        let outcome = try run(["-j", "-n", "-G1", "-a"] + extra + [path], executable: "/usr/bin/exiftool")
-        let json = try JSONSerialization.jsonObject(with: outcome.stdout) as? [[String: Any]]
-        return json?.first ?? [:]
-    }
-
-    /// Values of exiftool tags by name, whatever their group (first match).
-    static func tag(_ tags: [String: Any], _ name: String) -> String? {
-        tags.first { $0.key.split(separator: ":").last.map(String.init) == name }.map { "\($0.value)" }
-    }
-}
-
-/// A fresh directory under /tmp, removed on deinit.
-final class Scratch {
-    let path: String
-
-    init() {
-        path = NSTemporaryDirectory() + "heic2jpg-e2e-" + UUID().uuidString
-        try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-    }
-
-    deinit { try? FileManager.default.removeItem(atPath: path) }
-
-    func sub(_ name: String) -> String { path + "/" + name }
-
-    /// Every file below the directory, relative, sorted.
-    func files(_ name: String = "") -> [String] {
-        let root = name.isEmpty ? path : sub(name)
-        let all = (try? FileManager.default.subpathsOfDirectory(atPath: root)) ?? []
-        return all.filter { !isDirectory(root + "/" + $0) }.sorted()
-    }
-
-    private func isDirectory(_ path: String) -> Bool {
-        var flag: ObjCBool = false
-        return FileManager.default.fileExists(atPath: path, isDirectory: &flag) && flag.boolValue
-    }
 }

@@ -1,0 +1,188 @@
+import Foundation
+import H2JTestSupport
+import Synchronization
+import Testing
+@testable import H2JContainer
+@testable import H2JDe265
+@testable import H2JTiles
+
+@Suite("HEVC tile decoding with libde265, checked against ffmpeg")
+struct HEVCTileDecoderTests {
+    typealias Stream = HEVCReference.Stream
+
+    /// Decodes `stream` and returns the packed planes and the picture's description.
+    func decode(_ decoder: HEVCTileDecoder, _ stream: Stream) throws -> (planes: [UInt8], picture: String) {
+        try decoder.decode(stream.configuration, data: stream.data) { picture in
+            let description = "\(picture.width)x\(picture.height) c\(picture.chromaFormat) \(picture.bitDepth)/\(picture.bitDepthChroma) bit "
+                + "range \(picture.fullRange ? "full" : "limited") m\(picture.matrix) p\(picture.primaries) t\(picture.transfer)"
+            return (HEVCReference.packedPlanes(picture), description)
+        }
+    }
+
+    @Test("Every plane is byte-identical to ffmpeg's, for several formats decoded in a row by one decoder")
+    func bitExact() throws {
+        let directory = TemporaryDirectory()
+        let streams = [
+            try HEVCReference.stream(width: 96, height: 64, pixelFormat: "yuv420p", chroma: 1, depth: 8, in: directory),
+            try HEVCReference.stream(width: 90, height: 62, pixelFormat: "yuv420p", chroma: 1, depth: 8, in: directory),
+            try HEVCReference.stream(width: 96, height: 64, pixelFormat: "gray", chroma: 0, depth: 8, in: directory),
+            try HEVCReference.stream(width: 70, height: 38, pixelFormat: "yuv444p", chroma: 3, depth: 8, in: directory),
+            try HEVCReference.stream(width: 64, height: 48, pixelFormat: "yuv422p10le", chroma: 2, depth: 10, in: directory),
+            try HEVCReference.stream(width: 96, height: 64, pixelFormat: "yuv420p", chroma: 1, depth: 8,
+                                     x265: "range=full:colorprim=bt709:transfer=smpte2084:colormatrix=bt470bg", in: directory),
+        ]
+        let expected = [
+            "96x64 c1 8/8 bit range limited m2 p2 t2",
+            "90x62 c1 8/8 bit range limited m2 p2 t2",
+            "96x64 c0 8/8 bit range full m2 p2 t2",
+            "70x38 c3 8/8 bit range limited m2 p2 t2",
+            "64x48 c2 10/10 bit range limited m2 p2 t2",
+            "96x64 c1 8/8 bit range full m5 p1 t16",
+        ]
+        let decoder = try HEVCTileDecoder()
+        // Twice round, so every stream follows a different one: reset must leave nothing behind.
+        for round in 0..<2 {
+            for (stream, description) in zip(streams, expected) {
+                let decoded = try decode(decoder, stream)
+                #expect(decoded.picture == description, "\(stream.name), round \(round)")
+                #expect(HEVCReference.compare(decoded.planes, stream.reference) == "identical", "\(stream.name), round \(round)")
+            }
+        }
+    }
+
+    @Test("A VUI without a video signal type reads as limited range, codes 2 (unspecified)")
+    func noSignalType() throws {
+        let directory = TemporaryDirectory()
+        let raw = directory.path + "/in.yuv", path = directory.path + "/plain.hevc"
+        _ = try HEVCReference.run("ffmpeg", ["-v", "error", "-f", "lavfi", "-i", "testsrc2=s=64x64", "-frames:v", "1",
+                                             "-pix_fmt", "yuv420p", "-f", "rawvideo", "-y", raw])
+        // The x265 CLI, unlike ffmpeg, writes no video_signal_type unless asked.
+        _ = try HEVCReference.run("x265", ["--log-level", "error", "--input", raw, "--input-res", "64x64", "--fps", "1",
+                                           "--frames", "1", "--no-vui-timing-info", "-o", path])
+        let stream = try HEVCReference.stream(name: "x265-cli", path: path, chroma: 1, depth: 8)
+        let decoded = try decode(try HEVCTileDecoder(), stream)
+        #expect(decoded.picture == "64x64 c1 8/8 bit range limited m2 p2 t2")
+        #expect(HEVCReference.compare(decoded.planes, stream.reference) == "identical")
+    }
+
+    @Test("Separate decoders decode concurrently on two threads")
+    func concurrent() throws {
+        let directory = TemporaryDirectory()
+        let streams = [
+            try HEVCReference.stream(width: 128, height: 96, pixelFormat: "yuv420p", chroma: 1, depth: 8, in: directory),
+            try HEVCReference.stream(width: 90, height: 62, pixelFormat: "gray", chroma: 0, depth: 8, in: directory),
+        ]
+        let mismatches = Mutex(0), failures = Mutex<[String]>([])
+        DispatchQueue.concurrentPerform(iterations: 2) { thread in
+            do {
+                let decoder = try HEVCTileDecoder()
+                for round in 0..<40 {
+                    let stream = streams[(thread + round) % 2]
+                    if try decode(decoder, stream).planes != stream.reference { mismatches.withLock { $0 += 1 } }
+                }
+            } catch {
+                failures.withLock { $0.append("\(error)") }
+            }
+        }
+        #expect(failures.withLock { $0 } == [])
+        #expect(mismatches.withLock { $0 } == 0)
+    }
+
+    @Test("Corrupt and truncated slice data fail as TileDecodingError, and the decoder recovers")
+    func corruption() throws {
+        let directory = TemporaryDirectory()
+        let stream = try HEVCReference.stream(width: 96, height: 64, pixelFormat: "yuv420p", chroma: 1, depth: 8, in: directory)
+        let units = try HEVCConfiguration.nalUnits(in: stream.data, lengthSize: 4)
+        let slice = try #require(units.last)
+        #expect(HEVCConfiguration.nalUnitType(Array(stream.data[slice])) ?? 99 < 32, "the last NAL unit is a slice")
+        let prefix = Array(stream.data[..<(slice.lowerBound - 4)])
+        /// The tile with its slice NAL unit replaced (length prefix recomputed).
+        func tile(slice bytes: [UInt8]) -> [UInt8] { prefix + HEVCReference.lengthPrefixed(bytes) }
+
+        var state: UInt64 = 0xD1B5_4A32_D192_ED03
+        func random(_ bound: Int) -> Int {
+            state = state &* 6364136223846793005 &+ 1442695040888963407
+            return Int(state >> 33) % bound
+        }
+        let decoder = try HEVCTileDecoder()
+        var outcomes: [String: Int] = [:]
+        func attempt(_ data: [UInt8], _ kind: String) {
+            do {
+                let size = try decoder.decode(stream.configuration, data: data) { "\($0.width)x\($0.height)" }
+                #expect(size == "96x64")
+                outcomes[kind + ": picture", default: 0] += 1
+            } catch let error as TileDecodingError {
+                #expect(error.message.hasPrefix("HEVC decoding failed: ") || error.message == "the tile produced no picture", "\(error)")
+                outcomes[kind + ": error", default: 0] += 1
+            } catch {
+                Issue.record("unexpected error type: \(error)")
+            }
+        }
+        let original = Array(stream.data[slice])
+        // Slice data after the 2-byte NAL header and the first bytes of the slice header.
+        for _ in 0..<300 {
+            var bytes = original
+            for _ in 0...random(3) {
+                let at = 4 + random(bytes.count - 4)
+                switch random(3) {
+                case 0: bytes[at] = UInt8(random(256))
+                case 1: bytes[at] ^= 1 << UInt8(random(8))
+                default: bytes.removeSubrange(at..<min(bytes.count, at + 1 + random(16)))
+                }
+            }
+            attempt(tile(slice: bytes), "mutated")
+        }
+        for _ in 0..<100 {
+            attempt(tile(slice: Array(original.prefix(2 + random(original.count - 12)))), "truncated")
+        }
+        // Without the warnings policy and faulty-picture suppression, libde265 conceals
+        // nearly all of these and outputs a picture.
+        #expect(outcomes["mutated: error", default: 0] >= 200, "\(outcomes)")
+        #expect(outcomes["truncated: error", default: 0] >= 90, "\(outcomes)")
+        #expect(HEVCReference.compare(try decode(decoder, stream).planes, stream.reference) == "identical")
+    }
+
+    @Test("Broken framing and incomplete configurations are named before libde265 sees them")
+    func framing() throws {
+        let directory = TemporaryDirectory()
+        let stream = try HEVCReference.stream(width: 64, height: 64, pixelFormat: "yuv420p", chroma: 1, depth: 8, in: directory)
+        let decoder = try HEVCTileDecoder()
+        let data = stream.data
+        #expect(throws: TileDecodingError("the tile data holds no NAL unit")) {
+            try decoder.decode(stream.configuration, data: []) { _ in }
+        }
+        #expect(throws: TileDecodingError("NAL unit 0 at byte 0 declares 4096 bytes, past the end of the 6-byte tile data")) {
+            try decoder.decode(stream.configuration, data: [0, 0, 0x10, 0, 0x26, 0x01]) { _ in }
+        }
+        let units = try HEVCConfiguration.nalUnits(in: data, lengthSize: 4)
+        let last = try #require(units.last)
+        #expect(throws: TileDecodingError("NAL unit \(units.count - 1) at byte \(last.lowerBound - 4) declares \(last.count) bytes, past the end of the \(data.count - 1)-byte tile data")) {
+            try decoder.decode(stream.configuration, data: Array(data.dropLast())) { _ in }
+        }
+        #expect(throws: TileDecodingError("the tile data ends inside a 4-byte NAL unit length at byte \(data.count) of \(data.count + 2)")) {
+            try decoder.decode(stream.configuration, data: data + [0, 0]) { _ in }
+        }
+        #expect(throws: TileDecodingError("NAL unit \(units.count) at byte \(data.count) has 1 bytes, fewer than a NAL unit header")) {
+            try decoder.decode(stream.configuration, data: data + [0, 0, 0, 1, 0x26]) { _ in }
+        }
+        let noPPS = HEVCConfiguration(chromaFormat: 1, bitDepthLuma: 8, bitDepthChroma: 8, lengthSize: 4,
+                                      parameterSets: stream.configuration.parameterSets.filter { HEVCConfiguration.nalUnitType($0) != 34 })
+        #expect(throws: TileDecodingError("the tile's 'hvcC' holds no PPS")) {
+            try decoder.decode(noPPS, data: data) { _ in }
+        }
+        // hvcC's summary fields are not trusted (some writers claim 4:0:0 for colour tiles):
+        // the picture is what the SPS says.
+        let claimsMono = HEVCConfiguration(chromaFormat: 0, bitDepthLuma: 8, bitDepthChroma: 8, lengthSize: 4,
+                                           parameterSets: stream.configuration.parameterSets)
+        #expect(try decoder.decode(claimsMono, data: data) { $0.chromaFormat } == 1)
+        // A 2-byte length prefix read as a 4-byte one swallows the data.
+        let shortPrefixes = HEVCConfiguration(chromaFormat: 1, bitDepthLuma: 8, bitDepthChroma: 8, lengthSize: 2,
+                                              parameterSets: stream.configuration.parameterSets)
+        #expect(throws: TileDecodingError.self) { try decoder.decode(shortPrefixes, data: data) { _ in } }
+        // The body's own error goes through, and the decoder still works afterwards.
+        #expect(throws: TileDecodingError("tile is not 512×512")) {
+            try decoder.decode(stream.configuration, data: data) { _ in throw TileDecodingError("tile is not 512×512") }
+        }
+        #expect(HEVCReference.compare(try decode(decoder, stream).planes, stream.reference) == "identical")
+    }
+}

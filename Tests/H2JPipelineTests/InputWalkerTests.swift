@@ -1,0 +1,79 @@
+import Foundation
+import H2JTestSupport
+import Testing
+@testable import H2JSupport
+@testable import H2JPipeline
+
+@Suite("Walking inputs and naming outputs")
+struct InputWalkerTests {
+    func walk(_ inputs: [String], output: String?) -> [Candidate] {
+        InputWalker(inputs: inputs, outputRoot: output).compactMap { try? $0.get() }
+    }
+
+    @Test("A directory maps to OUTPUT/<relative path>, sorted, depth first")
+    func directoryMapping() {
+        let dir = TemporaryDirectory()
+        dir.file("in/b.heic", TemporaryDirectory.heif)
+        dir.file("in/a.HEIC", TemporaryDirectory.heif)
+        dir.file("in/sub/deep/c.hif", TemporaryDirectory.heif)
+        let found = walk([dir.path + "/in"], output: dir.path + "/out")
+        #expect(found.map(\.path) == [dir.path + "/in/a.HEIC", dir.path + "/in/b.heic", dir.path + "/in/sub/deep/c.hif"])
+        #expect(found.map(\.outputStem) == [dir.path + "/out/a", dir.path + "/out/b", dir.path + "/out/sub/deep/c"])
+        #expect(found.allSatisfy { !$0.explicit })
+    }
+
+    @Test("Without --output, outputs go next to their sources")
+    func nextToSource() {
+        let dir = TemporaryDirectory()
+        dir.file("in/x/photo.heic", TemporaryDirectory.heif)
+        #expect(walk([dir.path + "/in"], output: nil).map(\.outputStem) == [dir.path + "/in/x/photo"])
+    }
+
+    @Test("A file input maps to OUTPUT/<stem>; only the last extension goes")
+    func fileMapping() {
+        let dir = TemporaryDirectory()
+        let file = dir.file("deep/down/holiday.2024.heic", TemporaryDirectory.heif)
+        let found = walk([file], output: "/o")
+        #expect(found == [Candidate(path: file, outputStem: "/o/holiday.2024", explicit: true)])
+        #expect(walk([file], output: nil).first?.outputStem == dir.path + "/deep/down/holiday.2024")
+    }
+
+    @Test("Stems: no extension, dot-files")
+    func stems() {
+        #expect(Path.stem("IMG_1.HEIC") == "IMG_1")
+        #expect(Path.stem("noext") == "noext")
+        #expect(Path.stem(".hidden") == ".hidden")
+        #expect(Path.stem(".hidden.heic") == ".hidden")
+        #expect(Path.parent("a") == ".")
+        #expect(Path.parent("/a") == "/")
+        #expect(Path.lastComponent("dir/") == "dir")
+    }
+
+    @Test("Symlinked directories are not followed; symlinked files are")
+    func symlinks() throws {
+        let dir = TemporaryDirectory()
+        dir.file("elsewhere/x.heic", TemporaryDirectory.heif)
+        dir.file("in/real.heic", TemporaryDirectory.heif)
+        try FileManager.default.createSymbolicLink(atPath: dir.path + "/in/linkdir", withDestinationPath: dir.path + "/elsewhere")
+        try FileManager.default.createSymbolicLink(atPath: dir.path + "/in/linkfile.heic", withDestinationPath: dir.path + "/elsewhere/x.heic")
+        let names = walk([dir.path + "/in"], output: nil).map { Path.lastComponent($0.path) }
+        #expect(names == ["linkfile.heic", "real.heic"])
+    }
+
+    @Test("The output root inside the input tree is not walked, nor our temp files")
+    func skipsOutputAndTemps() {
+        let dir = TemporaryDirectory()
+        dir.file("in/a.heic", TemporaryDirectory.heif)
+        dir.file("in/out/old.heic", TemporaryDirectory.heif)
+        dir.file("in/.a.jpg.heic2jpg-1-1.tmp", TemporaryDirectory.heif)
+        #expect(walk([dir.path + "/in"], output: dir.path + "/in/out").map(\.path) == [dir.path + "/in/a.heic"])
+    }
+
+    @Test("A missing input is a failure that names it")
+    func missing() {
+        let results = Array(InputWalker(inputs: ["/nonexistent/x.heic"], outputRoot: nil))
+        #expect(results.count == 1)
+        guard case .failure(let error)? = results.first else { Issue.record("expected a failure"); return }
+        #expect(error.description == "/nonexistent/x.heic: No such file or directory")
+    }
+}

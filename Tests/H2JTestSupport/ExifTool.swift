@@ -1,0 +1,88 @@
+import Foundation
+
+/// Runs exiftool, an independent EXIF/XMP/ICC reader, for unit and end-to-end tests:
+/// on bytes written to a temporary file, or on a file already on disk.
+/// Tests that use it are enabled only where it is installed.
+package enum ExifTool {
+    package static let path = "/usr/bin/exiftool"
+    package static var isAvailable: Bool { FileManager.default.isExecutableFile(atPath: path) }
+
+    /// What one run printed, the two streams apart.
+    package struct Output {
+        package let status: Int32
+        package let stdout: Data
+        package let stderr: String
+        package var stdoutText: String { String(decoding: stdout, as: UTF8.self) }
+    }
+
+    /// A run that had to succeed and did not.
+    package struct Failure: Error, CustomStringConvertible {
+        package let description: String
+    }
+
+    /// Runs exiftool with `arguments` (the files to read among them), whatever its exit status.
+    package static func run(_ arguments: [String]) throws -> Output {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: path)
+        process.arguments = arguments
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        // Drain both pipes concurrently so a chatty run never blocks.
+        let group = DispatchGroup()
+        nonisolated(unsafe) var outData = Data()
+        nonisolated(unsafe) var errData = Data()
+        DispatchQueue.global().async(group: group) { outData = out.fileHandleForReading.readDataToEndOfFile() }
+        DispatchQueue.global().async(group: group) { errData = err.fileHandleForReading.readDataToEndOfFile() }
+        process.waitUntilExit()
+        group.wait()
+        return Output(status: process.terminationStatus, stdout: outData, stderr: String(decoding: errData, as: UTF8.self))
+    }
+
+    /// The standard output of a run that must succeed; throws with its standard error otherwise.
+    package static func output(_ arguments: [String]) throws -> [UInt8] {
+        let output = try run(arguments)
+        guard output.status == 0 else {
+            throw Failure(description: "exiftool \(arguments.joined(separator: " ")) failed: \(output.stderr)")
+        }
+        return [UInt8](output.stdout)
+    }
+
+    /// exiftool's output for `bytes` saved as `name` (the extension tells it the format):
+    /// standard output, then standard error.
+    package static func run(_ arguments: [String], on bytes: [UInt8], name: String = "probe.jpg") throws -> String {
+        let directory = TemporaryDirectory()
+        let file = directory.file(name, bytes)
+        let output = try run(arguments + [file])
+        return output.stdoutText + output.stderr
+    }
+
+    /// Tags as "Group1:Name" → value (`-j -G1 -a -n`).
+    package static func tags(of bytes: [UInt8], name: String = "probe.jpg") throws -> [String: String] {
+        let json = try run(["-j", "-G1", "-a", "-n"], on: bytes, name: name)
+        let objects = try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [[String: Any]]
+        return (objects?.first ?? [:]).mapValues { "\($0)" }
+    }
+
+    /// The warnings of `-validate -warning -a`, one per line, without the "Warning :" label.
+    package static func validationWarnings(of bytes: [UInt8], name: String = "probe.jpg") throws -> [String] {
+        try run(["-validate", "-warning", "-a", "-s", "-s"], on: bytes, name: name)
+            .split(separator: "\n").filter { $0.hasPrefix("Warning:") }
+            .map { String($0.dropFirst("Warning:".count)).trimmingCharacters(in: .whitespaces) }
+    }
+
+    /// exiftool's view of the file at `path`: `-j -n -G1 -a` (plus `extra`), keys like
+    /// "IFD0:Orientation", values as its JSON has them (numbers as numbers).
+    package static func tags(atPath path: String, _ extra: [String] = []) throws -> [String: Any] {
+        let output = try run(["-j", "-n", "-G1", "-a"] + extra + [path])
+        let json = try JSONSerialization.jsonObject(with: output.stdout) as? [[String: Any]]
+        return json?.first ?? [:]
+    }
+
+    /// Values of exiftool tags by name, whatever their group (first match).
+    package static func tag(_ tags: [String: Any], _ name: String) -> String? {
+        tags.first { $0.key.split(separator: ":").last.map(String.init) == name }.map { "\($0.value)" }
+    }
+}
