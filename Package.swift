@@ -76,7 +76,10 @@ let package = Package(
                     dependencies: ["H2JSupport", "H2JContainer", "H2JJPEG", "H2JMetadata", "H2JPipeline", "H2JTestSupport"]),
         .testTarget(name: "H2JTilesTests", dependencies: ["H2JTiles"]),
         .testTarget(name: "H2JColourTests", dependencies: ["H2JSupport", "H2JContainer", "H2JColour", "H2JTestSupport"]),
-        .testTarget(name: "H2JJPEGCodecTests", dependencies: ["H2JJPEG", "H2JJPEGCodec", "CJPEGCodec", "H2JTestSupport"]),
+        // Test-only C: a raw-plane JPEG decoder, so tests compare the samples the raw
+        // encoder was given with what comes back; the shipped codec never needs it.
+        .target(name: "CJPEGPlanes", dependencies: ["CLibJPEG"], path: "Tests/CJPEGPlanes"),
+        .testTarget(name: "H2JJPEGCodecTests", dependencies: ["H2JJPEG", "H2JJPEGCodec", "CJPEGPlanes", "H2JTestSupport"]),
         .testTarget(name: "H2JDe265Tests", dependencies: ["H2JContainer", "H2JTiles", "H2JDe265", "H2JTestSupport"]),
         .testTarget(name: "H2JInspectTests",
                     dependencies: ["H2JSupport", "H2JContainer", "H2JJPEG", "H2JMetadata", "H2JColour", "H2JInspect",

@@ -322,20 +322,16 @@ typedef struct {
     codec_error_mgr err;
     /// The output (or one reused row when the pixels are discarded).
     uint8_t *pixels;
-    /// One iMCU row of every component, for raw output.
-    uint8_t *scratch;
-    /// Set by a reader that refuses the image (not a libjpeg error); the driver then
-    /// frees everything and fails with this message.
-    const char *refusal;
 } decode_state;
 
-/// Reads every row of a started decompression into `state->pixels`.
-typedef void (*decode_reader)(decode_state *state, int keep, void *context);
+/// Allocates `size` bytes into `*buffer` or raises libjpeg's out-of-memory error.
+static void decode_alloc(decode_state *state, uint8_t **buffer, size_t size) {
+    *buffer = malloc(size > 0 ? size : 1);
+    if (*buffer == NULL) ERREXIT1(&state->cinfo, JERR_OUT_OF_MEMORY, 0);
+}
 
-/// The one decoding driver, owning the setjmp: header, `raw` mode choice, start,
-/// `read`, finish. `*out` receives the pixels when not NULL.
-static int decode_run(const uint8_t *data, size_t length, uint8_t **out, cjpegcodec_decode_info *info,
-                      int raw, decode_reader read, void *context) {
+int cjpegcodec_decode(const uint8_t *data, size_t length, uint8_t **out,
+                      cjpegcodec_decode_info *info) {
     if (info == NULL || data == NULL) return CJPEGCODEC_FAILED;
     memset(info, 0, sizeof(*info));
     if (out != NULL) *out = NULL;
@@ -348,55 +344,20 @@ static int decode_run(const uint8_t *data, size_t length, uint8_t **out, cjpegco
         info->warnings = state->err.warnings;
         jpeg_destroy_decompress(&state->cinfo);
         free(state->pixels);
-        free(state->scratch);
         free(state);
         return CJPEGCODEC_ERROR;
     }
     jpeg_create_decompress(&state->cinfo);
     jpeg_mem_src(&state->cinfo, data, (unsigned long)length);
     jpeg_read_header(&state->cinfo, TRUE);
-    if (raw) {
-        state->cinfo.raw_data_out = TRUE;
-    } else {
-        state->cinfo.out_color_space = state->cinfo.num_components == 1 ? JCS_GRAYSCALE : JCS_RGB;
-    }
-    jpeg_start_decompress(&state->cinfo);
-    info->width = state->cinfo.output_width;
-    info->height = state->cinfo.output_height;
-    info->components = state->cinfo.output_components;
-    read(state, out != NULL, context);
-    if (state->refusal != NULL) {
-        snprintf(info->message, sizeof(info->message), "%s", state->refusal);
-        jpeg_destroy_decompress(&state->cinfo);
-        free(state->pixels);
-        free(state->scratch);
-        free(state);
-        return CJPEGCODEC_FAILED;
-    }
-    jpeg_finish_decompress(&state->cinfo);
-    info->warnings = state->err.warnings;
-    snprintf(info->message, sizeof(info->message), "%s", state->err.message);
-    jpeg_destroy_decompress(&state->cinfo);
-    if (out != NULL) {
-        *out = state->pixels;
-    } else {
-        free(state->pixels);
-    }
-    free(state->scratch);
-    free(state);
-    return info->warnings > 0 ? CJPEGCODEC_WARNING : CJPEGCODEC_OK;
-}
-
-/// Allocates `size` bytes into `*buffer` or raises libjpeg's out-of-memory error.
-static void decode_alloc(decode_state *state, uint8_t **buffer, size_t size) {
-    *buffer = malloc(size > 0 ? size : 1);
-    if (*buffer == NULL) ERREXIT1(&state->cinfo, JERR_OUT_OF_MEMORY, 0);
-}
-
-/// Interleaved RGB or gray scanlines; with `keep` 0 one row buffer is reused.
-static void read_scanlines(decode_state *state, int keep, void *context) {
-    (void)context;
     struct jpeg_decompress_struct *cinfo = &state->cinfo;
+    cinfo->out_color_space = cinfo->num_components == 1 ? JCS_GRAYSCALE : JCS_RGB;
+    jpeg_start_decompress(cinfo);
+    info->width = cinfo->output_width;
+    info->height = cinfo->output_height;
+    info->components = cinfo->output_components;
+    // Interleaved RGB or gray scanlines; without `out` one row buffer is reused.
+    int keep = out != NULL;
     size_t row_bytes = (size_t)cinfo->output_width * (size_t)cinfo->output_components;
     decode_alloc(state, &state->pixels, keep ? row_bytes * cinfo->output_height : row_bytes);
     while (cinfo->output_scanline < cinfo->output_height) {
@@ -404,66 +365,17 @@ static void read_scanlines(decode_state *state, int keep, void *context) {
         JSAMPROW pointer = state->pixels + row * row_bytes;
         jpeg_read_scanlines(cinfo, &pointer, 1);
     }
-}
-
-/// Raw component planes: each iMCU row lands in a scratch area of whole blocks, whose
-/// real samples are then copied to the component's plane.
-static void read_planes(decode_state *state, int keep, void *context) {
-    (void)keep;
-    cjpegcodec_planes *planes = context;
-    struct jpeg_decompress_struct *cinfo = &state->cinfo;
-    int count = cinfo->num_components;
-    if (count != 1 && count != 3) {
-        state->refusal = "only 1- or 3-component JPEGs decode to planes";
-        return;
+    jpeg_finish_decompress(cinfo);
+    info->warnings = state->err.warnings;
+    snprintf(info->message, sizeof(info->message), "%s", state->err.message);
+    jpeg_destroy_decompress(cinfo);
+    if (out != NULL) {
+        *out = state->pixels;
+    } else {
+        free(state->pixels);
     }
-    planes->count = count;
-    size_t total = 0, scratch_width = 0;
-    for (int ci = 0; ci < count; ci++) {
-        jpeg_component_info *comp = &cinfo->comp_info[ci];
-        planes->width[ci] = comp->downsampled_width;
-        planes->height[ci] = comp->downsampled_height;
-        planes->offset[ci] = total;
-        total += (size_t)comp->downsampled_width * comp->downsampled_height;
-        size_t blocks_width = (size_t)comp->width_in_blocks * DCTSIZE;
-        if (blocks_width > scratch_width) scratch_width = blocks_width;
-    }
-    int imcu = cinfo->max_v_samp_factor * DCTSIZE;
-    decode_alloc(state, &state->pixels, total);
-    decode_alloc(state, &state->scratch, scratch_width * (size_t)imcu * (size_t)count);
-    JSAMPROW pointers[3][MAX_SAMP_FACTOR * DCTSIZE];
-    JSAMPARRAY arrays[3];
-    for (int ci = 0; ci < count; ci++) {
-        arrays[ci] = pointers[ci];
-        for (int r = 0; r < imcu; r++) {
-            pointers[ci][r] = state->scratch + ((size_t)ci * (size_t)imcu + (size_t)r) * scratch_width;
-        }
-    }
-    while (cinfo->output_scanline < cinfo->output_height) {
-        size_t luma_row = cinfo->output_scanline;
-        jpeg_read_raw_data(cinfo, arrays, (JDIMENSION)imcu);
-        for (int ci = 0; ci < count; ci++) {
-            jpeg_component_info *comp = &cinfo->comp_info[ci];
-            size_t rows = (size_t)comp->v_samp_factor * DCTSIZE;
-            size_t first = luma_row * (size_t)comp->v_samp_factor / (size_t)cinfo->max_v_samp_factor;
-            for (size_t r = 0; r < rows && first + r < planes->height[ci]; r++) {
-                memcpy(state->pixels + planes->offset[ci] + (first + r) * planes->width[ci],
-                       pointers[ci][r], planes->width[ci]);
-            }
-        }
-    }
-}
-
-int cjpegcodec_decode(const uint8_t *data, size_t length, uint8_t **pixels,
-                      cjpegcodec_decode_info *info) {
-    return decode_run(data, length, pixels, info, 0, read_scanlines, NULL);
-}
-
-int cjpegcodec_decode_planes(const uint8_t *data, size_t length, uint8_t **buffer,
-                             cjpegcodec_planes *planes, cjpegcodec_decode_info *info) {
-    if (buffer == NULL || planes == NULL) return CJPEGCODEC_FAILED;
-    memset(planes, 0, sizeof(*planes));
-    return decode_run(data, length, buffer, info, 1, read_planes, planes);
+    free(state);
+    return info->warnings > 0 ? CJPEGCODEC_WARNING : CJPEGCODEC_OK;
 }
 
 void cjpegcodec_free(void *buffer) {

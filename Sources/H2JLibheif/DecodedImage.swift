@@ -12,7 +12,7 @@ package final class DecodedImage {
     /// 1 for grayscale output, 3 for RGB.
     package let components: Int
     /// libheif's decoding warnings (non-fatal defects it worked around).
-    package let warnings: [String]
+    package let warnings: [Warning]
 
     private let image: OpaquePointer
     private let plane: UnsafePointer<UInt8>
@@ -110,10 +110,10 @@ package final class DecodedImage {
         ownedPlanes.forEach { $0.deallocate() }
     }
 
-    private static func decodingWarnings(_ image: OpaquePointer) -> [String] {
+    private static func decodingWarnings(_ image: OpaquePointer) -> [Warning] {
         var warnings = [heif_error](repeating: heif_error(), count: 8)
         let count = Int(heif_image_get_decoding_warnings(image, 0, &warnings, Int32(warnings.count)))
-        return warnings.prefix(count).map { LibheifError($0)?.message ?? "decoder warning" }
+        return warnings.prefix(count).map { Warning(.decodeWarning, LibheifError($0)?.message ?? "decoder warning") }
     }
 
     /// Calls `body` with consecutive bands of at most `bandRows` rows, top to bottom,
@@ -164,4 +164,9 @@ package final class DecodedImage {
             }
         }
     }
+}
+
+extension Warning.Code {
+    /// libheif decoded the image but reported a problem with it.
+    package static let decodeWarning = Self("decode-warning")
 }

@@ -32,7 +32,7 @@ enum EXIFAPP1Fitter {
     struct Result: Equatable {
         /// The TIFF bytes to write, or nil when nothing fits.
         var tiff: [UInt8]?
-        var warnings: [String]
+        var warnings: [Warning]
         /// User fields taken out of the EXIF (step 4), for the XMP packet.
         var movedToXMP: [XMPProperty] = []
     }
@@ -47,8 +47,8 @@ enum EXIFAPP1Fitter {
         let all = referenced.extentOfAll
         if all <= limit {
             return Result(tiff: Array(original[..<all]), warnings: [
-                "trimmed \(EXIFText.bytes(original.count - all)) unreferenced bytes from the end of the EXIF "
-                    + "(\(payload(original.count)) → \(payload(all)) bytes) to fit one APP1",
+                Warning(.exifTrimmed, "trimmed \(EXIFText.bytes(original.count - all)) unreferenced bytes from the end of the EXIF "
+                    + "(\(payload(original.count)) → \(payload(all)) bytes) to fit one APP1"),
             ])
         }
         // 2.–5. on the laid-out blob.
@@ -56,7 +56,7 @@ enum EXIFAPP1Fitter {
             return try climb(TIFFLayout(dir), limit: limit)
         } catch {
             return fitInPlace(dir, referenced: referenced, limit: limit,
-                              note: "EXIF could not be repacked: \(error.description); only trimming it and dropping its thumbnail were tried")
+                              note: Warning(.exifNotRepackable, "EXIF could not be repacked: \(error.description); only trimming it and dropping its thumbnail were tried"))
         }
     }
 
@@ -66,14 +66,14 @@ enum EXIFAPP1Fitter {
         var layout = start
         let dir = layout.source
         var size = dir.tiff.count
-        var warnings: [String] = []
+        var warnings: [Warning] = []
         var moved: [XMPProperty] = []
         var taken: [String] = []  // for the give-up message
 
         /// Packs the layout as it is now and records the step; the bytes when they fit.
         /// Steps that move or drop data always warn; the repack (`dropsData` false) only
         /// when it fits or saves bytes, as one that changes no size says nothing new.
-        func step(_ what: String, _ short: String, dropsData: Bool = true) throws(EXIFError) -> [UInt8]? {
+        func step(_ code: Warning.Code, _ what: String, _ short: String, dropsData: Bool = true) throws(EXIFError) -> [UInt8]? {
             let packing = try layout.packed(cap: limit)
             let newSize: Int
             var fitted: [UInt8]?
@@ -82,7 +82,7 @@ enum EXIFAPP1Fitter {
             case let .tooLarge(tooLarge): newSize = tooLarge
             }
             if dropsData || fitted != nil || newSize < size {
-                warnings.append("\(what) to fit one APP1 (\(payload(size)) → \(payload(newSize)) bytes)")
+                warnings.append(Warning(code, "\(what) to fit one APP1 (\(payload(size)) → \(payload(newSize)) bytes)"))
             }
             taken.append(short)
             size = newSize
@@ -90,26 +90,26 @@ enum EXIFAPP1Fitter {
         }
 
         // 2. Repack.
-        if let fitted = try step("repacked the EXIF (\(repackDetails(dir, layout)))", "repacking it", dropsData: false) {
+        if let fitted = try step(.exifRepacked, "repacked the EXIF (\(repackDetails(dir, layout)))", "repacking it", dropsData: false) {
             return Result(tiff: fitted, warnings: warnings)
         }
         // 3. Drop IFD1.
-        if layout.dropIFD1(), let fitted = try step("dropped \(thumbnailName(dir))", "dropping the thumbnail") {
+        if layout.dropIFD1(), let fitted = try step(.exifThumbnailDropped, "dropped \(thumbnailName(dir))", "dropping the thumbnail") {
             return Result(tiff: fitted, warnings: warnings)
         }
         // 4. Move user fields to XMP, largest first.
         for (field, index, entry, carried) in userFields(dir) {
             layout.remove(tag: field.tag, fromIFD: index)
             let bytes = "\(EXIFText.bytes(entry.byteLength ?? 0))-byte EXIF \(field.name)"
-            let what: String
+            let (code, what): (Warning.Code, String)
             switch carried {
             case let .property(property):
                 moved.append(property)
-                what = "moved the \(bytes) to XMP (\(property.qualifiedName))"
+                (code, what) = (.exifMovedToXMP, "moved the \(bytes) to XMP (\(property.qualifiedName))")
             case .nothing:
-                what = "dropped the empty \(bytes)"
+                (code, what) = (.exifFieldDropped, "dropped the empty \(bytes)")
             }
-            if let fitted = try step(what, "moving \(field.name) to XMP") {
+            if let fitted = try step(code, what, "moving \(field.name) to XMP") {
                 return Result(tiff: fitted, warnings: warnings, movedToXMP: moved)
             }
         }
@@ -118,14 +118,14 @@ enum EXIFAPP1Fitter {
         for index in dir.ifds.indices {
             for entry in layout.remove(tag: EXIFTag.makerNote, fromIFD: index) { makerNoteBytes += entry.byteLength ?? 0 }
         }
-        if makerNoteBytes > 0, let fitted = try step("dropped the \(EXIFText.bytes(makerNoteBytes))-byte maker note",
+        if makerNoteBytes > 0, let fitted = try step(.exifMakerNoteDropped, "dropped the \(EXIFText.bytes(makerNoteBytes))-byte maker note",
                                                      "dropping the maker note") {
             return Result(tiff: fitted, warnings: warnings, movedToXMP: moved)
         }
         // 6. Give up.
         return Result(tiff: nil, warnings: [
-            "EXIF is \(payload(dir.tiff.count)) bytes, over the \(payload(limit)) a JPEG APP1 holds; dropped it "
-                + "(still \(payload(size)) bytes after \(taken.joined(separator: ", ")))",
+            Warning(.exifDropped, "EXIF is \(payload(dir.tiff.count)) bytes, over the \(payload(limit)) a JPEG APP1 holds; dropped it "
+                + "(still \(payload(size)) bytes after \(taken.joined(separator: ", ")))"),
         ])
     }
 
@@ -166,15 +166,15 @@ enum EXIFAPP1Fitter {
 
     /// Without a layout: drop IFD1 in place and trim, or give up. `note` says why.
     private static func fitInPlace(_ dir: EXIFDirectory, referenced: EXIFReferencedBytes, limit: Int,
-                                   note: String) -> Result {
+                                   note: Warning) -> Result {
         let original = dir.tiff
         var smallest = min(original.count, referenced.extentOfAll)
         if dir.index(of: .ifd1) != nil, let dropped = dropIFD1(dir, referenced: referenced) {
             smallest = min(smallest, dropped.count)
             if dropped.count <= limit {
                 return Result(tiff: dropped, warnings: [note,
-                    "dropped \(thumbnailName(dir)) and trimmed unreferenced bytes (\(payload(original.count)) → "
-                        + "\(payload(dropped.count)) bytes) to fit one APP1"])
+                    Warning(.exifThumbnailDropped, "dropped \(thumbnailName(dir)) and trimmed unreferenced bytes "
+                        + "(\(payload(original.count)) → \(payload(dropped.count)) bytes) to fit one APP1")])
             }
         }
         var message = "EXIF is \(payload(original.count)) bytes, over the \(payload(limit)) a JPEG APP1 holds; dropped it"
@@ -182,7 +182,7 @@ enum EXIFAPP1Fitter {
             message += " (still \(payload(smallest)) bytes without unreferenced bytes"
                 + (dir.index(of: .ifd1) == nil ? ")" : " and the thumbnail)")
         }
-        return Result(tiff: nil, warnings: [note, message])
+        return Result(tiff: nil, warnings: [note, Warning(.exifDropped, message)])
     }
 
     /// A TIFF size as an APP1 payload size (with `Exif\0\0`), formatted.

@@ -1,3 +1,5 @@
+import H2JSupport
+
 /// What a fitted EXIF gains on its way into the JPEG, after fitting so that it never
 /// costs source data: the provenance ImageUniqueID, and the fields EXIF 2.32 requires of
 /// a JPEG's EXIF that the source (written for a HEIF) lacks. All go through the
@@ -22,7 +24,7 @@ enum EXIFAdditions {
     /// `tiff` with the additions made; warnings say what could not be added and why.
     /// `requiredFields` false: only the ImageUniqueID.
     static func apply(to tiff: [UInt8], width: UInt32, height: UInt32, imageUniqueID: String?,
-                      requiredFields: Bool = true, limit: Int) -> (tiff: [UInt8], warnings: [String]) {
+                      requiredFields: Bool = true, limit: Int) -> (tiff: [UInt8], warnings: [Warning]) {
         let dir: EXIFDirectory
         do { dir = try TIFFReader.read(tiff) } catch { return (tiff, []) }  // already fitted: cannot fail
         let conformance = requiredFields ? edits(dir, width: width, height: height) : []
@@ -30,20 +32,20 @@ enum EXIFAdditions {
         let all = merge(conformance, mark)
         guard !all.isEmpty else { return (tiff, []) }
 
-        var warnings: [String] = []
+        var warnings: [Warning] = []
         switch run(all, on: dir, limit: limit) {
         case .success(let edited): return (edited, [])
         case .failure(let reason):
             guard !conformance.isEmpty else {
-                return (tiff, ["did not add the provenance ImageUniqueID to the EXIF: \(reason)"])
+                return (tiff, [Warning(.markNotInEXIF, "did not add the provenance ImageUniqueID to the EXIF: \(reason)")])
             }
-            warnings.append("did not add the fields EXIF requires of a JPEG (\(names(conformance))): \(reason)")
+            warnings.append(Warning(.exifFieldsNotAdded, "did not add the fields EXIF requires of a JPEG (\(names(conformance))): \(reason)"))
         }
         guard !mark.isEmpty else { return (tiff, warnings) }
         switch run(mark, on: dir, limit: limit) {
         case .success(let edited): return (edited, warnings)
         case .failure(let reason):
-            warnings.append("did not add the provenance ImageUniqueID to the EXIF: \(reason)")
+            warnings.append(Warning(.markNotInEXIF, "did not add the provenance ImageUniqueID to the EXIF: \(reason)"))
             return (tiff, warnings)
         }
     }

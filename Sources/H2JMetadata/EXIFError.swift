@@ -22,8 +22,6 @@ package enum EXIFError: Error, Sendable, Equatable, CustomStringConvertible {
     case tooManyIFDs(ifd: EXIFIFDKind, offset: Int)
     /// A pointer tag whose type or count cannot hold an IFD offset.
     case badPointer(ifd: EXIFIFDKind, tag: UInt16, type: UInt16, count: UInt32)
-    /// The APP1 payload would be larger than one JPEG segment can hold.
-    case tooLargeForAPP1(payloadSize: Int, limit: Int)
 
     // Re-layout (`TIFFLayout`): pieces that cannot be placed safely.
 
@@ -75,8 +73,6 @@ package enum EXIFError: Error, Sendable, Equatable, CustomStringConvertible {
             "too many IFDs; \(ifd) at offset \(EXIFText.bytes(offset)) and any after it were not read"
         case let .badPointer(ifd, tag, type, count):
             "\(ifd) tag 0x\(EXIFText.hex(tag)) has type \(type) count \(count), which cannot hold an IFD offset"
-        case let .tooLargeForAPP1(size, limit):
-            "EXIF is \(EXIFText.bytes(size)) bytes, over the \(EXIFText.bytes(limit)) a JPEG APP1 holds"
         case let .unplaceableValue(ifd, tag, type, count):
             "\(ifd) tag 0x\(EXIFText.hex(tag)) (type \(type), count \(count)) has a value that cannot be located"
         case let .unplaceableData(ifd, tag):

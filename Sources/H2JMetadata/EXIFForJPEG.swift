@@ -1,3 +1,4 @@
+import H2JSupport
 import H2JJPEG
 
 /// Result of preparing EXIF for a JPEG APP1 segment.
@@ -5,12 +6,12 @@ package struct JPEGExif: Sendable, Equatable {
     /// "Exif\0\0" followed by the TIFF bytes; at most 65,533 bytes (one APP1). nil = nothing to write.
     package var app1Payload: [UInt8]?
     /// Human-readable per-file warnings, e.g. "EXIF is 192,182 bytes, over the 65,533 a JPEG APP1 holds; dropped it".
-    package var warnings: [String]
+    package var warnings: [Warning]
     /// User fields taken out of an oversized EXIF (UserComment, ImageDescription, Artist,
     /// Copyright) that the XMP packet must carry instead, or they are lost.
     package var movedToXMP: [XMPProperty]
 
-    package init(app1Payload: [UInt8]?, warnings: [String], movedToXMP: [XMPProperty] = []) {
+    package init(app1Payload: [UInt8]?, warnings: [Warning], movedToXMP: [XMPProperty] = []) {
         self.app1Payload = app1Payload
         self.warnings = warnings
         self.movedToXMP = movedToXMP
@@ -47,28 +48,28 @@ package enum EXIFForJPEG {
                             tiffLimit: Int = maxTIFFBytes) -> JPEGExif {
         let limit = min(tiffLimit, maxTIFFBytes)
         guard let start = TIFFHeaderLocator.locate(in: item) else {
-            return JPEGExif(app1Payload: nil, warnings: ["EXIF item has no TIFF header; dropped it"])
+            return JPEGExif(app1Payload: nil, warnings: [Warning(.exifDropped, "EXIF item has no TIFF header; dropped it")])
         }
         var directory: EXIFDirectory
         do {
             directory = try TIFFReader.read(Array(item[start...]))
         } catch {
-            return JPEGExif(app1Payload: nil, warnings: ["EXIF is unreadable: \(error.description); dropped it"])
+            return JPEGExif(app1Payload: nil, warnings: [Warning(.exifDropped, "EXIF is unreadable: \(error.description); dropped it")])
         }
         if stripGPS, directory.ifd(.ifd0)?.entry(EXIFTag.gpsIFDPointer) != nil {
             guard let stripped = EXIFGPSStripper.strip(directory) else {
-                return JPEGExif(app1Payload: nil, warnings: ["EXIF GPS could not be removed cleanly; dropped the whole EXIF (--strip-gps)"])
+                return JPEGExif(app1Payload: nil, warnings: [Warning(.exifDropped, "EXIF GPS could not be removed cleanly; dropped the whole EXIF (--strip-gps)")])
             }
             directory = stripped
         }
-        var warnings = directory.unreadable.map { "EXIF \($0.error.description); left it as it is" }
+        var warnings = directory.unreadable.map { Warning(.exifPartUnreadable, "EXIF \($0.error.description); left it as it is") }
 
         var editor = EXIFInPlaceEditor(directory: directory)
         editor.setOrientationUpright()
         if let w = UInt32(exactly: width), let h = UInt32(exactly: height), w > 0, h > 0 {
             editor.setPixelDimensions(width: w, height: h)
         } else {
-            warnings.append("image size \(width)×\(height) is not valid for EXIF; left the EXIF pixel dimensions as they were")
+            warnings.append(Warning(.exifDimensionsKept, "image size \(width)×\(height) is not valid for EXIF; left the EXIF pixel dimensions as they were"))
         }
 
         let fitted = EXIFAPP1Fitter.fit(editor.editedDirectory, limit: limit)

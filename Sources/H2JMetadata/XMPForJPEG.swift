@@ -1,3 +1,4 @@
+import H2JSupport
 import H2JJPEG
 
 /// The XMP segments of one output JPEG.
@@ -8,9 +9,9 @@ package struct JPEGXMP: Sendable, Equatable {
     /// empty unless the standard packet carries `xmpNote:HasExtendedXMP`.
     package var extendedPayloads: [[UInt8]]
     /// Human-readable per-file warnings.
-    package var warnings: [String]
+    package var warnings: [Warning]
 
-    package init(payload: [UInt8]?, extendedPayloads: [[UInt8]] = [], warnings: [String]) {
+    package init(payload: [UInt8]?, extendedPayloads: [[UInt8]] = [], warnings: [Warning]) {
         self.payload = payload
         self.extendedPayloads = extendedPayloads
         self.warnings = warnings
@@ -62,16 +63,16 @@ package enum XMPForJPEG {
         var adding = adding.filter { names.insert($0.qualifiedName).inserted }  // one value per name: the first
         packet = edited(packet, width: width, height: height, stripGPS: stripGPS, removingMark: adding.contains { $0.namespace == .h2j })
 
-        var warnings: [String] = []
+        var warnings: [Warning] = []
         let structure = XMPPacketStructure(packet)
         if structure == nil, !adding.isEmpty {
-            warnings.append("XMP has no well-formed rdf:RDF element to add to: did not add \(list(adding))")
+            warnings.append(Warning(.xmpNotAdded, "XMP has no well-formed rdf:RDF element to add to: did not add \(list(adding))"))
             adding = []
         }
         let scanner = XMPPropertyScanner(packet)
         let present = adding.filter { $0.namespace != .h2j && !scanner.properties(named: $0.qualifiedName).isEmpty }
         if !present.isEmpty {
-            warnings.append("XMP already has \(list(present)): kept the packet's value rather than adding a second")
+            warnings.append(Warning(.xmpPropertyKept, "XMP already has \(list(present)): kept the packet's value rather than adding a second"))
             adding.removeAll { present.contains($0) }
         }
 
@@ -80,7 +81,7 @@ package enum XMPForJPEG {
         guard let standard = fitted.standard else { return JPEGXMP(payload: nil, warnings: warnings) }
         guard let extended = fitted.extended else { return JPEGXMP(payload: JPEGAPPSignature.xmp + standard, warnings: warnings) }
         guard let payloads = ExtendedXMP.payloads(packet: extended.packet, guid: extended.guid) else {
-            return JPEGXMP(payload: nil, warnings: warnings + ["Extended XMP is \(EXIFText.bytes(extended.packet.count)) bytes, more than its length field holds; dropped the XMP"])
+            return JPEGXMP(payload: nil, warnings: warnings + [Warning(.xmpDropped, "Extended XMP is \(EXIFText.bytes(extended.packet.count)) bytes, more than its length field holds; dropped the XMP")])
         }
         return JPEGXMP(payload: JPEGAPPSignature.xmp + standard, extendedPayloads: payloads, warnings: warnings)
     }
@@ -88,12 +89,12 @@ package enum XMPForJPEG {
     /// A UTF-16 or UTF-32 packet, byte for byte (NUL terminator included: trimming NULs
     /// would cut a code unit), or nothing when it is over the limit.
     private static func passingThrough(wide packet: [UInt8], notAdding adding: [XMPProperty], limit: Int) -> JPEGXMP {
-        var warnings: [String] = []
+        var warnings: [Warning] = []
         if !adding.isEmpty {
-            warnings.append("XMP is UTF-16 or UTF-32, which nothing can be inserted into: did not add \(list(adding))")
+            warnings.append(Warning(.xmpNotAdded, "XMP is UTF-16 or UTF-32, which nothing can be inserted into: did not add \(list(adding))"))
         }
         guard packet.count <= limit else {
-            return JPEGXMP(payload: nil, warnings: warnings + ["XMP is \(EXIFText.bytes(packet.count)) bytes, over the \(EXIFText.bytes(limit)) one APP1 holds; dropped it"])
+            return JPEGXMP(payload: nil, warnings: warnings + [Warning(.xmpDropped, "XMP is \(EXIFText.bytes(packet.count)) bytes, over the \(EXIFText.bytes(limit)) one APP1 holds; dropped it")])
         }
         return JPEGXMP(payload: JPEGAPPSignature.xmp + packet, warnings: warnings)
     }

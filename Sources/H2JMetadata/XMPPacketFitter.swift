@@ -1,3 +1,5 @@
+import H2JSupport
+
 /// Adds properties to an XMP packet and fits the result into one JPEG APP1, moving what
 /// does not fit into Extended XMP (XMP Specification Part 3, §1.1.3.1).
 ///
@@ -21,7 +23,7 @@ enum XMPPacketFitter {
         var standard: [UInt8]?
         /// The Extended XMP packet and its GUID, when properties had to move.
         var extended: (packet: [UInt8], guid: String)?
-        var warnings: [String]
+        var warnings: [Warning]
     }
 
     /// `structure` is the packet's (nil: nothing can be inserted or moved, so `adding`
@@ -46,7 +48,7 @@ enum XMPPacketFitter {
             paddingNote = "; removed \(EXIFText.bytes(padding.count)) byte\(padding.count == 1 ? "" : "s") of padding"
         }
         let dropped = "XMP is \(EXIFText.bytes(originalSize)) bytes, over the \(EXIFText.bytes(limit)) one APP1 holds"
-        guard let structure else { return Result(standard: nil, warnings: [dropped + "; dropped it"]) }
+        guard let structure else { return Result(standard: nil, warnings: [Warning(.xmpDropped, dropped + "; dropped it")]) }
 
         // From here on the standard packet names the extended one; the GUID has a fixed length.
         let placeholder = XMPProperty(.xmpNote, "HasExtendedXMP", .text(String(repeating: "0", count: 32)))
@@ -79,7 +81,7 @@ enum XMPPacketFitter {
             }
         }
         guard size <= limit else {
-            return Result(standard: nil, warnings: [dropped + " (still \(EXIFText.bytes(size)) bytes with what can move in Extended XMP); dropped it"])
+            return Result(standard: nil, warnings: [Warning(.xmpDropped, dropped + " (still \(EXIFText.bytes(size)) bytes with what can move in Extended XMP); dropped it")])
         }
 
         removed.sort { $0.lowerBound < $1.lowerBound }
@@ -94,7 +96,7 @@ enum XMPPacketFitter {
             + (moved.count > 8 ? " and \(moved.count - 8) more" : "")
         let warning = "\(dropped): moved \(list) to Extended XMP (\(EXIFText.bytes(extended.count)) bytes in "
             + "\(segments) APP1 segment\(segments == 1 ? "" : "s"))\(paddingNote)"
-        return Result(standard: render(), extended: (extended, guid), warnings: [warning])
+        return Result(standard: render(), extended: (extended, guid), warnings: [Warning(.xmpExtended, warning)])
     }
 
     /// The white space just before the last `<?xpacket end`, when it starts after `start`.

@@ -1,3 +1,4 @@
+import H2JSupport
 import H2JJPEG
 
 /// How one input ended. Every input the run looked at ends as exactly one result.
@@ -34,7 +35,7 @@ package struct ConversionResult: Sendable, Equatable {
     /// Size of the written output.
     package var bytes: Int?
     package var metadata = MetadataKept()
-    package var warnings: [String] = []
+    package var warnings: [Warning] = []
     package var engine: Engine?
     /// Why the tile engine did not take the file, when libheif converted it.
     package var engineReason: String?

@@ -62,9 +62,9 @@ package final class Reporter: @unchecked Sendable {
                 line += " [engine \(engine.rawValue)\(result.engineReason.map { ": \($0)" } ?? "")]"
             }
             if let reason = result.reason { line += ": \(reason)" }
-            return ([line] + result.warnings.map { "warning: \(result.source): \($0)" }).joined(separator: "\n")
+            return ([line] + result.warnings.map { "warning: \(result.source): \($0.message)" }).joined(separator: "\n")
         case _ where verbosity == .normal && !result.warnings.isEmpty:
-            return result.warnings.map { "warning: \(result.source): \($0)" }.joined(separator: "\n")
+            return result.warnings.map { "warning: \(result.source): \($0.message)" }.joined(separator: "\n")
         default:
             return nil
         }
@@ -87,7 +87,8 @@ package final class Reporter: @unchecked Sendable {
         metadata.add("xmp", result.metadata.xmp)
         metadata.add("icc", result.metadata.icc)
         line.add("metadata", object: metadata)
-        line.add("warnings", result.warnings)
+        line.add("warnings", result.warnings.map(\.message))
+        line.add("warningCodes", result.warnings.map(\.code.rawValue))
         line.add("ms", result.milliseconds)
         return line.text
     }

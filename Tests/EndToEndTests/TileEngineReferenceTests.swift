@@ -15,6 +15,7 @@ struct TileEngineReferenceTests {
         return walker.compactMap { $0 as? String }.sorted().map { root + "/" + $0 }.filter { path in
             guard let file = try? SourceFile(path: path), let structure = try? HEIFStructure.read(from: file.byteSource),
                   let primary = try? structure.primaryImage(),
+                  (try? structure.checkItemsInFile(size: file.size)) != nil,
                   case .tiles = try? EngineChoice.make(structure, primary: primary, source: file.byteSource)
             else { return false }
             return true

@@ -64,12 +64,12 @@ struct EXIFAdditionsTests {
         let tiff = Self.source(bigEndian: false)
         let onlyMark = EXIFAdditions.apply(to: tiff, width: 640, height: 480, imageUniqueID: Self.id, limit: tiff.count + 120)
         #expect(onlyMark.warnings.count == 1)
-        #expect(onlyMark.warnings.first?.hasPrefix("did not add the fields EXIF requires of a JPEG (") == true)
+        #expect(onlyMark.warnings.first?.message.hasPrefix("did not add the fields EXIF requires of a JPEG (") == true)
         #expect(try EXIFDirectory(tiff: onlyMark.tiff).string(.exif, EXIFTag.imageUniqueID) == Self.id)
         let nothing = EXIFAdditions.apply(to: tiff, width: 640, height: 480, imageUniqueID: Self.id, limit: tiff.count)
         #expect(nothing.tiff == tiff)
         #expect(nothing.warnings.count == 2)
-        #expect(nothing.warnings.last?.hasPrefix("did not add the provenance ImageUniqueID to the EXIF: the EXIF would grow to ") == true)
+        #expect(nothing.warnings.last?.message.hasPrefix("did not add the provenance ImageUniqueID to the EXIF: the EXIF would grow to ") == true)
     }
 
     @Test("Pointer and data-offset tags cannot be removed by the append-IFD edit")

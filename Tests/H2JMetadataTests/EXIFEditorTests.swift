@@ -123,7 +123,7 @@ struct EXIFEditorTests {
         #expect(dir.unsignedInteger(.exif, EXIFTag.pixelXDimension) == 4032)
         #expect(dir.unsignedInteger(.ifd0, EXIFTag.orientation) == 1)
         #expect(result.warnings.count == 1)
-        #expect(result.warnings.first?.contains("not valid for EXIF") == true)
+        #expect(result.warnings.first?.message.contains("not valid for EXIF") == true)
     }
 
     @Test("the editor reports what it patched, and its edited directory equals a re-read", arguments: [false, true])

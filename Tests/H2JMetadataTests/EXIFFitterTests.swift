@@ -68,7 +68,7 @@ struct EXIFFitterTests {
         t.trailingPadding += 1
         let over = make(t.build().bytes)
         #expect(over.app1Payload?.count == base + 6)
-        #expect(over.warnings == ["trimmed \(EXIFText.bytes(65_528 - base)) unreferenced bytes from the end of the EXIF (65,534 → \(EXIFText.bytes(base + 6)) bytes) to fit one APP1"])
+        #expect(over.warnings.map(\.message) == ["trimmed \(EXIFText.bytes(65_528 - base)) unreferenced bytes from the end of the EXIF (65,534 → \(EXIFText.bytes(base + 6)) bytes) to fit one APP1"])
     }
 
     @Test("1. trailing padding is trimmed; everything stays readable", arguments: [false, true])
@@ -80,7 +80,7 @@ struct EXIFFitterTests {
         let payload = try #require(result.app1Payload)
         #expect(payload.count == layout.end + 6)
         #expect(result.warnings.count == 1)
-        #expect(result.warnings[0].hasPrefix("trimmed 130,000 unreferenced bytes"))
+        #expect(result.warnings[0].message.hasPrefix("trimmed 130,000 unreferenced bytes"))
         let dir = try EXIFDirectory(app1Payload: payload)
         #expect(dir.string(.ifd0, EXIFTag.model) == "iPhone 12 Pro")
         #expect(thumbnail(dir) == t.thumbnail)
@@ -102,7 +102,7 @@ struct EXIFFitterTests {
         #expect(dir.tiff.count == referenced)
         #expect(thumbnail(dir) == t.thumbnail)
         #expect(dir.string(.ifd0, 0x9A00) == "POCO F3")
-        #expect(result.warnings.count == 1 && result.warnings[0].hasPrefix("trimmed 177,808 unreferenced bytes"))
+        #expect(result.warnings.count == 1 && result.warnings[0].message.hasPrefix("trimmed 177,808 unreferenced bytes"))
     }
 
     // MARK: Step 2: repack
@@ -129,7 +129,7 @@ struct EXIFFitterTests {
             for entry in ifd.entries where !entry.isInline { #expect(entry.valueOffset! % 2 == 0) }
         }
         #expect(result.movedToXMP.isEmpty)
-        #expect(result.warnings == ["repacked the EXIF (IFDs, values and the thumbnail moved next to each other, unreferenced bytes "
+        #expect(result.warnings.map(\.message) == ["repacked the EXIF (IFDs, values and the thumbnail moved next to each other, unreferenced bytes "
             + "dropped; the Apple maker note moved unchanged) to fit one APP1 (\(EXIFText.bytes(layout.bytes.count + 6)) → "
             + "\(EXIFText.bytes(packed + 6)) bytes)"])
     }
@@ -146,7 +146,7 @@ struct EXIFFitterTests {
         #expect(dir.unsignedInteger(.exif, EXIFTag.pixelXDimension) == 3024)
         #expect(dir.string(.gps, EXIFTag.gpsLatitudeRef) == "N")
         #expect(thumbnail(dir) == t.thumbnail)
-        #expect(result.warnings.count == 1 && result.warnings[0].hasPrefix("repacked the EXIF"))
+        #expect(result.warnings.count == 1 && result.warnings[0].message.hasPrefix("repacked the EXIF"))
     }
 
     @Test("2. strips move too, their offsets patched")
@@ -170,7 +170,7 @@ struct EXIFFitterTests {
         let moved = try #require(dir.unsignedIntegers(.ifd1, EXIFTag.stripOffsets))
         #expect(ByteReader(dir.tiff).slice(Int(moved[0]), 6) == Array("STRIP1".utf8))
         #expect(ByteReader(dir.tiff).slice(Int(moved[1]), 5) == Array("strp2".utf8))
-        #expect(result.warnings.count == 1 && result.warnings[0].hasPrefix("repacked the EXIF (IFDs and values moved"))
+        #expect(result.warnings.count == 1 && result.warnings[0].message.hasPrefix("repacked the EXIF (IFDs and values moved"))
     }
 
     @Test("2. SubIFDs are repointed, in both byte orders", arguments: [false, true])
@@ -195,7 +195,7 @@ struct EXIFFitterTests {
         #expect(EXIFTestSupport.contents(dir) == EXIFTestSupport.contents(source))
         #expect(dir.ifds.filter { $0.kind == .subIFD }.compactMap { $0.entry(EXIFTag.imageDescription).flatMap(dir.string) }
                 == ["sub 0", "sub 1", "sub 2"])
-        #expect(result.warnings.count == 1 && result.warnings[0].hasPrefix("repacked the EXIF"))
+        #expect(result.warnings.count == 1 && result.warnings[0].message.hasPrefix("repacked the EXIF"))
     }
 
     // MARK: Maker notes
@@ -218,7 +218,7 @@ struct EXIFFitterTests {
         #expect(dir.ifd(.exif)!.offset < original.lowerBound && dir.ifd(.gps)!.offset < original.lowerBound)
         #expect(tiff.count < layout.bytes.count - 30_000)
         #expect(result.warnings.count == 1)
-        #expect(result.warnings[0].contains("the 3,012-byte maker note kept at offset \(EXIFText.bytes(original.lowerBound))"))
+        #expect(result.warnings[0].message.contains("the 3,012-byte maker note kept at offset \(EXIFText.bytes(original.lowerBound))"))
     }
 
     @Test("the allocator fills gaps before reserved ranges first fit, at even offsets")
@@ -260,8 +260,8 @@ struct EXIFFitterTests {
         #expect(contents(dir) == contents(source, ifd1: false))
         #expect(dir.tiff.count <= packed - 2_000)
         #expect(result.warnings.count == 2)
-        #expect(result.warnings[0].hasPrefix("repacked the EXIF"))
-        #expect(result.warnings[1] == "dropped the 2,000-byte EXIF thumbnail to fit one APP1 (\(EXIFText.bytes(packed + 6)) → \(EXIFText.bytes(dir.tiff.count + 6)) bytes)")
+        #expect(result.warnings[0].message.hasPrefix("repacked the EXIF"))
+        #expect(result.warnings[1].message == "dropped the 2,000-byte EXIF thumbnail to fit one APP1 (\(EXIFText.bytes(packed + 6)) → \(EXIFText.bytes(dir.tiff.count + 6)) bytes)")
     }
 
     @Test("3. a thumbnail too big to fit in any case is dropped")
@@ -275,7 +275,7 @@ struct EXIFFitterTests {
         #expect(dir.tiff.count < layout.ifd1! + 1)
         // The blob was already packed, so the repack saved nothing and says nothing.
         #expect(result.warnings.count == 1)
-        #expect(result.warnings[0].hasPrefix("dropped the 70,000-byte EXIF thumbnail"))
+        #expect(result.warnings[0].message.hasPrefix("dropped the 70,000-byte EXIF thumbnail"))
     }
 
     // MARK: Step 4: user fields to XMP
@@ -306,7 +306,7 @@ struct EXIFFitterTests {
         #expect(oneDir.entry(.exif, EXIFTag.userComment) == nil)
         #expect(contents(oneDir) == contents(source, without: [(.exif, EXIFTag.userComment)]))
         #expect(one.warnings.count == 1)  // the repack alone saved nothing: no warning for it
-        #expect(one.warnings[0] == "moved the 6,026-byte EXIF UserComment to XMP (exif:UserComment) to fit one APP1 "
+        #expect(one.warnings[0].message == "moved the 6,026-byte EXIF UserComment to XMP (exif:UserComment) to fit one APP1 "
             + "(\(EXIFText.bytes(packed + 6)) → \(EXIFText.bytes(oneDir.tiff.count + 6)) bytes)")
 
         // Less room: the description goes too; Artist and Copyright stay.
@@ -315,7 +315,7 @@ struct EXIFFitterTests {
         #expect(two.movedToXMP.map(\.qualifiedName) == ["exif:UserComment", "dc:description"])
         #expect(two.movedToXMP[1].value == .languageAlternative(String(repeating: "description ", count: 150).dropLast() + ""))
         #expect(twoDir.string(.ifd0, EXIFTag.artist) == "Ana Photographer" && twoDir.string(.ifd0, EXIFTag.copyright) == "(c) 2024 Ana")
-        #expect(two.warnings.count == 2 && two.warnings[1].hasPrefix("moved the 1,801-byte EXIF ImageDescription to XMP (dc:description)"))
+        #expect(two.warnings.count == 2 && two.warnings[1].message.hasPrefix("moved the 1,801-byte EXIF ImageDescription to XMP (dc:description)"))
 
         // Room for hardly anything: all four move, then the maker note goes.
         let all = EXIFAPP1Fitter.fit(source, limit: 400)
@@ -328,7 +328,7 @@ struct EXIFFitterTests {
         ])
         #expect(allDir.entry(.exif, EXIFTag.makerNote) == nil)
         #expect(allDir.string(.gps, EXIFTag.gpsLatitudeRef) == "N")
-        #expect(all.warnings.last?.hasPrefix("dropped the 35-byte maker note to fit one APP1") == true)
+        #expect(all.warnings.last?.message.hasPrefix("dropped the 35-byte maker note to fit one APP1") == true)
     }
 
     @Test("4. a blank comment is dropped, not moved; an undecodable one stays")
@@ -339,7 +339,7 @@ struct EXIFFitterTests {
         t.exif!.append(Entry(EXIFTag.userComment, .undefined(Array("ASCII\u{0}\u{0}\u{0}".utf8) + [UInt8](repeating: 0x20, count: 2_000))))
         let blank = EXIFAPP1Fitter.fit(try EXIFDirectory(tiff: t.build().bytes), limit: 600)
         #expect(blank.movedToXMP.isEmpty)
-        #expect(blank.warnings.last?.hasPrefix("dropped the empty 2,008-byte EXIF UserComment") == true)
+        #expect(blank.warnings.last?.message.hasPrefix("dropped the empty 2,008-byte EXIF UserComment") == true)
         #expect(blank.tiff != nil)
 
         t.exif![t.exif!.count - 1] = Entry(EXIFTag.userComment, .undefined(Array("JIS\u{0}\u{0}\u{0}\u{0}\u{0}".utf8) + [0x1B, 0x24, 0x42] + [UInt8](repeating: 0xB0, count: 2_000)))
@@ -347,8 +347,8 @@ struct EXIFFitterTests {
         #expect(jis.tiff == nil)
         #expect(jis.movedToXMP.isEmpty)
         #expect(jis.warnings.count == 1)
-        #expect(jis.warnings[0].contains("dropped it (still"))
-        #expect(jis.warnings[0].hasSuffix("after repacking it, dropping the maker note)"))
+        #expect(jis.warnings[0].message.contains("dropped it (still"))
+        #expect(jis.warnings[0].message.hasSuffix("after repacking it, dropping the maker note)"))
     }
 
     // MARK: Step 5 and giving up
@@ -363,8 +363,8 @@ struct EXIFFitterTests {
         #expect(dir.ifd(.ifd1) == nil)  // step 3 came first
         #expect(dir.string(.exif, EXIFTag.dateTimeOriginal) == "2023:04:27 19:44:18")
         #expect(result.warnings.count == 2)
-        #expect(result.warnings[0].hasPrefix("dropped the 64-byte EXIF thumbnail"))
-        #expect(result.warnings[1].hasPrefix("dropped the 70,000-byte maker note to fit one APP1"))
+        #expect(result.warnings[0].message.hasPrefix("dropped the 64-byte EXIF thumbnail"))
+        #expect(result.warnings[1].message.hasPrefix("dropped the 70,000-byte maker note to fit one APP1"))
     }
 
     @Test("6. what cannot be dropped or moved: no EXIF, and the warning says what was tried")
@@ -376,8 +376,8 @@ struct EXIFFitterTests {
         #expect(result.app1Payload == nil)
         #expect(result.movedToXMP.isEmpty)
         #expect(result.warnings.count == 1)
-        #expect(result.warnings[0].hasPrefix("EXIF is \(EXIFText.bytes(tiff.count + 6)) bytes, over the 65,533 a JPEG APP1 holds; dropped it (still "))
-        #expect(result.warnings[0].hasSuffix(" bytes after repacking it, dropping the thumbnail, dropping the maker note)"))
+        #expect(result.warnings[0].message.hasPrefix("EXIF is \(EXIFText.bytes(tiff.count + 6)) bytes, over the 65,533 a JPEG APP1 holds; dropped it (still "))
+        #expect(result.warnings[0].message.hasSuffix(" bytes after repacking it, dropping the thumbnail, dropping the maker note)"))
     }
 
     @Test("fitter steps with a small limit", arguments: [false, true])
@@ -389,16 +389,16 @@ struct EXIFFitterTests {
         let packed = try packedSize(layout.bytes)
         // Enough for everything once the gap is gone: repacked.
         let repacked = EXIFForJPEG.make(fromHEIFExifItem: item, width: 1, height: 1, tiffLimit: packed)
-        #expect(repacked.warnings.first?.hasPrefix("repacked the EXIF") == true)
+        #expect(repacked.warnings.first?.message.hasPrefix("repacked the EXIF") == true)
         #expect(EXIFTestSupport.directory(repacked).flatMap(thumbnail) == t.thumbnail)
         // Less: the thumbnail is dropped.
         let dropped = EXIFForJPEG.make(fromHEIFExifItem: item, width: 1, height: 1, tiffLimit: packed - 1)
-        #expect(dropped.warnings.last?.hasPrefix("dropped the 40-byte EXIF thumbnail") == true)
+        #expect(dropped.warnings.last?.message.hasPrefix("dropped the 40-byte EXIF thumbnail") == true)
         #expect(EXIFTestSupport.directory(dropped)?.ifd(.ifd1) == nil)
         // Not even IFD0: nothing.
         let none = EXIFForJPEG.make(fromHEIFExifItem: item, width: 1, height: 1, tiffLimit: 20)
         #expect(none.app1Payload == nil)
-        #expect(none.warnings.first?.contains("over the 26 a JPEG APP1 holds; dropped it") == true)
+        #expect(none.warnings.first?.message.contains("over the 26 a JPEG APP1 holds; dropped it") == true)
     }
 
     // MARK: When the repack is impossible
@@ -413,7 +413,7 @@ struct EXIFFitterTests {
         let dir = try #require(EXIFTestSupport.directory(result))
         #expect(dir.ifd(.ifd1) == nil)
         #expect(dir.tiff.count <= layout.ifd1! - 70_000)
-        #expect(result.warnings == [
+        #expect(result.warnings.map(\.message) == [
             "EXIF could not be repacked: IFD0 tag 0x013C (type 2, count 400) has a value that cannot be located; "
                 + "only trimming it and dropping its thumbnail were tried",
             "dropped the 40-byte EXIF thumbnail and trimmed unreferenced bytes (\(EXIFText.bytes(layout.bytes.count + 6)) → "

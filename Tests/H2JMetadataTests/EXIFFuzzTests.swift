@@ -92,7 +92,7 @@ struct EXIFFuzzTests {
             // two in three get the provenance ImageUniqueID (the append-IFD edit).
             let result = EXIFForJPEG.make(fromHEIFExifItem: item, width: width, height: 480, stripGPS: i % 2 == 1,
                                           imageUniqueID: i % 3 == 2 ? nil : Self.imageUniqueID, tiffLimit: limit)
-            if result.warnings.contains(where: { $0.hasPrefix("repacked the EXIF") }) { laddered += 1 }
+            if result.warnings.contains(where: { $0.message.hasPrefix("repacked the EXIF") }) { laddered += 1 }
             // Every 5th variant: a repack must read back as the same contents, and the
             // append-IFD edit on a random IFD must read back with its value (or throw).
             if i % 5 == 0, let start = TIFFHeaderLocator.locate(in: item), let dir = try? TIFFReader.read(Array(item[start...])) {

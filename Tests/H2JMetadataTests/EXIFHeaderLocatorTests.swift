@@ -2,6 +2,7 @@ import H2JTestSupport
 import Testing
 @testable import H2JJPEG
 @testable import H2JMetadata
+@testable import H2JSupport
 
 @Suite("EXIF TIFF header location")
 struct EXIFHeaderLocatorTests {
@@ -56,7 +57,7 @@ struct EXIFHeaderLocatorTests {
         #expect(TIFFHeaderLocator.locate(in: [UInt8](repeating: 0xAB, count: 5000)) == nil)
         #expect(TIFFHeaderLocator.locate(in: EXIFTestSupport.heifItem(tiff: [], prefix: JPEGAPPSignature.exif)) == nil)
         let result = EXIFForJPEG.make(fromHEIFExifItem: [1, 2, 3, 4, 5, 6, 7, 8], width: 10, height: 10)
-        #expect(result == JPEGExif(app1Payload: nil, warnings: ["EXIF item has no TIFF header; dropped it"]))
+        #expect(result == JPEGExif(app1Payload: nil, warnings: [Warning(.exifDropped, "EXIF item has no TIFF header; dropped it")]))
     }
 
     @Test("a bare magic number is accepted so the reader can say what is wrong")
@@ -66,7 +67,7 @@ struct EXIFHeaderLocatorTests {
         #expect(TIFFHeaderLocator.locate(in: item) == 10)
         let result = EXIFForJPEG.make(fromHEIFExifItem: item, width: 10, height: 10)
         #expect(result.app1Payload == nil)
-        #expect(result.warnings == ["EXIF is unreadable: IFD0 offset 4,096 is past the end of the 8-byte TIFF data; dropped it"])
+        #expect(result.warnings.map(\.message) == ["EXIF is unreadable: IFD0 offset 4,096 is past the end of the 8-byte TIFF data; dropped it"])
     }
 
     @Test("a plausible header is preferred over an earlier bare magic number")

@@ -37,7 +37,7 @@ struct EXIFHostileInputTests {
         put32(0xFFFF_FFF0, at: 4, in: &tiff)
         let result = make(tiff)
         #expect(result.app1Payload == nil)
-        #expect(result.warnings == ["EXIF is unreadable: IFD0 offset 4,294,967,280 is past the end of the \(EXIFText.bytes(tiff.count))-byte TIFF data; dropped it"])
+        #expect(result.warnings.map(\.message) == ["EXIF is unreadable: IFD0 offset 4,294,967,280 is past the end of the \(EXIFText.bytes(tiff.count))-byte TIFF data; dropped it"])
     }
 
     @Test("IFD0 offset inside the header")
@@ -46,7 +46,7 @@ struct EXIFHostileInputTests {
         put32(2, at: 4, in: &tiff)
         let result = make(tiff)
         #expect(result.app1Payload == nil)
-        #expect(result.warnings.first?.contains("IFD0 offset 2 points inside the 8-byte TIFF header") == true)
+        #expect(result.warnings.first?.message.contains("IFD0 offset 2 points inside the 8-byte TIFF header") == true)
     }
 
     @Test("IFD0 entries truncated")
@@ -55,7 +55,7 @@ struct EXIFHostileInputTests {
         let tiff = Array(layout.bytes.prefix(layout.ifd0 + 2 + 12 * 3))
         let result = make(tiff)
         #expect(result.app1Payload == nil)
-        #expect(result.warnings.first?.contains("IFD0 at offset 8 declares 9 entries, which run past the end") == true)
+        #expect(result.warnings.first?.message.contains("IFD0 at offset 8 declares 9 entries, which run past the end") == true)
     }
 
     @Test("IFD0's next pointer loops back to IFD0")
@@ -70,7 +70,7 @@ struct EXIFHostileInputTests {
         let result = make(tiff)
         let dir = try #require(EXIFTestSupport.directory(result))
         #expect(dir.unsignedInteger(.ifd0, EXIFTag.orientation) == 1)
-        #expect(result.warnings == ["EXIF IFD1 at offset 8 was already read (IFD loop); left it as it is"])
+        #expect(result.warnings.map(\.message) == ["EXIF IFD1 at offset 8 was already read (IFD loop); left it as it is"])
     }
 
     @Test("sub-IFD pointers into IFD0, into themselves, and in a cycle")
@@ -91,7 +91,7 @@ struct EXIFHostileInputTests {
             let result = make(tiff)
             let dir = try #require(EXIFTestSupport.directory(result))
             #expect(dir.unsignedInteger(.ifd0, EXIFTag.orientation) == 1)
-            #expect(result.warnings.contains("EXIF \(message); left it as it is"))
+            #expect(result.warnings.map(\.message).contains("EXIF \(message); left it as it is"))
         }
     }
 
@@ -108,7 +108,7 @@ struct EXIFHostileInputTests {
             #expect(dir.unsignedInteger(.ifd1, EXIFTag.orientation) == 1)
             #expect(dir.unsignedInteger(.exif, EXIFTag.pixelXDimension) == 640)
             #expect(result.warnings.count == 1)
-            #expect(result.warnings[0].hasPrefix("EXIF GPS IFD"))
+            #expect(result.warnings[0].message.hasPrefix("EXIF GPS IFD"))
         }
     }
 
@@ -129,8 +129,8 @@ struct EXIFHostileInputTests {
         #expect(out.tiff.count == layout.end)
         #expect(out.unsignedInteger(.ifd0, EXIFTag.orientation) == 1)
         #expect(result.warnings.count == 2)
-        #expect(result.warnings[0].hasPrefix("EXIF GPS IFD at offset \(layout.gps!) declares 65535 entries"))
-        #expect(result.warnings[1].hasPrefix("trimmed 70,000 unreferenced bytes"))
+        #expect(result.warnings[0].message.hasPrefix("EXIF GPS IFD at offset \(layout.gps!) declares 65535 entries"))
+        #expect(result.warnings[1].message.hasPrefix("trimmed 70,000 unreferenced bytes"))
     }
 
     @Test("huge counts, count × size overflow, unknown types")
@@ -191,7 +191,7 @@ struct EXIFHostileInputTests {
         // IFD1 has descendants, so it cannot move; dropping it leaves IFD0 alone.
         let result = make(tiff, tiffLimit: 100)
         #expect(result.app1Payload?.count == 6 + 8 + 18)
-        #expect(result.warnings.last?.hasPrefix("dropped IFD1") == true)
+        #expect(result.warnings.last?.message.hasPrefix("dropped IFD1") == true)
     }
 
     @Test("all-0xFF and all-zero bodies behind a valid header")
@@ -261,15 +261,15 @@ struct EXIFHostileRepackTests {
         for limit in [EXIFForJPEG.maxTIFFBytes, 400, 120] {
             let result = EXIFForJPEG.make(fromHEIFExifItem: EXIFTestSupport.heifItem(tiff: tiff), width: 640, height: 480,
                                           imageUniqueID: Self.id, tiffLimit: limit)
-            let note = result.warnings.first { $0.hasPrefix("EXIF could not be repacked: ") }
-            #expect(note?.contains(cause) == true, "\(name), limit \(limit): \(result.warnings)")
+            let note = result.warnings.first { $0.message.hasPrefix("EXIF could not be repacked: ") }
+            #expect(note?.message.contains(cause) == true, "\(name), limit \(limit): \(result.warnings)")
             #expect(result.movedToXMP.isEmpty, "\(name)")
             if let payload = result.app1Payload {
                 #expect(payload.count <= limit + 6, "\(name)")
                 let dir = try EXIFDirectory(app1Payload: payload)
                 #expect(dir.unsignedInteger(.ifd0, EXIFTag.orientation) == 1, "\(name)")
             } else {
-                #expect(result.warnings.last?.contains("dropped it") == true, "\(name)")
+                #expect(result.warnings.last?.message.contains("dropped it") == true, "\(name)")
             }
         }
     }
@@ -302,9 +302,9 @@ struct EXIFHostileRepackTests {
         let dir = try EXIFDirectory(tiff: layout.bytes)
         #expect(dir.ifds.filter { $0.kind == .subIFD }.count == 8 && dir.unreadable.isEmpty)
         let result = EXIFForJPEG.make(fromHEIFExifItem: EXIFTestSupport.heifItem(tiff: layout.bytes), width: 1, height: 1)
-        #expect(result.warnings.first == "EXIF could not be repacked: IFD0 tag 0x014A holds 9 IFD offsets, more than readers follow; "
+        #expect(result.warnings.first?.message == "EXIF could not be repacked: IFD0 tag 0x014A holds 9 IFD offsets, more than readers follow; "
             + "only trimming it and dropping its thumbnail were tried")
         // The SubIFDs sit after the gap, so neither trimming nor dropping IFD1 helps.
-        #expect(result.app1Payload == nil && result.warnings.last?.contains("dropped it") == true)
+        #expect(result.app1Payload == nil && result.warnings.last?.message.contains("dropped it") == true)
     }
 }

@@ -68,9 +68,9 @@ struct EXIFImageUniqueIDTests {
         #expect(dir.entry(.exif, EXIFTag.imageUniqueID) == nil)
         #expect(dir.ifd(.ifd1) != nil)
         #expect(result.warnings.count == 2)
-        #expect(result.warnings[0].hasPrefix("repacked the EXIF"))
-        #expect(result.warnings[1].hasPrefix("did not add the provenance ImageUniqueID to the EXIF: the EXIF would grow to "))
-        #expect(result.warnings[1].hasSuffix("bytes, over the \(EXIFText.bytes(packed + 6)) a JPEG APP1 holds"))
+        #expect(result.warnings[0].message.hasPrefix("repacked the EXIF"))
+        #expect(result.warnings[1].message.hasPrefix("did not add the provenance ImageUniqueID to the EXIF: the EXIF would grow to "))
+        #expect(result.warnings[1].message.hasSuffix("bytes, over the \(EXIFText.bytes(packed + 6)) a JPEG APP1 holds"))
         // With room for it, it is there.
         let roomy = make(tiff, limit: packed + 200)
         #expect(EXIFTestSupport.directory(roomy)?.string(.exif, EXIFTag.imageUniqueID) == Self.mark.imageUniqueID)
@@ -84,6 +84,6 @@ struct EXIFImageUniqueIDTests {
         let result = make(tiff)
         let dir = try #require(EXIFTestSupport.directory(result))
         #expect(dir.ifd(.exif) == nil)
-        #expect(result.warnings.last == "did not add the provenance ImageUniqueID to the EXIF: ExifIFD is unreadable, so it cannot be edited")
+        #expect(result.warnings.last?.message == "did not add the provenance ImageUniqueID to the EXIF: ExifIFD is unreadable, so it cannot be edited")
     }
 }

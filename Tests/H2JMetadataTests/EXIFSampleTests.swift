@@ -28,7 +28,7 @@ struct EXIFSampleTests {
         let source = MemoryByteSource(bytes)
         let structure = try HEIFStructure.read(from: source)
         let primary = try structure.primaryImage()
-        return try #require(try SourceMetadata(structure: structure, primary: primary.id, source: source).exif)
+        return try #require(try SourceMetadata(storedIn: structure, primary: primary.id, source: source).exif)
     }
 
     @Test("GPS stays in a valid EXIF of one APP1; the comment goes to XMP, whole")
@@ -54,7 +54,7 @@ struct EXIFSampleTests {
 
         #expect(result.movedToXMP == [XMPProperty(.exif, "UserComment", .languageAlternative(Self.comment))])
         #expect(result.warnings.count == 1)
-        #expect(result.warnings.first?.hasPrefix("moved the 70,208-byte EXIF UserComment to XMP (exif:UserComment) to fit one APP1 (\(EXIFText.bytes(source.tiff.count + 6)) → ") == true)
+        #expect(result.warnings.first?.message.hasPrefix("moved the 70,208-byte EXIF UserComment to XMP (exif:UserComment) to fit one APP1 (\(EXIFText.bytes(source.tiff.count + 6)) → ") == true)
     }
 
     @Test("exiftool finds the output EXIF valid, with GPS", .enabled(if: ExifTool.isAvailable, "exiftool is not installed"))

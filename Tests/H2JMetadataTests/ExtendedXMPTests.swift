@@ -80,7 +80,7 @@ struct ExtendedXMPTests {
         #expect(standard.hasPrefix(String(edited[..<cut])) && standard.hasSuffix(String(edited[cut...])))
         let tags = try S.exiftool(packet: extended)
         #expect(tags["XMP-exif:UserComment"] == Self.longComment)
-        let warning = try #require(result.warnings.first)
+        let warning = try #require(result.warnings.first).message
         #expect(result.warnings.count == 1)
         #expect(warning.hasPrefix("XMP is ") && warning.contains(" bytes, over the 65,502 one APP1 holds: moved exif:UserComment ("))
         #expect(warning.hasSuffix(" bytes) to Extended XMP (\(EXIFText.bytes(extended.count)) bytes in 2 APP1 segments); removed 1 byte of padding"))
@@ -114,7 +114,7 @@ struct ExtendedXMPTests {
         #expect(text.contains(#"xmlns:dc="http://purl.org/dc/elements/1.1/""#) && text.contains(#"xmlns:photoshop="#)
                 && text.contains(#"xmlns:tiff="#) && text.contains(#"xmlns:xmp="#))
         #expect(S.count(of: "xmlns:rdf=", in: text) == 1 && S.count(of: "xmlns:x=", in: text) == 1)
-        #expect(result.warnings == ["XMP is \(EXIFText.bytes(S.packet(XMPForJPEG.make(packet: Array(source.utf8), width: 1, height: 1, adding: S.mark()).payload).count)) bytes, over the \(EXIFText.bytes(limit)) one APP1 holds: moved dc:description (3,090 bytes), photoshop:History (2,039 bytes) to Extended XMP (\(EXIFText.bytes(extended.count)) bytes in 1 APP1 segment); removed 1 byte of padding"])
+        #expect(result.warnings.map(\.message) == ["XMP is \(EXIFText.bytes(S.packet(XMPForJPEG.make(packet: Array(source.utf8), width: 1, height: 1, adding: S.mark()).payload).count)) bytes, over the \(EXIFText.bytes(limit)) one APP1 holds: moved dc:description (3,090 bytes), photoshop:History (2,039 bytes) to Extended XMP (\(EXIFText.bytes(extended.count)) bytes in 1 APP1 segment); removed 1 byte of padding"])
         // What exiftool reads from both packets together is what it reads from the source.
         var together = try S.exiftool(packet: S.packet(result.payload))
         together.merge(try S.exiftool(packet: extended)) { first, _ in first }
@@ -138,10 +138,10 @@ struct ExtendedXMPTests {
         let extended = String(decoding: try checkExtended(result, limit: 1_500), as: UTF8.self)
         #expect(extended.contains(#"xmlns:a="urn:one""#) && extended.contains("<a:big>") && !extended.contains("urn:two"))
         #expect(S.text(result.payload).contains("<a:big2>") && !S.text(result.payload).contains("<a:big>"))
-        #expect(result.warnings.first?.contains("moved a:big (915 bytes) to Extended XMP") == true)
+        #expect(result.warnings.first?.message.contains("moved a:big (915 bytes) to Extended XMP") == true)
         // With less room, what can move is not enough.
         let less = XMPForJPEG.make(packet: Array(source.utf8), width: 1, height: 1, adding: [], packetLimit: 1_300)
-        #expect(less == JPEGXMP(payload: nil, warnings: ["XMP is 2,190 bytes, over the 1,300 one APP1 holds (still 1,412 bytes with what can move in Extended XMP); dropped it"]))
+        #expect(less == JPEGXMP(payload: nil, warnings: [Warning(.xmpDropped, "XMP is 2,190 bytes, over the 1,300 one APP1 holds (still 1,412 bytes with what can move in Extended XMP); dropped it")]))
     }
 
     @Test("When nothing movable makes it fit, there is no XMP and a warning")
@@ -150,7 +150,7 @@ struct ExtendedXMPTests {
         let result = XMPForJPEG.make(packet: Array(source.utf8), width: 1, height: 1, adding: S.mark())
         #expect(result.payload == nil && result.extendedPayloads.isEmpty)
         #expect(result.warnings.count == 1)
-        #expect(result.warnings.first?.hasSuffix("with what can move in Extended XMP); dropped it") == true)
+        #expect(result.warnings.first?.message.hasSuffix("with what can move in Extended XMP); dropped it") == true)
         // h2j never moves, however large.
         let hugeMark = [XMPProperty(.h2j, "sourceName", .text(String(repeating: "n", count: 70_000)))]
         #expect(XMPForJPEG.make(packet: nil, width: 1, height: 1, adding: hugeMark).payload == nil)

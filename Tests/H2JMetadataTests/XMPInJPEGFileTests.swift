@@ -16,7 +16,7 @@ struct XMPInJPEGFileTests {
     static func sourceMetadata(xmp packet: [UInt8]) throws -> SourceMetadata {
         let source = MemoryByteSource(S.heif(xmp: packet))
         let structure = try HEIFStructure.read(from: source)
-        return try SourceMetadata(structure: structure, primary: 1, source: source)
+        return try SourceMetadata(storedIn: structure, primary: 1, source: source)
     }
 
     /// A 16×16 JPEG with `markers`, written to a file in `directory`.
@@ -52,8 +52,8 @@ struct XMPInJPEGFileTests {
         var source = try Self.sourceMetadata(xmp: packet)
         source.exif = EXIFTestSupport.heifItem(tiff: tiff.build().bytes)
         let markers = JPEGMarkers(source: source, mode: .keep, mark: Self.mark, width: 16, height: 16)
-        #expect(markers.warnings.contains { $0.hasPrefix("moved the ") && $0.contains("EXIF UserComment to XMP") }, "\(markers.warnings)")
-        #expect(markers.warnings.contains { $0.contains("moved exif:UserComment") && $0.contains("to Extended XMP") }, "\(markers.warnings)")
+        #expect(markers.warnings.contains { $0.message.hasPrefix("moved the ") && $0.message.contains("EXIF UserComment to XMP") }, "\(markers.warnings)")
+        #expect(markers.warnings.contains { $0.message.contains("moved exif:UserComment") && $0.message.contains("to Extended XMP") }, "\(markers.warnings)")
         #expect(markers.kept == MetadataKept(exif: true, xmp: true, icc: false), "\(markers.warnings)")
         let directory = TemporaryDirectory()
         let (path, bytes) = try Self.jpeg(markers, in: directory)

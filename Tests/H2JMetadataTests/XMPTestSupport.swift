@@ -71,7 +71,7 @@ enum XMPTestSupport {
         let source = MemoryByteSource(bytes)
         let structure = try HEIFStructure.read(from: source)
         let primary = try structure.primaryImage()
-        return try SourceMetadata(structure: structure, primary: primary.id, source: source).xmp
+        return try SourceMetadata(storedIn: structure, primary: primary.id, source: source).xmp
     }
 
     /// A minimal HEIF whose primary item (1) is described by an XMP `mime` item holding

@@ -6,7 +6,7 @@ import Testing
 @Suite("Planning: content decides, outputs are never clobbered")
 struct PlannerTests {
     func plans(_ dir: TemporaryDirectory, options: ConversionOptions = ConversionOptions(), output: String? = nil) -> [Plan] {
-        let planner = Planner(options: options)
+        let planner = Planner(options: options, publisher: OutputPublisher())
         return InputWalker(inputs: [dir.path + "/in"], outputRoot: output.map { dir.path + "/" + $0 })
             .compactMap { try? $0.get() }
             .map { planner.plan($0) }
@@ -46,7 +46,7 @@ struct PlannerTests {
     func explicitFile() {
         let dir = TemporaryDirectory()
         let file = dir.file("notes.txt", Array("hello".utf8))
-        let plan = Planner(options: ConversionOptions()).plan(Candidate(path: file, outputStem: dir.path + "/notes", explicit: true))
+        let plan = Planner(options: ConversionOptions(), publisher: OutputPublisher()).plan(Candidate(path: file, outputStem: dir.path + "/notes", explicit: true))
         #expect(statusAndReason(plan)! == (.failed, "not a HEIF image: looks like unknown data"))
     }
 
@@ -57,9 +57,9 @@ struct PlannerTests {
         dir.file("in/a.heic", TemporaryDirectory.heif)
         let result = plans(dir, output: "out")
         guard case .job(let first) = result[0], case .job(let second) = result[1] else { Issue.record("expected jobs"); return }
-        #expect(first.after == nil)
-        #expect(second.after === first.claim)
-        #expect(second.after?.owner == dir.path + "/in/a.HEIF")
+        #expect(first.reservation?.previous == nil)
+        #expect(second.reservation?.previous === first.reservation)
+        #expect(second.reservation?.owner == dir.path + "/in/a.HEIF")
     }
 
     @Test("A collision on an existing output fails the second input at once")

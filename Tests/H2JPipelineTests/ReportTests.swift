@@ -1,12 +1,14 @@
 import Testing
 @testable import H2JPipeline
+@testable import H2JContainer
+@testable import H2JMetadata
 @testable import H2JSupport
 
 @Suite("Report and summary text")
 struct ReportTests {
     @Test("JSON strings escape quotes, backslashes and control characters")
     func quoting() {
-        #expect(JSONLine.quote("a\"b\\c\nd\u{1}é") == "\"a\\\"b\\\\c\\nd\\u0001é\"")
+        #expect(JSONValue.quote("a\"b\\c\nd\u{1}é") == "\"a\\\"b\\\\c\\nd\\u0001é\"")
     }
 
     @Test("A result line has every documented field, in order")
@@ -16,9 +18,16 @@ struct ReportTests {
         result.height = 3
         result.bytes = 1234
         result.metadata = .init(exif: true, xmp: false, icc: true)
-        result.warnings = ["EXIF trimmed"]
+        result.warnings = [Warning(.exifTrimmed, "EXIF trimmed")]
         result.milliseconds = 7
-        #expect(Reporter.json(result) == #"{"source":"in/a.heic","output":"out/a.jpg","status":"converted","reason":null,"width":4,"height":3,"bytes":1234,"engine":null,"engineReason":null,"metadata":{"exif":true,"xmp":false,"icc":true},"warnings":["EXIF trimmed"],"ms":7}"#)
+        #expect(Reporter.json(result) == #"{"source":"in/a.heic","output":"out/a.jpg","status":"converted","reason":null,"errorCode":null,"width":4,"height":3,"bytes":1234,"engine":null,"engineReason":null,"metadata":{"exif":true,"xmp":false,"icc":true},"warnings":["EXIF trimmed"],"warningCodes":["exif-trimmed"],"ms":7}"#)
+    }
+
+    @Test("A failed result carries its error code")
+    func failedLine() {
+        let result = ConversionResult.failed(source: "a.heic", output: "a.jpg", PipelineError(.parse, HEIFError.truncatedBox("file")))
+        #expect(result.reason == "'file' box is truncated")
+        #expect(Reporter.json(result).contains(#""status":"failed","reason":"'file' box is truncated","errorCode":"truncated""#))
     }
 
     @Test("The summary line counts every status and the rate")
@@ -36,7 +45,7 @@ struct ReportTests {
         #expect(Reporter.message(for: failed, verbosity: .quiet) == "error: x.heic: bad box")
         failed.status = .converted
         failed.reason = nil
-        failed.warnings = ["w"]
+        failed.warnings = [Warning(.exifTrimmed, "w")]
         #expect(Reporter.message(for: failed, verbosity: .quiet) == nil)
         #expect(Reporter.message(for: failed, verbosity: .normal) == "warning: x.heic: w")
     }

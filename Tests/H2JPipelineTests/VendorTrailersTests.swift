@@ -45,9 +45,9 @@ struct VendorTrailersTests {
         let keep = try VendorTrailers(structure: structure, source: source, mode: .keep)
         #expect(keep.jpegTrailer == nil)
         #expect(keep.warnings.count == 3, "\(keep.warnings)")
-        #expect(keep.warnings.contains { $0.contains("'sefd' box (20 bytes) does not end like a Samsung SEF trailer") })
-        #expect(keep.warnings.contains { $0.contains("'mpvd' box, 100 bytes") })
-        #expect(keep.warnings.contains { $0.hasPrefix("3 bytes after the last complete box") })
+        #expect(keep.warnings.contains { $0.message.contains("'sefd' box (20 bytes) does not end like a Samsung SEF trailer") })
+        #expect(keep.warnings.contains { $0.message.contains("'mpvd' box, 100 bytes") })
+        #expect(keep.warnings.contains { $0.message.hasPrefix("3 bytes after the last complete box") })
     }
 }
 

@@ -118,25 +118,7 @@ typedef struct {
 int cjpegcodec_decode(const uint8_t *data, size_t length, uint8_t **pixels,
                       cjpegcodec_decode_info *info);
 
-/// Where `cjpegcodec_decode_planes` put each component's samples.
-typedef struct {
-    /// 1 (gray) or 3 (Y, Cb, Cr).
-    int count;
-    /// Component p is `width[p]` × `height[p]` samples (its downsampled size), rows
-    /// `width[p]` bytes apart, starting `offset[p]` bytes into the buffer.
-    uint32_t width[3];
-    uint32_t height[3];
-    size_t offset[3];
-} cjpegcodec_planes;
-
-/// Decodes a whole JPEG held in memory to its component planes as stored (libjpeg's
-/// `raw_data_out`: no upsampling, no colour conversion), for comparing samples.
-/// `*buffer` receives one malloc'd buffer holding every plane (free with `cjpegcodec_free`).
-/// Only 1- and 3-component images are accepted. Return codes as `cjpegcodec_decode`.
-int cjpegcodec_decode_planes(const uint8_t *data, size_t length, uint8_t **buffer,
-                             cjpegcodec_planes *planes, cjpegcodec_decode_info *info);
-
-/// Frees a buffer returned by `cjpegcodec_decode` or `cjpegcodec_decode_planes`.
+/// Frees a buffer returned by `cjpegcodec_decode`.
 void cjpegcodec_free(void *buffer);
 
 #ifdef __cplusplus

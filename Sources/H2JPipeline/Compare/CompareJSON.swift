@@ -46,7 +46,7 @@ enum CompareJSON {
         line.add("exifTagsDropped", output.exifTags.dropped)
         line.add("exifTagsAdded", output.exifTags.added)
         line.add("yPSNR", output.yPSNR)
-        line.add("warnings", output.result.warnings)
+        line.add("warnings", output.result.warnings.map(\.message))
         return line
     }
 

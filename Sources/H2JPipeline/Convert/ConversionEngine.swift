@@ -1,5 +1,6 @@
 import H2JContainer
 import H2JJPEGCodec
+import H2JSupport
 
 /// One way of turning an image item into JPEG pixels, chosen before any pixel is
 /// decoded (`ConversionEngines.choose`): the streaming tile engine for what it takes,
@@ -22,5 +23,5 @@ protocol ConversionEngine {
     /// Writes every row of pixels, after the graft's segments.
     func writePixels(to writer: JPEGWriter) throws
     /// What decoding left to say about the pixels.
-    var warnings: [String] { get }
+    var warnings: [Warning] { get }
 }

@@ -27,7 +27,7 @@ struct LibheifConversion: ConversionEngine {
     var kind: ConversionResult.Engine { .libheif }
     var width: Int { handle.width }
     var height: Int { handle.height }
-    var warnings: [String] { image?.warnings ?? [] }
+    var warnings: [Warning] { image?.warnings ?? [] }
 
     func libraryMetadata() -> SourceMetadata? {
         SourceMetadata(exif: handle.metadata(type: "Exif").first,

@@ -1,5 +1,6 @@
 import H2JContainer
 import H2JJPEGCodec
+import H2JSupport
 import H2JTiles
 
 /// The streaming tile engine as a `ConversionEngine`: raw YCbCr bands straight into
@@ -10,7 +11,7 @@ struct TileConversion: ConversionEngine {
     var kind: ConversionResult.Engine { .tiles }
     var width: Int { engine.image.geometry.width }
     var height: Int { engine.image.geometry.height }
-    var warnings: [String] { [] }
+    var warnings: [Warning] { [] }
 
     func libraryMetadata() -> SourceMetadata? { nil }
     mutating func decode() {}

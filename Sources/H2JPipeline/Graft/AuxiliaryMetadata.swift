@@ -1,3 +1,4 @@
+import H2JSupport
 import H2JContainer
 
 /// Names the metadata that describes the primary's auxiliary images (depth or disparity
@@ -9,11 +10,11 @@ import H2JContainer
 /// dropped, and every drop is named in a per-file warning rather than left silent.
 enum AuxiliaryMetadata {
     /// One warning per auxiliary image of `primary` that has metadata items (`cdsc`).
-    static func warnings(_ structure: HEIFStructure, primary: UInt32) -> [String] {
+    static func warnings(_ structure: HEIFStructure, primary: UInt32) -> [Warning] {
         let auxiliaries = structure.references
             .filter { $0.type == "auxl" && $0.to.contains(primary) }
             .map(\.from)
-        var warnings: [String] = []
+        var warnings: [Warning] = []
         for aux in Set(auxiliaries).sorted() {
             let described = structure.items.values
                 .filter { structure.referenced(from: $0.id, type: "cdsc").contains(aux) }
@@ -25,8 +26,8 @@ enum AuxiliaryMetadata {
                 }
             guard !described.isEmpty else { continue }
             let kind = structure.auxiliaryType(of: aux).map { AuxiliaryKind(urn: $0).phrase } ?? "auxiliary image"
-            warnings.append("\(described.joined(separator: " and ")) of the \(kind) (item \(aux)) is not carried over: "
-                + "the JPEG holds only the primary image")
+            warnings.append(Warning(.auxiliaryMetadataNotCarried, "\(described.joined(separator: " and ")) of the \(kind) "
+                + "(item \(aux)) is not carried over: the JPEG holds only the primary image"))
         }
         return warnings
     }

@@ -1,3 +1,4 @@
+import H2JSupport
 import H2JContainer
 import H2JJPEG
 import H2JJPEGCodec
@@ -16,7 +17,7 @@ struct JPEGMarkers {
     /// Extended XMP APP1 payloads, written right after `xmp`.
     private(set) var extendedXMP: [[UInt8]] = []
     private(set) var icc: [UInt8]?
-    private(set) var warnings: [String] = []
+    private(set) var warnings: [Warning] = []
 
     static let app1 = 0xE1
 

@@ -19,7 +19,7 @@ struct MetadataGraft {
     let segments: JPEGMarkers
     let trailers: VendorTrailers
     /// In output order: the segments' edits, the trailers', the auxiliary images'.
-    let warnings: [String]
+    let warnings: [Warning]
 
     init(_ context: ConversionContext, engine: any ConversionEngine) throws {
         let options = context.options

@@ -18,7 +18,7 @@ import H2JSupport
 struct VendorTrailers {
     /// Bytes to append after the JPEG's EOI marker, or nil.
     private(set) var jpegTrailer: [UInt8]?
-    private(set) var warnings: [String] = []
+    private(set) var warnings: [Warning] = []
 
     /// Largest `sefd` payload carried (real ones hold depth maps and edit data, a few MB).
     static let maxTrailerBytes = 64 << 20
@@ -32,23 +32,23 @@ struct VendorTrailers {
             switch box.type {
             case "sefd":
                 guard box.payload.count <= Self.maxTrailerBytes else {
-                    warnings.append("Samsung trailer ('sefd' box, \(box.payload.count) bytes) is over the \(Self.maxTrailerBytes >> 20) MB limit; not carried over")
+                    warnings.append(Warning(.trailerNotCarried, "Samsung trailer ('sefd' box, \(box.payload.count) bytes) is over the \(Self.maxTrailerBytes >> 20) MB limit; not carried over"))
                     continue
                 }
                 let payload = try source.containerBytes(at: box.payload.lowerBound, count: box.payload.count)
                 guard payload.count >= 16, payload.suffix(Self.sefTail.count).elementsEqual(Self.sefTail) else {
-                    warnings.append("'sefd' box (\(payload.count) bytes) does not end like a Samsung SEF trailer; not carried over")
+                    warnings.append(Warning(.trailerNotCarried, "'sefd' box (\(payload.count) bytes) does not end like a Samsung SEF trailer; not carried over"))
                     continue
                 }
                 jpegTrailer = payload
             case "mpvd":
-                warnings.append("motion-photo video ('mpvd' box, \(box.payload.count) bytes) is not carried over: JPEG motion photos are not written")
+                warnings.append(Warning(.motionPhotoNotCarried, "motion-photo video ('mpvd' box, \(box.payload.count) bytes) is not carried over: JPEG motion photos are not written"))
             default:
                 break
             }
         }
         if let tail = structure.bytesAfterLastBox {
-            warnings.append("\(tail.count) bytes after the last complete box (offset \(tail.lowerBound)) are not a box; not carried over")
+            warnings.append(Warning(.trailingBytesNotCarried, "\(tail.count) bytes after the last complete box (offset \(tail.lowerBound)) are not a box; not carried over"))
         }
     }
 }

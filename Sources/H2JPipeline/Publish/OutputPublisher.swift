@@ -49,12 +49,14 @@ package final class OutputPublisher: @unchecked Sendable {
         }
     }
 
-    /// A claim made when the output is published, for a path nobody reserved: refused
-    /// when another claimant of this run has the path, otherwise taken (and settled as
-    /// published once `write` renames).
+    /// A claim made when the output is published, for a path nobody reserved: refused,
+    /// without waiting, while another claimant of this run may still produce the path or
+    /// has produced it; otherwise taken (and settled once `write` has renamed or failed).
     private func claimAtPublish(_ path: String, for owner: String) throws(CollisionError) -> OutputReservation {
         try lock.withLock { () throws(CollisionError) -> OutputReservation in
-            if let existing = claims[path] { throw CollisionError(output: path, owner: existing.owner) }
+            if let existing = claims[path], existing.settledOutcome != false {
+                throw CollisionError(output: path, owner: existing.owner)
+            }
             let reservation = OutputReservation(owner: owner, previous: nil)
             claims[path] = reservation
             return reservation

@@ -30,6 +30,18 @@ package final class OutputReservation: @unchecked Sendable {
         condition.unlock()
     }
 
+    /// Without waiting: nil while this claim or an earlier one is unsettled, otherwise
+    /// whether any of them produced the output.
+    package var settledOutcome: Bool? {
+        condition.lock()
+        let mine = published
+        condition.unlock()
+        guard let mine else { return nil }
+        if mine { return true }
+        guard let previous else { return false }
+        return previous.settledOutcome
+    }
+
     /// Blocks until this claim and every earlier one are settled; true when any of them
     /// produced the output. Cannot deadlock: a claim is always submitted to the pool
     /// before any claim that waits on it.

@@ -72,6 +72,7 @@ enum EnginePlanes {
         let file = try SourceFile(path: path)
         let structure = try HEIFStructure.read(from: file.byteSource)
         let primary = try structure.primaryImage()
+        try structure.checkItemsInFile(size: file.size)
         guard case .tiles(let image) = try EngineChoice.make(structure, primary: primary, source: file.byteSource) else { return nil }
         let collector = PlaneCollector(width: image.geometry.width, height: image.geometry.height, monochrome: image.monochrome)
         try withExtendedLifetime(file) {

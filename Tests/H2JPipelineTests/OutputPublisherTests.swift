@@ -1,0 +1,226 @@
+import Foundation
+import Synchronization
+import Testing
+@testable import H2JPipeline
+@testable import H2JSupport
+import H2JTestSupport
+
+@Suite("Output publisher: claims, atomic publish, hooks, interruption")
+struct OutputPublisherTests {
+    /// The file's bytes, or nil when it does not exist.
+    func contents(_ path: String) -> [UInt8]? {
+        FileManager.default.contents(atPath: path).map { [UInt8]($0) }
+    }
+
+    @Test("A write appears whole, creates its directories, and leaves no temp file")
+    func publishes() throws {
+        let dir = TemporaryDirectory()
+        let publisher = OutputPublisher()
+        let target = dir.sub("a/b/out.jpg")
+        let bytes = try publisher.write(target, for: "in.heic", reservation: publisher.reserve(target, for: "in.heic"),
+                                        times: nil) { fd in try POSIX.writeAll([1, 2, 3], to: fd, path: target) }
+        #expect(bytes == 3)
+        #expect(contents(target) == [1, 2, 3])
+        #expect(dir.files() == ["a/b/out.jpg"])
+    }
+
+    @Test("A body that throws leaves nothing behind, and the error comes through")
+    func failedBodyLeavesNothing() {
+        let dir = TemporaryDirectory()
+        let publisher = OutputPublisher()
+        struct Boom: Error {}
+        #expect(throws: Boom.self) {
+            _ = try publisher.write(dir.sub("out.jpg"), for: "in", reservation: nil, times: nil) { fd in
+                try POSIX.writeAll([9], to: fd, path: "out.jpg")
+                throw Boom()
+            }
+        }
+        #expect(dir.files() == [])
+    }
+
+    @Test("Reserved in walk order: the second claimant waits and loses only when the first published")
+    func reservationsDecideInOrder() throws {
+        let dir = TemporaryDirectory()
+        let publisher = OutputPublisher()
+        let target = dir.sub("out.jpg")
+        let first = publisher.reserve(target, for: "a.heic")
+        let second = publisher.reserve(target, for: "a.HEIC")
+        #expect(second.previous === first)
+        #expect(second.owner == "a.heic", "messages name the first claimant")
+        // The first fails: the second may publish.
+        first.settle(published: false)
+        _ = try publisher.write(target, for: "a.HEIC", reservation: second, times: nil) { fd in
+            try POSIX.writeAll([2], to: fd, path: target)
+        }
+        second.settle(published: true)
+        // A third claimant after a published one collides and writes nothing.
+        let third = publisher.reserve(target, for: "a.heif")
+        #expect(throws: CollisionError(output: target, owner: "a.heic")) {
+            _ = try publisher.write(target, for: "a.heif", reservation: third, times: nil) { fd in
+                try POSIX.writeAll([3], to: fd, path: target)
+            }
+        }
+        #expect(contents(target) == [2])
+        #expect(dir.files() == ["out.jpg"])
+    }
+
+    @Test("A later claimant blocks until the earlier one settles")
+    func laterClaimantWaits() throws {
+        let dir = TemporaryDirectory()
+        let publisher = OutputPublisher()
+        let target = dir.sub("out.jpg")
+        let first = publisher.reserve(target, for: "first")
+        let second = publisher.reserve(target, for: "second")
+        let done = DispatchSemaphore(value: 0)
+        DispatchQueue.global().async {
+            _ = try? publisher.write(target, for: "second", reservation: second, times: nil) { fd in
+                try POSIX.writeAll([2], to: fd, path: target)
+            }
+            done.signal()
+        }
+        // The second has written its temp file and now waits on the first's outcome.
+        #expect(done.wait(timeout: .now() + .milliseconds(300)) == .timedOut)
+        #expect(contents(target) == nil)
+        first.settle(published: false)
+        #expect(done.wait(timeout: .now() + .seconds(30)) == .success)
+        #expect(contents(target) == [2])
+    }
+
+    @Test("Unreserved paths are claimed at publish time: first come, and a second claimant is refused")
+    func claimsAtPublishTime() throws {
+        let dir = TemporaryDirectory()
+        let publisher = OutputPublisher()
+        let target = dir.sub("photo-2.jpg")
+        _ = try publisher.write(target, for: "photo.heic", reservation: nil, times: nil) { fd in
+            try POSIX.writeAll([1], to: fd, path: target)
+        }
+        #expect(throws: CollisionError(output: target, owner: "photo.heic")) {
+            _ = try publisher.write(target, for: "photo-2.heic", reservation: nil, times: nil) { fd in
+                try POSIX.writeAll([2], to: fd, path: target)
+            }
+        }
+        // A reserved path is not free for a publish-time claim either.
+        let reserved = dir.sub("other.jpg")
+        _ = publisher.reserve(reserved, for: "other.heic")
+        #expect(throws: CollisionError(output: reserved, owner: "other.heic")) {
+            _ = try publisher.write(reserved, for: "x.heic", reservation: nil, times: nil) { _ in }
+        }
+        #expect(dir.files() == ["photo-2.jpg"])
+    }
+
+    @Test("Hooks: willPublish sees the complete output and may veto; didPublish gets the size")
+    func hooks() throws {
+        let dir = TemporaryDirectory()
+        let seen = Mutex<[String]>([])
+        struct Veto: Error {}
+        let publisher = OutputPublisher(hooks: PublishHooks(
+            willPublish: { output, source in
+                seen.withLock { $0.append("will \(Path.lastComponent(output)) \(source)") }
+                if source == "vetoed" { throw Veto() }
+            },
+            didPublish: { output, source, bytes in seen.withLock { $0.append("did \(Path.lastComponent(output)) \(source) \(bytes)") } }))
+        _ = try publisher.write(dir.sub("ok.jpg"), for: "good", reservation: nil, times: nil) { fd in
+            try POSIX.writeAll([1, 2], to: fd, path: "ok.jpg")
+        }
+        #expect(throws: Veto.self) {
+            _ = try publisher.write(dir.sub("no.jpg"), for: "vetoed", reservation: nil, times: nil) { fd in
+                try POSIX.writeAll([1], to: fd, path: "no.jpg")
+            }
+        }
+        #expect(seen.withLock { $0 } == ["will ok.jpg good", "did ok.jpg good 2", "will no.jpg vetoed"])
+        #expect(dir.files() == ["ok.jpg"], "a vetoed output is not published and its temp file is gone")
+        // A vetoed publish-time claim is released: the path can still be published.
+        _ = try publisher.write(dir.sub("no.jpg"), for: "good", reservation: nil, times: nil) { _ in }
+        #expect(dir.files() == ["no.jpg", "ok.jpg"])
+    }
+
+    @Test("After removeAllAndSeal, open temp files are gone and nothing more is published")
+    func sealing() throws {
+        let dir = TemporaryDirectory()
+        let publisher = OutputPublisher()
+        let target = dir.sub("out.jpg")
+        #expect(throws: WriteError(path: target, reason: WriteError.interrupted)) {
+            _ = try publisher.write(target, for: "in", reservation: nil, times: nil) { fd in
+                try POSIX.writeAll([1], to: fd, path: target)
+                #expect(dir.files().count == 1 && OutputPublisher.isTempName(dir.files()[0]))
+                publisher.removeAllAndSeal()
+                #expect(dir.files() == [], "the signal handler removed the open temp file")
+            }
+        }
+        #expect(throws: WriteError(path: target, reason: WriteError.interrupted)) {
+            _ = try publisher.write(target, for: "in", reservation: nil, times: nil) { _ in }
+        }
+        #expect(dir.files() == [])
+    }
+
+    @Test("Temp names are recognised, ordinary names are not")
+    func tempNames() {
+        #expect(OutputPublisher.isTempName(".IMG_1.jpg.heic2jpg-123-4.tmp"))
+        #expect(!OutputPublisher.isTempName("IMG_1.jpg"))
+        #expect(!OutputPublisher.isTempName(".hidden.jpg"))
+        #expect(!OutputPublisher.isTempName(".x.heic2jpg-1-1.jpg"))
+    }
+
+    @Test("A path under a file is refused with the path named")
+    func directoryInTheWay() throws {
+        let dir = TemporaryDirectory()
+        dir.file("blocker", [0])
+        let publisher = OutputPublisher()
+        #expect(throws: WriteError(path: dir.sub("blocker"), reason: "exists and is not a directory")) {
+            _ = try publisher.write(dir.sub("blocker/out.jpg"), for: "in", reservation: nil, times: nil) { _ in }
+        }
+    }
+}
+
+/// Counts shared by the pool's jobs.
+private final class Tally: Sendable {
+    private let state = Mutex((running: 0, peak: 0, done: 0))
+
+    func start() {
+        state.withLock { $0.running += 1; $0.peak = max($0.peak, $0.running) }
+    }
+
+    func finish() {
+        state.withLock { $0.running -= 1; $0.done += 1 }
+    }
+
+    var peak: Int { state.withLock { $0.peak } }
+    var done: Int { state.withLock { $0.done } }
+}
+
+@Suite("Worker pool: bounded, complete")
+struct WorkerPoolTests {
+    @Test("Every submitted job runs once, and never more than `workers` at a time")
+    func boundedAndComplete() {
+        let pool = WorkerPool(workers: 3)
+        let tally = Tally()
+        for _ in 0..<60 {
+            pool.submit {
+                tally.start()
+                usleep(2_000)
+                tally.finish()
+            }
+        }
+        pool.waitForAll()
+        let (done, peak) = (tally.done, tally.peak)
+        #expect(done == 60)
+        #expect(peak <= 3)
+        #expect(peak >= 2, "jobs do run in parallel")
+    }
+
+    @Test("submit blocks the producer while every worker is busy")
+    func producerWaits() {
+        let pool = WorkerPool(workers: 1)
+        let release = DispatchSemaphore(value: 0)
+        pool.submit { release.wait() }
+        let submitted = DispatchSemaphore(value: 0)
+        DispatchQueue.global().async {
+            pool.submit {}
+            submitted.signal()
+        }
+        #expect(submitted.wait(timeout: .now() + .milliseconds(200)) == .timedOut)
+        release.signal()
+        #expect(submitted.wait(timeout: .now() + .seconds(30)) == .success)
+        pool.waitForAll()
+    }
+}
