@@ -11,7 +11,7 @@ import PackageDescription
 /// use only what it depends on. ARCHITECTURE.md draws it.
 ///
 /// C libraries come from Debian packages and are wrapped as system-library targets
-/// (module map + pkg-config). `CJPEGCodec` is the one C target of our own: it exists
+/// (module map + pkg-config). `CJPEGCodec` is the one C target the product ships: it exists
 /// because libjpeg reports errors through `setjmp`/`longjmp`, which must never cross
 /// Swift frames.
 let package = Package(

@@ -1,4 +1,4 @@
-// CJPEGCodec: the only C code of our own. It exists because libjpeg reports fatal
+// CJPEGCodec: the only C code the product ships. It exists because libjpeg reports fatal
 // errors by calling `error_exit`, which must not return; the standard answer is
 // `longjmp`, and a `longjmp` must never cross Swift frames. Every function here owns
 // its `setjmp`, so an error comes back to Swift as a return code plus a message.
