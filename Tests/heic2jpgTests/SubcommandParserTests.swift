@@ -1,0 +1,64 @@
+import Testing
+@testable import H2JInspect
+@testable import H2JPipeline
+@testable import heic2jpg
+
+/// `inspect` and `compare` parse through the same `ArgumentScanner` as `convert`: the
+/// same `=` handling, attached short values, `--`, and typo suggestions.
+@Suite("Subcommand parsing: one argument loop for every command")
+struct SubcommandParserTests {
+    func usageError(_ arguments: [String]) -> String? {
+        do {
+            _ = try CommandLineParser.parse(arguments)
+            return nil
+        } catch {
+            return error.message
+        }
+    }
+
+    @Test("compare: --quality=80, -q80, -q 80 and --quality 80 all mean 80")
+    func compareQualitySpellings() throws {
+        for spelling in [["--quality=80"], ["-q80"], ["-q", "80"], ["--quality", "80"]] {
+            guard case .compare(let request) = try CommandLineParser.parse(["compare"] + spelling + ["a.heic"]) else {
+                Issue.record("expected compare for \(spelling)")
+                continue
+            }
+            #expect(request.quality == 80, "\(spelling)")
+            #expect(request.files == ["a.heic"])
+        }
+    }
+
+    @Test("inspect: --source=FILE and --source FILE; '--' makes the rest files")
+    func inspectSpellings() throws {
+        guard case .inspect(let attached) = try CommandLineParser.parse(["inspect", "--source=s.heic", "--json", "x.jpg"]),
+              case .inspect(let separate) = try CommandLineParser.parse(["inspect", "--source", "s.heic", "x.jpg", "--", "--json"])
+        else {
+            Issue.record("expected inspect")
+            return
+        }
+        #expect(attached.source == "s.heic" && attached.json && attached.files == ["x.jpg"])
+        #expect(separate.source == "s.heic" && !separate.json && separate.files == ["x.jpg", "--json"])
+    }
+
+    @Test("Errors read as convert's: typo suggestions, values given to flags, missing values with their name")
+    func errors() {
+        #expect(usageError(["inspect", "--jsn", "x"]) == "Unknown option '--jsn'. Did you mean '--json'?")
+        #expect(usageError(["compare", "--quallity", "80", "x"]) == "Unknown option '--quallity'. Did you mean '--quality'?")
+        #expect(usageError(["inspect", "--json=yes", "x"]) == "The option '--json' does not take a value")
+        #expect(usageError(["inspect", "x", "--source"]) == "Missing value for '--source <file>'")
+        #expect(usageError(["compare", "-q", "0", "x"]) == "The value '0' is invalid for '-q <1-100>': expected a whole number from 1 to 100")
+        #expect(usageError(["compare"]) == "Missing expected argument '<file> ...' (usage: heic2jpg compare [--json] [-q <1-100>] <file> ...)")
+        #expect(usageError(["inspect", "--frobnicate", "x"]) == "Unknown option '--frobnicate'.")
+    }
+
+    @Test("-h or --help before '--' asks for help whatever else is there")
+    func help() throws {
+        #expect(try CommandLineParser.parse(["inspect", "--bogus", "-h"]) == .help)
+        #expect(try CommandLineParser.parse(["compare", "x", "--help"]) == .help)
+        guard case .inspect(let request) = try CommandLineParser.parse(["inspect", "--", "--help"]) else {
+            Issue.record("expected inspect")
+            return
+        }
+        #expect(request.files == ["--help"])
+    }
+}
