@@ -8,8 +8,8 @@ import H2JLibheif
 import H2JSupport
 import H2JTiles
 
-/// Runs one job to its result: sniffed and planned already, so what is left is
-/// parse → decode → encode → graft metadata → write atomically.
+/// Runs one job to its result: sniffed and planned already, so what is left is the
+/// stages parse → engine → limit → graft → decode → write (see `convert`), or a copy.
 ///
 /// Invariant: `run` never throws and never traps on bad input; every failure becomes a
 /// `failed` result whose reason names the cause, and leaves no output behind.
@@ -153,19 +153,4 @@ package struct Converter: Sendable {
             return nil
         }
     }
-}
-
-/// The decoded size exceeds `maxPixels` (a decompression bomb, or a larger image than allowed).
-struct LimitError: Error, CustomStringConvertible {
-    let width: Int, height: Int, maxPixels: Int
-    var description: String {
-        guard width > 0, height > 0 else { return "image is \(width)×\(height): it has no pixels" }
-        return "image is \(width)×\(height) (\(width.multipliedReportingOverflow(by: height).partialValue / 1_000_000) MP), over the \(maxPixels / 1_000_000) MP limit"
-    }
-}
-
-/// JPEG content that does not decode cleanly.
-struct CorruptJPEGError: Error, CustomStringConvertible {
-    let reason: String
-    var description: String { "JPEG content is corrupt: \(reason)" }
 }
