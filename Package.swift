@@ -74,7 +74,7 @@ let package = Package(
         .testTarget(name: "H2JJPEGTests", dependencies: ["H2JSupport", "H2JJPEG", "H2JInspect", "H2JTestSupport"]),
         .testTarget(name: "H2JMetadataTests",
                     dependencies: ["H2JSupport", "H2JContainer", "H2JJPEG", "H2JMetadata", "H2JPipeline", "H2JTestSupport"]),
-        .testTarget(name: "H2JTilesTests", dependencies: ["H2JTiles"]),
+        .testTarget(name: "H2JTilesTests", dependencies: ["H2JTiles", "H2JTestSupport"]),
         .testTarget(name: "H2JColourTests", dependencies: ["H2JSupport", "H2JContainer", "H2JColour", "H2JTestSupport"]),
         // Test-only C: a raw-plane JPEG decoder, so tests compare the samples the raw
         // encoder was given with what comes back; the shipped codec never needs it.

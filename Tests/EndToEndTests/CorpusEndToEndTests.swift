@@ -24,28 +24,15 @@ struct CorpusEndToEndTests {
         ((try? FileManager.default.contentsOfDirectory(atPath: corpus + "/bad")) ?? []).sorted().map { "bad/" + $0 }
     }
 
-    func run(_ corpus: String, _ scratch: TemporaryDirectory, _ extra: [String] = []) throws -> (Tool.Outcome, [String: [String: Any]]) {
-        let outcome = try Tool.run(extra + ["-o", scratch.sub("out"), "--report", scratch.sub("r.jsonl"), corpus])
-        var entries: [String: [String: Any]] = [:]
-        for line in try String(contentsOfFile: scratch.sub("r.jsonl"), encoding: .utf8).split(separator: "\n") {
-            if let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
-               let source = object["source"] as? String {
-                entries[String(source.dropFirst(corpus.count + 1))] = object
-            }
-        }
-        return (outcome, entries)
-    }
-
     @Test("keep mode: every good file converts correctly, every bad file fails with a reason, nothing stray")
     func keepMode() throws {
-        let corpus = try #require(Tool.corpus)
-        let scratch = TemporaryDirectory()
-        let (outcome, entries) = try run(corpus, scratch)
+        let run = try CorpusConversion.keep
+        let (corpus, outcome, entries) = (run.corpus, run.outcome, run.entries)
         #expect(outcome.status == 1, "bad/ files must make the run exit 1")
         let good = Self.goodFiles(corpus)
         #expect(good.count >= 15)
         for file in good {
-            let output = scratch.sub("out/" + (file as NSString).deletingPathExtension + ".jpg")
+            let output = run.output(for: file)
             #expect(entries[file]?["status"] as? String == "converted", "\(file): \(entries[file]?["reason"] ?? "no result")")
             let problems = try OutputCheck.problems(source: corpus + "/" + file, output: output)
             #expect(problems.isEmpty, "\(file): \(problems.joined(separator: "; "))")
@@ -56,16 +43,15 @@ struct CorpusEndToEndTests {
             #expect(reason.count > 10, "\(file): reason '\(reason)' does not name the problem")
         }
         let expected = good.map { ($0 as NSString).deletingPathExtension + ".jpg" }.sorted()
-        #expect(scratch.files("out") == expected, "no stray, partial or temp files")
+        #expect(run.outputFiles() == expected, "no stray, partial or temp files")
     }
 
     @Test("strip mode: no EXIF, XMP or GPS; ICC kept")
     func stripMode() throws {
-        let corpus = try #require(Tool.corpus)
-        let scratch = TemporaryDirectory()
-        let (_, entries) = try run(corpus, scratch, ["--metadata", "strip"])
+        let run = try CorpusConversion.strip
+        let (corpus, entries) = (run.corpus, run.entries)
         for file in Self.goodFiles(corpus) {
-            let output = scratch.sub("out/" + (file as NSString).deletingPathExtension + ".jpg")
+            let output = run.output(for: file)
             #expect(entries[file]?["status"] as? String == "converted", "\(file)")
             let problems = try OutputCheck.problems(source: corpus + "/" + file, output: output, strip: true)
             #expect(problems.isEmpty, "\(file): \(problems.joined(separator: "; "))")
@@ -114,13 +100,12 @@ struct CorpusEndToEndTests {
 
     @Test("Tag for tag: every EXIF, maker-note, XMP and ICC tag of the primary survives with its value; -validate adds nothing")
     func tagForTag() throws {
-        let corpus = try #require(Tool.corpus)
-        let scratch = TemporaryDirectory()
-        let (_, entries) = try run(corpus, scratch)
+        let run = try CorpusConversion.keep
+        let (corpus, entries) = (run.corpus, run.entries)
         var totalKept = 0
         for file in Self.goodFiles(corpus) {
             let source = corpus + "/" + file
-            let output = scratch.sub("out/" + (file as NSString).deletingPathExtension + ".jpg")
+            let output = run.output(for: file)
             let before = try Self.metadataTags(source), after = try Self.metadataTags(output)
             let afterByName = Dictionary(grouping: after, by: { $0.key.split(separator: ":").last.map(String.init) ?? $0.key })
             let warnings = entries[file]?["warnings"] as? [String] ?? []

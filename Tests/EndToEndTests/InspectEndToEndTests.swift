@@ -285,12 +285,12 @@ struct InspectCorpusEndToEndTests {
 
     @Test("Converted corpus files (P3 grid, large XMP, non-UTF-8 XMP) carry a mark that names their source")
     func convertedCorpus() throws {
-        let corpus = try #require(Tool.corpus)
-        let scratch = TemporaryDirectory()
+        // The keep-mode run over the whole corpus, shared with CorpusEndToEndTests.
+        let run = try CorpusConversion.keep
         for file in ["iphone/iphone13pro-depth-gainmap.heic", "camera/sony-a7s3-10bit-422.hif", "synthetic/xmp-latin1.heic"] {
-            let source = corpus + "/" + file
-            #expect(try Tool.run(["--quiet", "-o", scratch.path, source]).status == 0, "\(file)")
-            let output = scratch.sub(((file as NSString).lastPathComponent as NSString).deletingPathExtension + ".jpg")
+            let source = run.corpus + "/" + file
+            #expect(run.entries[file]?["status"] as? String == "converted", "\(file): \(run.entries[file]?["reason"] ?? "no result")")
+            let output = run.output(for: file)
             let (status, objects, _) = try InspectEndToEndTests.inspect(["--source", source, output])
             #expect(status == 0, "\(file)")
             #expect(objects.first?["sourceMatches"] as? Bool == true, "\(file)")

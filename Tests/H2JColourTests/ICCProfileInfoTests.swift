@@ -93,10 +93,10 @@ struct ICCProfileInfoTests {
     func robustness() throws {
         let generated = try #require(ICCFromNCLX.profile(for: NCLX(primaries: 9, transfer: 1, matrix: 9, fullRange: true)))
         let profiles = [generated, Self.profile(version: (2, 0x10), tags: [("desc", Self.textDescription("sRGB", unicode: "sRGB"))])]
+        var generator = SeededGenerator("ICCProfileInfoTests/robustness")
         for profile in profiles {
             for length in 0...profile.count { _ = ICCProfileInfo(profile: Array(profile.prefix(length))) }
-            var generator = SystemRandomNumberGenerator()
-            for _ in 0..<3000 {
+            for _ in 0..<TestScale.iterations(3000) {
                 var mutated = profile
                 for _ in 0..<Int.random(in: 1...6, using: &generator) {
                     // Bias mutations towards the header, the tag table and the desc tag's counts.

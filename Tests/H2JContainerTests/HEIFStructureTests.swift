@@ -147,7 +147,7 @@ struct HEIFStructureTests {
             return Int(state >> 33) % bound
         }
         var parsed = 0, readItems = 0, grids = 0, crops = 0
-        for _ in 0..<20_000 {
+        for _ in 0..<TestScale.iterations(20_000) {
             var bytes = valid
             for _ in 0...random(4) {
                 switch random(4) {

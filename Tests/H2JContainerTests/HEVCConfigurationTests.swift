@@ -62,7 +62,7 @@ struct HEVCConfigurationTests {
             return Int(state >> 33) % bound
         }
         var parsed = 0, refused = 0
-        for _ in 0..<5000 {
+        for _ in 0..<TestScale.iterations(5000) {
             var bytes = valid
             for _ in 0...random(3) {
                 switch random(4) {

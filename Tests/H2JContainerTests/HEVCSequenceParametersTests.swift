@@ -1,3 +1,4 @@
+import H2JTestSupport
 import Testing
 @testable import H2JContainer
 
@@ -83,8 +84,8 @@ struct HEVCSequenceParametersTests {
             #expect(HEVCSequenceParameters.parse(nal: Array(good.prefix(length))) == nil, "prefix \(length)")
         }
         #expect(HEVCSequenceParameters.parse(nal: sps(chroma: 1, width: 16, height: 16, window: (9, 0, 0, 0))) == nil)
-        var generator = SystemRandomNumberGenerator()
-        for _ in 0..<5000 {
+        var generator = SeededGenerator("HEVCSequenceParametersTests/refusals")
+        for _ in 0..<TestScale.iterations(5000) {
             var bytes = good
             bytes[Int.random(in: 2..<bytes.count, using: &generator)] = UInt8.random(in: 0...255, using: &generator)
             _ = HEVCSequenceParameters.parse(nal: bytes)

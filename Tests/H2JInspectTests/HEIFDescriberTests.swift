@@ -1,3 +1,4 @@
+import Foundation
 import H2JTestSupport
 import Testing
 @testable import H2JContainer
@@ -93,19 +94,50 @@ struct HEIFDescriberTests {
         #expect(properties.primary?.bitDepth == 10 && properties.primary?.chroma == "4:2:0")
     }
 
+    /// A mutated container is either described — a HEIF or AVIF of the mutated size whose
+    /// images are listed once each, in ID order, with at most one primary (the primary's
+    /// ID) and a display size only where there is a size, rendered as JSON that parses
+    /// back to the same values and as text — or refused with an `InspectError` that says
+    /// why, whose JSON object is just the file and that reason.
     @Test("Mutated containers are described or refused, never trapped on")
     func robustness() {
         let file = Self.file()
-        var generator = SystemRandomNumberGenerator()
-        for _ in 0..<3000 {
+        var generator = SeededGenerator("HEIFDescriberTests/robustness")
+        var described = 0, refused = 0
+        for iteration in 0..<TestScale.iterations(3000) {
             var mutated = file
             for _ in 0..<Int.random(in: 1...6, using: &generator) {
                 mutated[Int.random(in: 0..<mutated.count, using: &generator)] = UInt8.random(in: 0...255, using: &generator)
             }
-            if let properties = try? ImageInspection.describe(MemoryByteSource(mutated)) {
-                _ = InspectOutcome(file: "x", properties: properties).json
-                _ = InspectOutcome(file: "x", properties: properties).text
+            let context = "iteration \(iteration), seed \(generator.seed)"
+            let properties: ImageProperties
+            do {
+                properties = try ImageInspection.describe(MemoryByteSource(mutated))
+            } catch {
+                refused += 1
+                #expect(!error.description.isEmpty, "\(context): an error without a reason")
+                let json = InspectOutcome(file: "x", error: error.description).json
+                let object = (try? JSONSerialization.jsonObject(with: Data(json.utf8))) as? [String: Any]
+                #expect(object?.keys.sorted() == ["error", "file"] && object?["error"] as? String == error.description, "\(context): \(json)")
+                continue
             }
+            described += 1
+            #expect(["heif", "avif"].contains(properties.format) && properties.byteSize == mutated.count,
+                    "\(context): \(properties.format), \(properties.byteSize) bytes")
+            let ids = properties.images.map(\.id)
+            #expect(ids.allSatisfy { $0 != nil } && zip(ids, ids.dropFirst()).allSatisfy { $0! < $1! }, "\(context): image IDs \(ids)")
+            let primaries = properties.images.filter(\.isPrimary)
+            #expect(primaries.count <= 1 && primaries.allSatisfy { $0.id == properties.primary?.id },
+                    "\(context): primaries \(primaries.map(\.id)), primary item \(String(describing: properties.primary?.id))")
+            #expect(properties.images.allSatisfy { $0.displaySize == nil || $0.size != nil }, "\(context): a display size without a size")
+            let outcome = InspectOutcome(file: "x", properties: properties)
+            let object = (try? JSONSerialization.jsonObject(with: Data(outcome.json.utf8))) as? [String: Any]
+            #expect(object?["file"] as? String == "x" && object?["format"] as? String == properties.format
+                    && object?["bytes"] as? Int == mutated.count && (object?["images"] as? [Any])?.count == properties.images.count,
+                    "\(context): \(outcome.json.prefix(400))")
+            #expect(outcome.text.hasPrefix("x\n"), "\(context): \(outcome.text.prefix(200))")
         }
+        // The mutations reach both outcomes.
+        #expect(described > 0 && refused > 0, "\(described) described, \(refused) refused, seed \(generator.seed)")
     }
 }

@@ -46,14 +46,15 @@ struct JPEGStructureTests {
         let jpeg = try JPEGTestSupport.encode(width: 24, height: 16, markers: [(0xE1, Array("Exif\0\0".utf8) + [1, 2, 3])])
         #expect(Self.read(jpeg) != nil)
         for length in 0...jpeg.count { _ = Self.read(Array(jpeg.prefix(length))) }
-        var generator = SystemRandomNumberGenerator()
-        for _ in 0..<3000 {
+        var generator = SeededGenerator("JPEGStructureTests/robustness")
+        for _ in 0..<TestScale.iterations(3000) {
             var mutated = jpeg
             for _ in 0..<Int.random(in: 1...6, using: &generator) {
                 mutated[Int.random(in: 0..<min(mutated.count, 400), using: &generator)] = UInt8.random(in: 0...255, using: &generator)
             }
             if let header = Self.read(mutated) {
-                #expect(header.segments.allSatisfy { $0.range.upperBound <= header.scanStart && $0.range.count >= 4 })
+                #expect(header.segments.allSatisfy { $0.range.upperBound <= header.scanStart && $0.range.count >= 4 },
+                        "seed \(generator.seed)")
             }
             _ = JPEGMarkerFilter.strippingMetadata(from: mutated)
             _ = try? ImageInspection.describe(MemoryByteSource(mutated))

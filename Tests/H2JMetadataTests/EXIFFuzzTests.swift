@@ -7,9 +7,10 @@ import Testing
 /// and whatever it returns must be a well-formed, upright, size-bounded APP1 payload.
 @Suite("EXIF mutation fuzzing")
 struct EXIFFuzzTests {
-    /// 4 seeds × 5,000 = 20,000 variants; separate cases so they run in parallel.
+    /// 4 seeds × 5,000 = 20,000 variants (a quarter in debug builds); separate cases so
+    /// they run in parallel.
     static let seeds: [UInt64] = [0x5EED_0F_E71F, 0xC0FFEE, 0xBAD_F00D, 0x1234_5678_9ABC]
-    static let iterationsPerSeed = 5_000
+    static let iterationsPerSeed = TestScale.iterations(5_000)
 
     static let imageUniqueID = "00112233445566778899AABBCCDDEEFF"
 
@@ -73,7 +74,7 @@ struct EXIFFuzzTests {
         return bytes
     }
 
-    @Test("5,000 mutated items per seed never trap and yield valid payloads", arguments: seeds)
+    @Test("5,000 mutated items per seed (a quarter in debug) never trap and yield valid payloads", arguments: seeds)
     func mutations(seed: UInt64) throws {
         var bases: [[UInt8]] = []
         for bigEndian in [false, true] {

@@ -194,13 +194,40 @@ struct EXIFHostileInputTests {
         #expect(result.warnings.last?.message.hasPrefix("dropped IFD1") == true)
     }
 
+    /// A zero body is an empty IFD0 (no entries, no next IFD) and unreferenced zeros: it is
+    /// kept, trimmed to the 14-byte TIFF when the limit asks. A 0xFF or 0x01 body declares
+    /// 65,535 or 257 IFD0 entries that run past the end: the EXIF is dropped with a warning
+    /// that says so. Whatever comes out reads back and fits the limit.
     @Test("all-0xFF and all-zero bodies behind a valid header")
-    func garbageBodies() {
+    func garbageBodies() throws {
+        let signature = Array("Exif\0\0".utf8)
         for fill: UInt8 in [0x00, 0xFF, 0x01] {
             for header: [UInt8] in [[0x49, 0x49, 0x2A, 0x00, 8, 0, 0, 0], [0x4D, 0x4D, 0x00, 0x2A, 0, 0, 0, 8]] {
                 let tiff = header + [UInt8](repeating: fill, count: 300)
-                _ = make(tiff)
-                _ = make(tiff, tiffLimit: 50)
+                for limit in [EXIFAPP1Fitter.maxTIFFBytes, 50] {
+                    let context = "fill 0x\(String(fill, radix: 16)), \(header[0] == 0x49 ? "II" : "MM"), limit \(limit)"
+                    let result = make(tiff, tiffLimit: limit)
+                    guard let payload = result.app1Payload else {
+                        let count = fill == 0xFF ? 65_535 : 257
+                        #expect(fill != 0, "\(context): an empty IFD0 is readable, yet dropped: \(result.warnings.map(\.message))")
+                        #expect(result.warnings.map(\.code) == [.exifDropped], "\(context)")
+                        #expect(result.warnings.first?.message.contains("IFD0 at offset 8 declares \(count) entries, which run past the end") == true,
+                                "\(context): \(result.warnings.map(\.message))")
+                        continue
+                    }
+                    #expect(fill == 0, "\(context): IFD0's entries run past the end, yet \(payload.count) bytes came out")
+                    #expect(payload.starts(with: signature) && payload.count <= limit + signature.count, "\(context): \(payload.count) bytes")
+                    let dir = try #require(try? EXIFDirectory(app1Payload: payload), "\(context): the payload does not read back")
+                    #expect(dir.ifds.count == 1 && dir.ifds[0].entries.isEmpty && dir.unreadable.isEmpty, "\(context)")
+                    let out = Array(payload.dropFirst(signature.count))
+                    if limit < tiff.count {
+                        // Only the header and the empty IFD0 (count, next pointer) are referenced.
+                        #expect(out == header + [0, 0, 0, 0, 0, 0], "\(context): \(out.count) bytes")
+                        #expect(result.warnings.map(\.message).contains { $0.hasPrefix("trimmed 294 unreferenced bytes") }, "\(context)")
+                    } else {
+                        #expect(out == tiff && result.warnings.isEmpty, "\(context): what fits is kept as it is")
+                    }
+                }
             }
         }
     }

@@ -82,13 +82,13 @@ struct ProvenanceMarkReadingTests {
 
     @Test("Every prefix and many mutations of a packet are read without trapping")
     func robustness() {
+        var generator = SeededGenerator("ProvenanceMarkReadingTests/robustness")
         for packet in [Packets.attributePacket(), Self.elementPacket()] {
             for length in 0...packet.count {
                 let mark = ProvenanceMark(xmp: Array(packet.prefix(length)))
                 #expect(mark == nil || length >= packet.count - 80)
             }
-            var generator = SystemRandomNumberGenerator()
-            for _ in 0..<1000 {
+            for _ in 0..<TestScale.iterations(1000) {
                 var mutated = packet
                 for _ in 0..<Int.random(in: 1...8, using: &generator) {
                     mutated[Int.random(in: 0..<mutated.count, using: &generator)] = UInt8.random(in: 0...255, using: &generator)
