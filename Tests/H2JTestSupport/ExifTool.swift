@@ -7,13 +7,7 @@ package enum ExifTool {
     package static let path = "/usr/bin/exiftool"
     package static var isAvailable: Bool { FileManager.default.isExecutableFile(atPath: path) }
 
-    /// What one run printed, the two streams apart.
-    package struct Output {
-        package let status: Int32
-        package let stdout: Data
-        package let stderr: String
-        package var stdoutText: String { String(decoding: stdout, as: UTF8.self) }
-    }
+    package typealias Output = ChildProcess.Output
 
     /// A run that had to succeed and did not.
     package struct Failure: Error, CustomStringConvertible {
@@ -22,23 +16,7 @@ package enum ExifTool {
 
     /// Runs exiftool with `arguments` (the files to read among them), whatever its exit status.
     package static func run(_ arguments: [String]) throws -> Output {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: path)
-        process.arguments = arguments
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        // Drain both pipes concurrently so a chatty run never blocks.
-        let group = DispatchGroup()
-        nonisolated(unsafe) var outData = Data()
-        nonisolated(unsafe) var errData = Data()
-        DispatchQueue.global().async(group: group) { outData = out.fileHandleForReading.readDataToEndOfFile() }
-        DispatchQueue.global().async(group: group) { errData = err.fileHandleForReading.readDataToEndOfFile() }
-        process.waitUntilExit()
-        group.wait()
-        return Output(status: process.terminationStatus, stdout: outData, stderr: String(decoding: errData, as: UTF8.self))
+        try ChildProcess.run(path, arguments)
     }
 
     /// The standard output of a run that must succeed; throws with its standard error otherwise.

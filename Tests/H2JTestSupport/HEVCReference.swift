@@ -28,23 +28,11 @@ package enum HEVCReference {
 
     /// Runs a tool and returns its standard output; throws with its standard error on failure.
     package static func run(_ name: String, _ arguments: [String]) throws -> [UInt8] {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: try tool(name))
-        process.arguments = arguments
-        let output = Pipe(), errors = Pipe()
-        process.standardOutput = output
-        process.standardError = errors
-        try process.run()
-        nonisolated(unsafe) var errorText = Data()
-        let drained = DispatchSemaphore(value: 0)
-        DispatchQueue.global().async { errorText = errors.fileHandleForReading.readDataToEndOfFile(); drained.signal() }
-        let bytes = [UInt8](output.fileHandleForReading.readDataToEndOfFile())
-        process.waitUntilExit()
-        drained.wait()
-        guard process.terminationStatus == 0 else {
-            throw ToolError(description: "\(name) \(arguments.joined(separator: " ")) failed: \(String(decoding: errorText, as: UTF8.self))")
+        let output = try ChildProcess.run(try tool(name), arguments)
+        guard output.status == 0 else {
+            throw ToolError(description: "\(name) \(arguments.joined(separator: " ")) failed: \(output.stderr)")
         }
-        return bytes
+        return [UInt8](output.stdout)
     }
 
     /// One frame of `testsrc2` encoded by libx265 through ffmpeg, as a test tile.

@@ -7,14 +7,7 @@ import Testing
 /// same `=` handling, attached short values, `--`, and typo suggestions.
 @Suite("Subcommand parsing: one argument loop for every command")
 struct SubcommandParserTests {
-    func usageError(_ arguments: [String]) -> String? {
-        do {
-            _ = try CommandLineParser.parse(arguments)
-            return nil
-        } catch {
-            return error.message
-        }
-    }
+    func usageError(_ arguments: [String]) -> String? { CommandLineParserTests().usageError(arguments) }
 
     @Test("compare: --quality=80, -q80, -q 80 and --quality 80 all mean 80")
     func compareQualitySpellings() throws {
