@@ -205,7 +205,24 @@ struct WorkerPoolTests {
         let (done, peak) = (tally.done, tally.peak)
         #expect(done == 60)
         #expect(peak <= 3)
-        #expect(peak >= 2, "jobs do run in parallel")
+    }
+
+    @Test("Two workers run two jobs at once: each waits for the other to start")
+    func parallel() {
+        let pool = WorkerPool(workers: 2)
+        let first = DispatchSemaphore(value: 0), second = DispatchSemaphore(value: 0)
+        let met = Mutex(0)
+        pool.submit {
+            first.signal()
+            if second.wait(timeout: .now() + .seconds(30)) == .success { met.withLock { $0 += 1 } }
+        }
+        pool.submit {
+            second.signal()
+            if first.wait(timeout: .now() + .seconds(30)) == .success { met.withLock { $0 += 1 } }
+        }
+        pool.waitForAll()
+        let both = met.withLock { $0 }
+        #expect(both == 2, "a pool of two that ran its jobs one after the other would leave each waiting")
     }
 
     @Test("submit blocks the producer while every worker is busy")
