@@ -7,9 +7,17 @@ import H2JSupport
 /// libheif keeps a pointer to the function table for the context's life, so the table
 /// is allocated once for the process and never freed. Reads past the end fail (libheif
 /// checks sizes first and turns a failed read into its own error).
+///
+/// libheif parses boxes a field at a time (reads of 1–4 bytes), so small reads are
+/// served from a window of `windowBytes` read ahead in one `pread`; larger ones go
+/// straight to the source.
 final class LibheifReader {
     private let source: ByteSource
     private var position: Int64 = 0
+    /// The bytes read ahead, starting at `windowStart`.
+    private var window: [UInt8] = []
+    private var windowStart = 0
+    static let windowBytes = 64 << 10
 
     init(_ source: ByteSource) { self.source = source }
 
@@ -21,9 +29,7 @@ final class LibheifReader {
             read: { data, size, userdata in
                 guard size > 0 else { return 0 }  // libheif reads empty payloads, with no buffer
                 let reader = LibheifReader.from(userdata)
-                guard let data, let offset = Int(exactly: reader.position),
-                      let bytes = try? reader.source.read(at: offset, count: size) else { return 1 }
-                bytes.withUnsafeBytes { data.copyMemory(from: $0.baseAddress!, byteCount: size) }
+                guard let data, let offset = Int(exactly: reader.position), reader.copy(size, at: offset, into: data) else { return 1 }
                 reader.position += Int64(size)
                 return 0
             },
@@ -38,6 +44,23 @@ final class LibheifReader {
             }))
         return UnsafePointer(table)
     }()
+
+    /// Copies `count` bytes at `offset` into `data`: from the window when they lie in
+    /// it (refilled first for a small read that does not), otherwise read directly.
+    private func copy(_ count: Int, at offset: Int, into data: UnsafeMutableRawPointer) -> Bool {
+        if count <= Self.windowBytes && !(offset >= windowStart && offset + count <= windowStart + window.count) {
+            guard offset >= 0, offset < source.size,
+                  let ahead = try? source.read(at: offset, count: min(Self.windowBytes, source.size - offset)) else { return false }
+            (window, windowStart) = (ahead, offset)
+        }
+        if offset >= windowStart && offset + count <= windowStart + window.count {
+            window.withUnsafeBytes { data.copyMemory(from: $0.baseAddress! + (offset - windowStart), byteCount: count) }
+            return true
+        }
+        guard let bytes = try? source.read(at: offset, count: count) else { return false }
+        bytes.withUnsafeBytes { data.copyMemory(from: $0.baseAddress!, byteCount: count) }
+        return true
+    }
 
     private static func from(_ userdata: UnsafeMutableRawPointer?) -> LibheifReader {
         Unmanaged<LibheifReader>.fromOpaque(userdata!).takeUnretainedValue()

@@ -41,7 +41,7 @@ package struct FileByteSource: ByteSource {
             let n = POSIX.retryingInterrupts {
                 buffer.withUnsafeMutableBytes { raw in pread(fd, raw.baseAddress! + done, count - done, off_t(offset + done)) }
             }
-            if n < 0 { throw .system(SystemError(call: "pread")) }
+            if n < 0 { throw .system(SystemError()) }
             guard n > 0 else { throw .endOfFile(offset: offset + done) }
             done += n
         }

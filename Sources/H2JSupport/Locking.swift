@@ -65,7 +65,7 @@ package enum POSIXThread {
         }, start)
         if status != 0 {
             Unmanaged<Start>.fromOpaque(start).release()
-            throw SystemError(call: "pthread_create", errno: status)
+            throw SystemError(errno: status)
         }
     }
 }

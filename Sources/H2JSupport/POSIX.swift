@@ -6,7 +6,12 @@ import Glibc
 package enum POSIX {
     /// `strerror(errno)`: the text every file-system error message ends with.
     package static func lastError() -> String {
-        String(cString: strerror(errno))
+        describe(errno)
+    }
+
+    /// `strerror(code)`: the one place an errno becomes text.
+    package static func describe(_ code: Int32) -> String {
+        String(cString: strerror(code))
     }
 
     /// Seconds on the monotonic clock, for durations (never for dates).
@@ -43,7 +48,7 @@ package enum POSIX {
         var chunk = [UInt8](repeating: 0, count: 1 << 16)
         while true {
             let n = retryingInterrupts { chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) } }
-            if n < 0 { throw SystemError(call: "read") }
+            if n < 0 { throw SystemError() }
             if n == 0 { return bytes }
             bytes.append(contentsOf: chunk[0..<n])
         }
@@ -75,13 +80,10 @@ package struct WriteError: Error, Equatable, Sendable, CustomStringConvertible {
         self.errno = errno
     }
 
-    /// The reason of a write refused because the run was interrupted.
-    package static let interrupted = "interrupted"
-
     /// A failed system call on `path`: the reason is `prefix` (if any) and `strerror(errno)`.
     package static func system(_ path: String, _ prefix: String? = nil) -> WriteError {
         let code = Glibc.errno
-        let text = String(cString: strerror(code))
+        let text = POSIX.describe(code)
         return WriteError(path: path, reason: prefix.map { "\($0): \(text)" } ?? text, errno: code)
     }
 }

@@ -22,7 +22,7 @@ struct ErrorCodeTests {
         #expect(ErrorCode(classifying: WriteError(path: "a", reason: "No space left on device", errno: ENOSPC)) == .diskFull)
         #expect(ErrorCode(classifying: WriteError(path: "a", reason: "Disk quota exceeded", errno: EDQUOT)) == .diskFull)
         #expect(ErrorCode(classifying: WriteError(path: "a", reason: "Permission denied", errno: EACCES)) == .writeFailed)
-        #expect(ErrorCode(classifying: WriteError(path: "a", reason: WriteError.interrupted)) == .interrupted)
+        #expect(ErrorCode(classifying: PublishInterrupted(path: "a")) == .interrupted)
         #expect(ErrorCode(classifying: CollisionError(output: "a.jpg", owner: "a.heic")) == .outputCollision)
     }
 

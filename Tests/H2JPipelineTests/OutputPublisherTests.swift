@@ -139,7 +139,7 @@ struct OutputPublisherTests {
         let dir = TemporaryDirectory()
         let publisher = OutputPublisher()
         let target = dir.sub("out.jpg")
-        #expect(throws: WriteError(path: target, reason: WriteError.interrupted)) {
+        #expect(throws: PublishInterrupted(path: target)) {
             _ = try publisher.write(target, for: "in", reservation: nil, times: nil) { fd in
                 try POSIX.writeAll([1], to: fd, path: target)
                 #expect(dir.files().count == 1 && OutputPublisher.isTempName(dir.files()[0]))
@@ -147,7 +147,7 @@ struct OutputPublisherTests {
                 #expect(dir.files() == [], "the signal handler removed the open temp file")
             }
         }
-        #expect(throws: WriteError(path: target, reason: WriteError.interrupted)) {
+        #expect(throws: PublishInterrupted(path: target)) {
             _ = try publisher.write(target, for: "in", reservation: nil, times: nil) { _ in }
         }
         #expect(dir.files() == [])

@@ -59,10 +59,8 @@ package enum ErrorCode: String, Sendable, CaseIterable {
         case is CorruptJPEGError: self = .corruptJPEG
         case is JPEGError: self = .encodeFailed
         case is CollisionError: self = .outputCollision
-        case let error as WriteError:
-            if error.reason == WriteError.interrupted { self = .interrupted }
-            else if error.errno == ENOSPC || error.errno == EDQUOT { self = .diskFull }
-            else { self = .writeFailed }
+        case is PublishInterrupted: self = .interrupted
+        case let error as WriteError: self = error.errno == ENOSPC || error.errno == EDQUOT ? .diskFull : .writeFailed
         default: self = .unclassified
         }
     }

@@ -120,9 +120,9 @@ package final class OutputPublisher: @unchecked Sendable {
     }
 
     /// Creates and opens (O_EXCL, mode 0644) a temp file beside `target`.
-    private func createTemp(besides target: String) throws(WriteError) -> (fd: Int32, path: String) {
-        try lock.withLock { () throws(WriteError) -> (fd: Int32, path: String) in
-            guard !sealed else { throw WriteError(path: target, reason: WriteError.interrupted) }
+    private func createTemp(besides target: String) throws -> (fd: Int32, path: String) {
+        try lock.withLock { () throws -> (fd: Int32, path: String) in
+            guard !sealed else { throw PublishInterrupted(path: target) }
             counter += 1
             let name = "." + Path.lastComponent(target) + Self.marker + "\(getpid())-\(counter).tmp"
             let path = Path.join(Path.parent(target), name)
@@ -134,9 +134,9 @@ package final class OutputPublisher: @unchecked Sendable {
     }
 
     /// Renames `temp` to `target` unless the run has been interrupted.
-    private func rename(_ temp: String, as target: String) throws(WriteError) {
-        try lock.withLock { () throws(WriteError) in
-            guard !sealed else { throw WriteError(path: target, reason: WriteError.interrupted) }
+    private func rename(_ temp: String, as target: String) throws {
+        try lock.withLock { () throws in
+            guard !sealed else { throw PublishInterrupted(path: target) }
             guard Glibc.rename(temp, target) == 0 else { throw WriteError.system(target) }
             openTemps.remove(temp)
         }

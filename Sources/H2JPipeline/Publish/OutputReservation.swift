@@ -60,3 +60,10 @@ package struct CollisionError: Error, Equatable, CustomStringConvertible {
     package let owner: String
     package var description: String { "output \(output) is already the output of \(owner) in this run; rename one of them" }
 }
+
+/// A publish refused because the run was interrupted (the signal handler sealed the
+/// publisher): nothing more is written.
+package struct PublishInterrupted: Error, Equatable, CustomStringConvertible {
+    package let path: String
+    package var description: String { "cannot write \(path): interrupted" }
+}
