@@ -66,7 +66,7 @@ let package = Package(
         // only `package` declarations and builds in release too.
         .target(
             name: "H2JTestSupport",
-            dependencies: ["H2JContainer", "H2JMetadata", "H2JTiles", "H2JJPEGCodec"],
+            dependencies: ["H2JSupport", "H2JContainer", "H2JMetadata", "H2JTiles", "H2JJPEGCodec"],
             path: "Tests/H2JTestSupport"
         ),
         .testTarget(name: "H2JSupportTests", dependencies: ["H2JSupport", "H2JMetadata", "H2JTestSupport"]),
@@ -90,7 +90,11 @@ let package = Package(
         .testTarget(
             name: "EndToEndTests",
             dependencies: ["H2JSupport", "H2JContainer", "H2JJPEG", "H2JMetadata", "H2JTiles", "H2JJPEGCodec",
-                           "CHeif", "CJPEGCodec", "heic2jpg", "H2JTestSupport"]
+                           "CHeif", "CJPEGCodec", "heic2jpg", "H2JTestSupport"],
+            // Optimised even in debug builds: its reference decoders and pixel comparisons
+            // loop over every sample of 12 MP pictures, which -Onone makes many times slower
+            // (most of the suite's CPU time went there).
+            swiftSettings: [.unsafeFlags(["-O"])]
         ),
     ]
 )

@@ -285,7 +285,7 @@ struct EXIFFitterTests {
         t.ifd1 = nil
         t.thumbnail = nil
         let comment = "Zürich — " + String(repeating: "a long comment ", count: 200)  // 3,010 characters
-        let units = Array(comment.utf16).flatMap { bigEndian ? [UInt8($0 >> 8), UInt8($0 & 0xFF)] : [UInt8($0 & 0xFF), UInt8($0 >> 8)] }
+        let units = EXIFTestTIFF.utf16(comment, bigEndian: bigEndian)
         t.exif!.append(Entry(EXIFTag.userComment, .undefined(Array("UNICODE\u{0}".utf8) + units)))
         t.ifd0 += [Entry(EXIFTag.imageDescription, .ascii(String(repeating: "description ", count: 150))),
                    Entry(EXIFTag.artist, .ascii("Ana Photographer")),

@@ -6,9 +6,7 @@ import Testing
 struct EXIFUserFieldTests {
     typealias Entry = EXIFTestTIFF.Entry
 
-    func utf16(_ text: String, bigEndian: Bool) -> [UInt8] {
-        Array(text.utf16).flatMap { bigEndian ? [UInt8($0 >> 8), UInt8($0 & 0xFF)] : [UInt8($0 & 0xFF), UInt8($0 >> 8)] }
-    }
+    func utf16(_ text: String, bigEndian: Bool) -> [UInt8] { EXIFTestTIFF.utf16(text, bigEndian: bigEndian) }
 
     @Test("UserComment character codes", arguments: [false, true])
     func userComment(bigEndian: Bool) {

@@ -47,7 +47,7 @@ struct XMPInJPEGFileTests {
         var tiff = EXIFTestTIFF.typical()
         tiff.ifd1 = nil
         tiff.thumbnail = nil
-        let units = Array(ExtendedXMPTests.longComment.utf16).flatMap { [UInt8($0 & 0xFF), UInt8($0 >> 8)] }
+        let units = EXIFTestTIFF.utf16(ExtendedXMPTests.longComment, bigEndian: false)
         tiff.exif!.append(EXIFTestTIFF.Entry(EXIFTag.userComment, .undefined(Array("UNICODE\u{0}".utf8) + units)))
         var source = try Self.sourceMetadata(xmp: packet)
         source.exif = EXIFTestSupport.heifItem(tiff: tiff.build().bytes)

@@ -25,7 +25,7 @@ struct CompareTests {
     }
 
     /// A 4×3 RGB picture with varied samples.
-    static let picture: [[UInt8]] = (0..<3).map { y in (0..<12).map { UInt8(20 * $0 + 7 * y) } }
+    static let picture: [[UInt8]] = (0..<3).map { (y: Int) -> [UInt8] in (0..<12).map { (x: Int) -> UInt8 in UInt8(20 * x + 7 * y) } }
 
     @Test("Identical pictures: infinite, shown as inf in text and null in JSON")
     func identical() {

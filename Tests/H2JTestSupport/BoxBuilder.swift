@@ -1,7 +1,9 @@
 /// Assembles ISO-BMFF boxes for tests: `box("pitm", fullBox(0) + u16(1))`.
 package enum BoxBuilder {
-    package static func u16(_ v: Int) -> [UInt8] { [UInt8(v >> 8 & 0xFF), UInt8(v & 0xFF)] }
-    package static func u32(_ v: Int) -> [UInt8] { [UInt8(v >> 24 & 0xFF), UInt8(v >> 16 & 0xFF), UInt8(v >> 8 & 0xFF), UInt8(v & 0xFF)] }
+    package static func u16(_ v: Int) -> [UInt8] { [UInt8(truncatingIfNeeded: v >> 8), UInt8(truncatingIfNeeded: v)] }
+    package static func u32(_ v: Int) -> [UInt8] {
+        [UInt8(truncatingIfNeeded: v >> 24), UInt8(truncatingIfNeeded: v >> 16), UInt8(truncatingIfNeeded: v >> 8), UInt8(truncatingIfNeeded: v)]
+    }
     package static func u64(_ v: UInt64) -> [UInt8] { (0..<8).map { UInt8(v >> (56 - 8 * UInt64($0)) & 0xFF) } }
     /// `v` in `size` bytes (0, 4 or 8), as `iloc` stores its variable-size fields.
     package static func uint(_ v: UInt64, size: Int) -> [UInt8] { Array(u64(v).suffix(size)) }

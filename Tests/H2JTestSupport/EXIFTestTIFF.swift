@@ -48,6 +48,14 @@ package struct EXIFTestTIFF {
 
     package init(bigEndian: Bool = false) { self.bigEndian = bigEndian }
 
+    /// `text` in UTF-16 code units of the given byte order, as a UNICODE UserComment holds it.
+    package static func utf16(_ text: String, bigEndian: Bool) -> [UInt8] {
+        text.utf16.flatMap { (unit: UInt16) -> [UInt8] in
+            let high = UInt8(truncatingIfNeeded: unit >> 8), low = UInt8(truncatingIfNeeded: unit)
+            return bigEndian ? [high, low] : [low, high]
+        }
+    }
+
     /// A typical phone EXIF: Make/Model/Orientation/dimensions, ExifIFD with dates and
     /// pixel dimensions and interop, GPS, and IFD1 with a thumbnail.
     package static func typical(bigEndian: Bool = false, thumbnailSize: Int = 64) -> EXIFTestTIFF {

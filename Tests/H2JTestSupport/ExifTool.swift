@@ -1,4 +1,5 @@
 import Foundation
+import H2JSupport
 
 /// Runs exiftool, an independent EXIF/XMP/ICC reader, for unit and end-to-end tests:
 /// on bytes written to a temporary file, or on a file already on disk.
@@ -14,10 +15,21 @@ package enum ExifTool {
         package let description: String
     }
 
-    /// Runs exiftool with `arguments` (the files to read among them), whatever its exit status.
+    /// Runs exiftool with `arguments` (the files to read among them), whatever its exit
+    /// status: on an idle `ExifToolServer` of this process (one is started when none is
+    /// idle, so parallel tests never wait for each other), or as a process of its own when
+    /// an argument cannot travel through an argument file.
     package static func run(_ arguments: [String]) throws -> Output {
-        try ChildProcess.run(path, arguments)
+        guard arguments.allSatisfy(ExifToolServer.canPass) else { return try ChildProcess.run(path, arguments) }
+        let server = try serversLock.withLock { idleServers.popLast() } ?? ExifToolServer(executable: path)
+        // A server that failed is dropped: its exiftool exits once its input closes.
+        let output = try server.run(arguments)
+        serversLock.withLock { idleServers.append(server) }
+        return output
     }
+
+    private static let serversLock = Lock()
+    nonisolated(unsafe) private static var idleServers: [ExifToolServer] = []
 
     /// The standard output of a run that must succeed; throws with its standard error otherwise.
     package static func output(_ arguments: [String]) throws -> [UInt8] {

@@ -60,7 +60,7 @@ package enum HEVCReference {
     }
 
     package static func lengthPrefixed(_ nal: [UInt8]) -> [UInt8] {
-        [UInt8(nal.count >> 24 & 0xFF), UInt8(nal.count >> 16 & 0xFF), UInt8(nal.count >> 8 & 0xFF), UInt8(nal.count & 0xFF)] + nal
+        BoxBuilder.u32(nal.count) + nal
     }
 
     /// NAL units of an Annex B byte stream (start codes 00 00 01, optionally after a zero byte).

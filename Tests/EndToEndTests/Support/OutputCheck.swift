@@ -12,27 +12,19 @@ enum OutputCheck {
     static let preservedTags = [("IFD0", "Make"), ("IFD0", "Model"), ("ExifIFD", "DateTimeOriginal"),
                                 ("GPS", "GPSLatitude"), ("GPS", "GPSLatitudeRef"), ("GPS", "GPSLongitude"), ("GPS", "GPSLongitudeRef")]
 
-    static func problems(source: String, output: String, strip: Bool = false,
+    /// Every problem of `output`, converted from `source`. With `samePixelsAs`, another
+    /// output of the same source (the keep-mode run's, for a strip-mode output), the
+    /// pixels are checked by requiring the very same image data (tables, frame header and
+    /// scans, byte for byte) rather than by a second reference decode: the two modes
+    /// differ only in their metadata segments.
+    static func problems(source: String, output: String, strip: Bool = false, samePixelsAs other: String? = nil,
                          background: (UInt8, UInt8, UInt8) = (255, 255, 255)) throws -> [String] {
         var problems: [String] = []
-        guard let decoded = Reference.jpeg(output) else { return ["output does not decode"] }
-        if decoded.warnings > 0 { problems.append("output decodes with \(decoded.warnings) libjpeg warnings") }
-        if let size = Reference.heifSize(source), size != (decoded.picture.width, decoded.picture.height) {
-            problems.append("size \(decoded.picture.width)×\(decoded.picture.height) != libheif's \(size.0)×\(size.1)")
-        }
-        if let reference = Reference.heif(source, background: background),
-           reference.width == decoded.picture.width, reference.height == decoded.picture.height {
-            let psnr = decoded.picture.psnr(against: reference)
-            // Below 34 dB, accept only what JPEG itself costs at q90 4:2:0 on this content
-            // (example.avif's fine detail tops out at 33.0 dB however it is encoded).
-            if psnr < minimumPSNR {
-                let ceiling = Reference.jpegCeiling(reference, components: decoded.components)
-                if psnr < ceiling - 0.1 {
-                    problems.append(String(format: "PSNR %.2f dB < %.0f, and below libjpeg's own %.2f dB on the reference", psnr, minimumPSNR, ceiling))
-                }
-            }
+        if let other {
+            guard let data = JPEGSegments.imageData(path: output) else { return ["output image data unreadable"] }
+            if data != JPEGSegments.imageData(path: other) { problems.append("image data differs from \(other)'s") }
         } else {
-            problems.append("no reference decode to compare with")
+            problems += pixelProblems(source: source, output: output, background: background)
         }
         let out = try ExifTool.tags(atPath: output)
         let orientation = out["IFD0:Orientation"].map { "\($0)" }
@@ -68,6 +60,31 @@ enum OutputCheck {
             }
         }
         if Reference.heifHasXMP(source) && !segments.hasXMP { problems.append("XMP lost") }
+        return problems
+    }
+
+    /// The output decodes cleanly, at libheif's size, close to libheif's pixels.
+    static func pixelProblems(source: String, output: String, background: (UInt8, UInt8, UInt8)) -> [String] {
+        var problems: [String] = []
+        guard let decoded = Reference.jpeg(output) else { return ["output does not decode"] }
+        if decoded.warnings > 0 { problems.append("output decodes with \(decoded.warnings) libjpeg warnings") }
+        if let size = Reference.heifSize(source), size != (decoded.picture.width, decoded.picture.height) {
+            problems.append("size \(decoded.picture.width)×\(decoded.picture.height) != libheif's \(size.0)×\(size.1)")
+        }
+        if let reference = Reference.heif(source, background: background),
+           reference.width == decoded.picture.width, reference.height == decoded.picture.height {
+            let psnr = decoded.picture.psnr(against: reference)
+            // Below 34 dB, accept only what JPEG itself costs at q90 4:2:0 on this content
+            // (example.avif's fine detail tops out at 33.0 dB however it is encoded).
+            if psnr < minimumPSNR {
+                let ceiling = Reference.jpegCeiling(reference, components: decoded.components)
+                if psnr < ceiling - 0.1 {
+                    problems.append(String(format: "PSNR %.2f dB < %.0f, and below libjpeg's own %.2f dB on the reference", psnr, minimumPSNR, ceiling))
+                }
+            }
+        } else {
+            problems.append("no reference decode to compare with")
+        }
         return problems
     }
 }

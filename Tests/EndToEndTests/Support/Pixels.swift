@@ -159,6 +159,23 @@ struct JPEGSegments {
         segments = list
     }
 
+    /// The image data of the JPEG at `path`: from its first segment that is neither APPn
+    /// nor COM through the first EOI after SOS (in entropy-coded data a 0xFF is always
+    /// followed by 0x00 or a restart marker, so that is the end of the picture; anything
+    /// after it, a vendor trailer, is not picture).
+    static func imageData(path: String) -> [UInt8]? {
+        guard let data = FileManager.default.contents(atPath: path) else { return nil }
+        let b = [UInt8](data)
+        guard b.count > 4, b[0] == 0xFF, b[1] == 0xD8 else { return nil }
+        var i = 2
+        while i + 4 <= b.count, b[i] == 0xFF, (0xE0...0xEF).contains(b[i + 1]) || b[i + 1] == 0xFE {
+            i += 2 + (Int(b[i + 2]) << 8 | Int(b[i + 3]))
+        }
+        guard i < b.count, let sos = b[i...].indices.first(where: { $0 + 1 < b.count && b[$0] == 0xFF && b[$0 + 1] == 0xDA }),
+              let eoi = b[sos...].indices.first(where: { $0 + 1 < b.count && b[$0] == 0xFF && b[$0 + 1] == 0xD9 }) else { return nil }
+        return Array(b[i...(eoi + 1)])
+    }
+
     func payloads(_ marker: UInt8, prefix: String) -> [[UInt8]] {
         let p = Array(prefix.utf8)
         return segments.filter { $0.0 == marker && $0.1.starts(with: p) }.map(\.1)
