@@ -4,25 +4,25 @@ import H2JContainer
 /// as a 1×1 grid) of 8-bit 4:2:0 or 4:0:0 tiles, with its transforms composed. Only
 /// `EngineChoice.make` creates one, after checking everything listed there.
 package struct TiledImage: Sendable {
-    struct Tile: Sendable {
-        let id: UInt32
+    package struct Tile: Sendable {
+        package let id: UInt32
         /// Grid cell (raster order in `dimg`).
-        let column: Int
-        let row: Int
+        package let column: Int
+        package let row: Int
         /// Index into `configurations`.
-        let configuration: Int
+        package let configuration: Int
         /// The tile item's own nclx `colr`, which overrides its bitstream's VUI (as in libheif).
-        let nclx: NCLX?
+        package let nclx: NCLX?
     }
 
-    let tiles: [Tile]
+    package let tiles: [Tile]
     let columns: Int
     let rows: Int
     /// Decoded tile size (all tiles are equal).
-    let tileWidth: Int
-    let tileHeight: Int
+    package let tileWidth: Int
+    package let tileHeight: Int
     /// Distinct `hvcC` configurations, shared by index.
-    let configurations: [HEVCConfiguration]
+    package let configurations: [HEVCConfiguration]
     package let monochrome: Bool
     package let geometry: PlaneGeometry
 

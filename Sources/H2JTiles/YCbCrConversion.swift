@@ -17,7 +17,7 @@ import H2JContainer
 /// converts it (a 10-bit sibling of an 8-bit file goes through libheif). Limited-range
 /// monochrome is expanded too, although libheif passes it through unexpanded: there
 /// the standard, not libheif, decides what black is.
-struct YCbCrConversion: Equatable, Sendable {
+package struct YCbCrConversion: Equatable, Sendable {
     /// Row-major 3×3 matrix and offsets, scaled by 2^16.
     let matrix: [Int]
     let offset: [Int]
@@ -25,7 +25,7 @@ struct YCbCrConversion: Equatable, Sendable {
     private static let one = 1 << 16
 
     /// The map for a source encoding, or nil when the source is already JFIF.
-    init?(matrix coefficients: Int, fullRange: Bool, primaries: Int) {
+    package init?(matrix coefficients: Int, fullRange: Bool, primaries: Int) {
         let (kr, kb) = Self.lumaWeights(coefficients, primaries: primaries)
         if fullRange && coefficients != 0 && coefficients != 8 && kr == 0.299 && kb == 0.114 { return nil }
         // Source (Y, Cb, Cr) → normalised (Y', Cb', Cr') with chroma centred on 0.
@@ -71,7 +71,7 @@ struct YCbCrConversion: Equatable, Sendable {
     }
 
     /// Kr and Kb of `coefficients` as libheif 1.15 reads them; (0.299, 0.114) for anything unknown.
-    static func lumaWeights(_ coefficients: Int, primaries: Int) -> (Double, Double) {
+    package static func lumaWeights(_ coefficients: Int, primaries: Int) -> (Double, Double) {
         switch coefficients {
         case 1: return (0.2126, 0.0722)
         case 4: return (0.30, 0.11)

@@ -1,4 +1,5 @@
 import Foundation
+import H2JReferenceDecoders
 import Testing
 @testable import H2JContainer
 @testable import H2JSupport

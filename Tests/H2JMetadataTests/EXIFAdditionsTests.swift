@@ -38,7 +38,7 @@ struct EXIFAdditionsTests {
         #expect(dir.string(.exif, EXIFTag.imageUniqueID) == Self.id)
         #expect(dir.rawValue(.gps, EXIFTag.gpsVersionID) == [2, 2, 0, 0])
         // Everything the source had reads the same, at the same offsets (appended, not moved).
-        #expect(Array(out.prefix(tiff.count)).dropFirst(8).count == tiff.count - 8)
+        #expect([UInt8](out.prefix(tiff.count)).dropFirst(8).count == tiff.count - 8)
         #expect(dir.string(.ifd0, EXIFTag.make) == "Apple")
         #expect(dir.entry(.exif, EXIFTag.makerNote)?.valueOffset == before.entry(.exif, EXIFTag.makerNote)?.valueOffset)
         #expect(dir.string(.gps, EXIFTag.gpsLatitudeRef) == "N")

@@ -213,7 +213,7 @@ struct EXIFFitterTests {
         #expect(EXIFTestSupport.contents(dir) == EXIFTestSupport.contents(source))
         let note = try #require(dir.entry(.exif, EXIFTag.makerNote))
         #expect(note.valueRange == original)
-        #expect(Array(tiff[original]) == Array(layout.bytes[original]))
+        #expect([UInt8](tiff[original]) == [UInt8](layout.bytes[original]))
         // Packed around it: the directories went into the space before the maker note.
         #expect(dir.ifd(.exif)!.offset < original.lowerBound && dir.ifd(.gps)!.offset < original.lowerBound)
         #expect(tiff.count < layout.bytes.count - 30_000)

@@ -63,7 +63,9 @@ struct ExtendedXMPTests {
         let extended = try checkExtended(result)
         #expect(result.extendedPayloads.count == 2)
         #expect(result.extendedPayloads[0].count == 65_533)
-        #expect(result.extendedPayloads.map { S.packet($0).count } == result.extendedPayloads.map { $0.count - JPEGAPPSignature.xmp.count })
+        let packetSizes: [Int] = result.extendedPayloads.map { S.packet($0).count }
+        let afterSignature: [Int] = result.extendedPayloads.map { $0.count - JPEGAPPSignature.xmp.count }
+        #expect(packetSizes == afterSignature)
         // The GUID agrees with md5sum, an independent MD5.
         let directory = TemporaryDirectory()
         let md5sum = String(decoding: try HEVCReference.run("md5sum", [directory.file("extended.xmp", extended)]), as: UTF8.self)

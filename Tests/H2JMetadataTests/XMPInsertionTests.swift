@@ -199,8 +199,8 @@ struct XMPInsertionTests {
         #expect(result.warnings.isEmpty)
         let packet = S.packet(result.payload)
         let cut = Self.latin1.count - "</rdf:RDF></x:xmpmeta>".utf8.count
-        #expect(Array(packet.prefix(cut)) == Array(Self.latin1.prefix(cut)))
-        #expect(Array(packet.suffix(22)) == Array(Self.latin1.suffix(22)))
+        #expect([UInt8](packet.prefix(cut)) == [UInt8](Self.latin1.prefix(cut)))
+        #expect([UInt8](packet.suffix(22)) == [UInt8](Self.latin1.suffix(22)))
         let inserted = packet[cut..<(packet.count - 22)]
         #expect(inserted.allSatisfy { $0 < 0x80 })
         let text = String(decoding: inserted, as: UTF8.self)
@@ -217,8 +217,8 @@ struct XMPInsertionTests {
         #expect(result.warnings.isEmpty)
         let packet = S.packet(result.payload)
         let structure = try #require(XMPPacketStructure(source))
-        #expect(Array(packet.prefix(structure.rdfEnd)) == Array(source.prefix(structure.rdfEnd)))
-        #expect(Array(packet.suffix(source.count - structure.rdfEnd)) == Array(source.suffix(from: structure.rdfEnd)))
+        #expect([UInt8](packet.prefix(structure.rdfEnd)) == [UInt8](source.prefix(structure.rdfEnd)))
+        #expect([UInt8](packet.suffix(source.count - structure.rdfEnd)) == [UInt8](source.suffix(from: structure.rdfEnd)))
         #expect(String(decoding: packet, as: UTF8.self).contains(#"h2j:sourceName="Aim&#xE9;.heic""#))
         // Its x:xmpmeta namespace is "adobe.ns.meta/", so exiftool names every tag after it.
         let tags = try S.exiftool(packet: packet)

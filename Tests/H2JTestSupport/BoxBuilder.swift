@@ -4,7 +4,7 @@ package enum BoxBuilder {
     package static func u32(_ v: Int) -> [UInt8] {
         [UInt8(truncatingIfNeeded: v >> 24), UInt8(truncatingIfNeeded: v >> 16), UInt8(truncatingIfNeeded: v >> 8), UInt8(truncatingIfNeeded: v)]
     }
-    package static func u64(_ v: UInt64) -> [UInt8] { (0..<8).map { UInt8(v >> (56 - 8 * UInt64($0)) & 0xFF) } }
+    package static func u64(_ v: UInt64) -> [UInt8] { (0..<8).map { (i: UInt64) -> UInt8 in UInt8(truncatingIfNeeded: v >> (56 - 8 * i)) } }
     /// `v` in `size` bytes (0, 4 or 8), as `iloc` stores its variable-size fields.
     package static func uint(_ v: UInt64, size: Int) -> [UInt8] { Array(u64(v).suffix(size)) }
     package static func fullBox(_ version: UInt8, flags: UInt8 = 0) -> [UInt8] { [version, 0, 0, flags] }

@@ -1,4 +1,5 @@
 import Foundation
+import H2JReferenceDecoders
 import H2JTestSupport
 @testable import H2JContainer
 @testable import H2JJPEG

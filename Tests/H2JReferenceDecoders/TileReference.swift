@@ -1,22 +1,23 @@
 import Foundation
-@testable import H2JContainer
-@testable import H2JSupport
-@testable import H2JTiles
+import H2JContainer
+import H2JSupport
+import H2JTiles
+import H2JDe265
 
 /// Upright 8-bit planes: Y, and for colour Cb/Cr at (w+1)/2 × (h+1)/2 (4:2:0).
-struct YCbCrPlanes: Equatable {
-    let width: Int
-    let height: Int
-    var y: [UInt8]
-    var cb: [UInt8]
-    var cr: [UInt8]
-    var monochrome: Bool { cb.isEmpty }
-    var chromaWidth: Int { (width + 1) / 2 }
-    var chromaHeight: Int { (height + 1) / 2 }
+package struct YCbCrPlanes: Equatable {
+    package let width: Int
+    package let height: Int
+    package var y: [UInt8]
+    package var cb: [UInt8]
+    package var cr: [UInt8]
+    package var monochrome: Bool { cb.isEmpty }
+    package var chromaWidth: Int { (width + 1) / 2 }
+    package var chromaHeight: Int { (height + 1) / 2 }
 
     /// RGB with JFIF (BT.601 full range) maths and nearest-neighbour chroma, as libheif
     /// converts 4:2:0 to RGB.
-    var rgb: RGBPicture {
+    package var rgb: RGBPicture {
         var pixels = [UInt8](repeating: 0, count: width * height * 3)
         for v in 0..<height {
             for u in 0..<width {
@@ -37,24 +38,24 @@ struct YCbCrPlanes: Equatable {
     }
 
     /// Largest absolute difference per plane.
-    func maxDifference(_ other: YCbCrPlanes) -> (y: Int, chroma: Int) {
+    package func maxDifference(_ other: YCbCrPlanes) -> (y: Int, chroma: Int) {
         func worst(_ a: [UInt8], _ b: [UInt8]) -> Int { zip(a, b).map { abs(Int($0) - Int($1)) }.max() ?? 0 }
         return (worst(y, other.y), max(worst(cb, other.cb), worst(cr, other.cr)))
     }
 }
 
 /// Collects the planes the tile engine streams out (the JPEG writer's place in tests).
-final class PlaneCollector: RawPlaneSink {
-    private(set) var planes: YCbCrPlanes
+package final class PlaneCollector: RawPlaneSink {
+    package private(set) var planes: YCbCrPlanes
     /// JPEG's iMCU height, as libjpeg would ask for.
-    let rawRowsPerCall: Int
+    package let rawRowsPerCall: Int
 
-    init(width: Int, height: Int, monochrome: Bool) {
+    package init(width: Int, height: Int, monochrome: Bool) {
         planes = YCbCrPlanes(width: width, height: height, y: [], cb: [], cr: [])
         rawRowsPerCall = monochrome ? 8 : 16
     }
 
-    func writeRaw(planes sources: [UnsafePointer<UInt8>], strides: [Int], rows: Int) throws {
+    package func writeRaw(planes sources: [UnsafePointer<UInt8>], strides: [Int], rows: Int) throws {
         for r in 0..<rows {
             planes.y += UnsafeBufferPointer(start: sources[0] + r * strides[0], count: planes.width)
         }
@@ -67,8 +68,8 @@ final class PlaneCollector: RawPlaneSink {
 }
 
 /// The tile engine's output planes for `path`, or nil when the engine would not take it.
-enum EnginePlanes {
-    static func decode(_ path: String, lanes: Int = 2) throws -> (image: TiledImage, structure: HEIFStructure, planes: YCbCrPlanes)? {
+package enum EnginePlanes {
+    package static func decode(_ path: String, lanes: Int = 2) throws -> (image: TiledImage, structure: HEIFStructure, planes: YCbCrPlanes)? {
         let file = try SourceFile(path: path)
         let structure = try HEIFStructure.read(from: file.byteSource)
         let primary = try structure.primaryImage()
@@ -86,11 +87,11 @@ enum EnginePlanes {
 /// An independent decode of the same tiles: ffmpeg's HEVC decoder, the grid assembled
 /// and the transforms applied one at a time on whole planes, and colour re-encoded in
 /// floating point. Shares only the container reader with the engine (to find the tiles).
-enum TileReference {
-    struct Failure: Error, CustomStringConvertible { let description: String }
+package enum TileReference {
+    package struct Failure: Error, CustomStringConvertible { package let description: String }
 
     /// The reference planes, and whether any tile's colour had to be re-encoded.
-    static func planes(_ path: String, _ image: TiledImage, _ structure: HEIFStructure) throws -> (planes: YCbCrPlanes, reencoded: Bool) {
+    package static func planes(_ path: String, _ image: TiledImage, _ structure: HEIFStructure) throws -> (planes: YCbCrPlanes, reencoded: Bool) {
         let file = try SourceFile(path: path)
         // One Annex B stream: every tile, each preceded by its parameter sets.
         var stream: [UInt8] = []
@@ -153,7 +154,7 @@ enum TileReference {
         return (transforms.reduce(canvas) { apply($1, to: $0) }, reencoded)
     }
 
-    static func ffmpeg(_ arguments: [String], executable: String = "ffmpeg") throws {
+    package static func ffmpeg(_ arguments: [String], executable: String = "ffmpeg") throws {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = [executable] + arguments
@@ -169,7 +170,7 @@ enum TileReference {
     }
 
     /// The VUI colour description of the stream's first SPS, via ffprobe.
-    static func probeColour(_ path: String) throws -> (matrix: Int, fullRange: Bool, primaries: Int) {
+    package static func probeColour(_ path: String) throws -> (matrix: Int, fullRange: Bool, primaries: Int) {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = ["ffprobe", "-v", "error", "-f", "hevc", "-select_streams", "v:0", "-show_entries",
@@ -196,7 +197,7 @@ enum TileReference {
     /// block's chroma; each chroma sample with the mean luma of its block.
     /// Returns false when the source already is JFIF and nothing changed.
     @discardableResult
-    static func toJFIF(_ planes: inout YCbCrPlanes, x0: Int, y0: Int, width: Int, height: Int,
+    package static func toJFIF(_ planes: inout YCbCrPlanes, x0: Int, y0: Int, width: Int, height: Int,
                        _ colour: (matrix: Int, fullRange: Bool, primaries: Int)) -> Bool {
         guard YCbCrConversion(matrix: colour.matrix, fullRange: colour.fullRange, primaries: colour.primaries) != nil else { return false }
         let (kr, kb) = YCbCrConversion.lumaWeights(colour.matrix, primaries: colour.primaries)
@@ -240,7 +241,7 @@ enum TileReference {
     }
 
     /// One transform on whole planes, the obvious way.
-    static func apply(_ transform: ImageTransform, to planes: YCbCrPlanes) -> YCbCrPlanes {
+    package static func apply(_ transform: ImageTransform, to planes: YCbCrPlanes) -> YCbCrPlanes {
         func map(_ plane: [UInt8], _ w: Int, _ h: Int, _ nw: Int, _ nh: Int, _ from: (Int, Int) -> (Int, Int)) -> [UInt8] {
             var out = [UInt8](repeating: 0, count: nw * nh)
             for v in 0..<nh {

@@ -1,17 +1,17 @@
 import CHeif
 import CJPEGCodec
 import Foundation
-@testable import H2JContainer
-@testable import H2JJPEG
+import H2JContainer
+import H2JJPEG
 
 /// An 8-bit RGB picture for comparisons.
-struct RGBPicture {
-    let width: Int
-    let height: Int
-    let pixels: [UInt8]
+package struct RGBPicture {
+    package let width: Int
+    package let height: Int
+    package let pixels: [UInt8]
 
     /// PSNR over all RGB samples, in dB (99 for identical pictures).
-    func psnr(against other: RGBPicture) -> Double {
+    package func psnr(against other: RGBPicture) -> Double {
         precondition(width == other.width && height == other.height)
         var sum = 0.0
         pixels.withUnsafeBufferPointer { a in
@@ -29,14 +29,14 @@ struct RGBPicture {
 
 /// Independent decoders for checking outputs: libheif straight through its C API (not
 /// through the pipeline's code), and libjpeg through the codec shim.
-enum Reference {
+package enum Reference {
     /// libheif's decode of the primary image, transforms applied, flattened on `background`.
-    static func heif(_ path: String, background: (UInt8, UInt8, UInt8) = (255, 255, 255)) -> RGBPicture? {
+    package static func heif(_ path: String, background: (UInt8, UInt8, UInt8) = (255, 255, 255)) -> RGBPicture? {
         withPrimaryHandle(path) { handle in decode(handle, background: background) } ?? nil
     }
 
     /// Opens `path` with libheif and calls `body` with the primary image handle.
-    static func withPrimaryHandle<T>(_ path: String, _ body: (OpaquePointer) -> T) -> T? {
+    package static func withPrimaryHandle<T>(_ path: String, _ body: (OpaquePointer) -> T) -> T? {
         let context = heif_context_alloc()
         defer { heif_context_free(context) }
         guard heif_context_read_from_file(context, path, nil).code == heif_error_Ok else { return nil }
@@ -73,12 +73,12 @@ enum Reference {
     }
 
     /// Size after transforms, from the handle.
-    static func heifSize(_ path: String) -> (Int, Int)? {
+    package static func heifSize(_ path: String) -> (Int, Int)? {
         withPrimaryHandle(path) { (Int(heif_image_handle_get_width($0)), Int(heif_image_handle_get_height($0))) }
     }
 
     /// The primary image's raw ICC profile, if any.
-    static func heifICC(_ path: String) -> [UInt8]? {
+    package static func heifICC(_ path: String) -> [UInt8]? {
         withPrimaryHandle(path) { handle -> [UInt8]? in
             let size = heif_image_handle_get_raw_color_profile_size(handle)
             guard size > 0 else { return nil }
@@ -89,7 +89,7 @@ enum Reference {
     }
 
     /// Whether the primary image has an XMP block.
-    static func heifHasXMP(_ path: String) -> Bool {
+    package static func heifHasXMP(_ path: String) -> Bool {
         withPrimaryHandle(path) { handle in
             var ids = [heif_item_id](repeating: 0, count: 8)
             let n = Int(heif_image_handle_get_list_of_metadata_block_IDs(handle, "mime", &ids, 8))
@@ -100,7 +100,7 @@ enum Reference {
     }
 
     /// Decodes a JPEG to RGB (grayscale replicated). `warnings` counts libjpeg's corrupt-data warnings.
-    static func jpeg(_ path: String) -> (picture: RGBPicture, components: Int, warnings: Int)? {
+    package static func jpeg(_ path: String) -> (picture: RGBPicture, components: Int, warnings: Int)? {
         guard let data = FileManager.default.contents(atPath: path) else { return nil }
         let bytes = [UInt8](data)
         var info = cjpegcodec_decode_info()
@@ -120,7 +120,7 @@ enum Reference {
 extension Reference {
     /// PSNR of `picture` after a plain libjpeg round trip at q90 4:2:0: the best any
     /// converter writing such a JPEG can reach on this content.
-    static func jpegCeiling(_ picture: RGBPicture, components: Int) -> Double {
+    package static func jpegCeiling(_ picture: RGBPicture, components: Int) -> Double {
         let path = NSTemporaryDirectory() + "heic2jpg-ceiling-\(UUID().uuidString).jpg"
         defer { try? FileManager.default.removeItem(atPath: path) }
         let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
@@ -140,11 +140,11 @@ extension Reference {
 }
 
 /// JPEG header segments, parsed independently of the pipeline's own code.
-struct JPEGSegments {
+package struct JPEGSegments {
     /// (marker, payload) for every segment before SOS.
-    let segments: [(UInt8, [UInt8])]
+    package let segments: [(UInt8, [UInt8])]
 
-    init?(path: String) {
+    package init?(path: String) {
         guard let data = FileManager.default.contents(atPath: path) else { return nil }
         let b = [UInt8](data)
         guard b.count > 4, b[0] == 0xFF, b[1] == 0xD8 else { return nil }
@@ -163,7 +163,7 @@ struct JPEGSegments {
     /// nor COM through the first EOI after SOS (in entropy-coded data a 0xFF is always
     /// followed by 0x00 or a restart marker, so that is the end of the picture; anything
     /// after it, a vendor trailer, is not picture).
-    static func imageData(path: String) -> [UInt8]? {
+    package static func imageData(path: String) -> [UInt8]? {
         guard let data = FileManager.default.contents(atPath: path) else { return nil }
         let b = [UInt8](data)
         guard b.count > 4, b[0] == 0xFF, b[1] == 0xD8 else { return nil }
@@ -176,16 +176,16 @@ struct JPEGSegments {
         return Array(b[i...(eoi + 1)])
     }
 
-    func payloads(_ marker: UInt8, prefix: String) -> [[UInt8]] {
+    package func payloads(_ marker: UInt8, prefix: String) -> [[UInt8]] {
         let p = Array(prefix.utf8)
         return segments.filter { $0.0 == marker && $0.1.starts(with: p) }.map(\.1)
     }
 
-    var exifSegments: Int { payloads(0xE1, prefix: "Exif\0\0").count }
-    var hasXMP: Bool { !payloads(0xE1, prefix: "http://ns.adobe.com/xap/1.0/\0").isEmpty }
+    package var exifSegments: Int { payloads(0xE1, prefix: "Exif\0\0").count }
+    package var hasXMP: Bool { !payloads(0xE1, prefix: "http://ns.adobe.com/xap/1.0/\0").isEmpty }
 
     /// The ICC profile reassembled from APP2 chunks in sequence order.
-    var icc: [UInt8]? {
+    package var icc: [UInt8]? {
         let chunks = payloads(0xE2, prefix: "ICC_PROFILE\0").sorted { $0[12] < $1[12] }
         return chunks.isEmpty ? nil : chunks.flatMap { $0.dropFirst(14) }
     }
