@@ -25,40 +25,41 @@ struct CorpusEndToEndTests {
         ((try? FileManager.default.contentsOfDirectory(atPath: corpus + "/bad")) ?? []).sorted().map { "bad/" + $0 }
     }
 
-    @Test("keep mode: every good file converts correctly, every bad file fails with a reason, nothing stray")
-    func keepMode() throws {
+    /// The good files, relative to the corpus: one test case each, so cases run in
+    /// parallel and a failure names its file (none where the corpus is absent).
+    static let good = Tool.corpus.map(goodFiles) ?? []
+
+    @Test("keep mode: the run exits 1 for bad/, every bad file fails with a reason, nothing stray")
+    func keepModeRun() throws {
         let run = try CorpusConversion.keep
         let (corpus, outcome, entries) = (run.corpus, run.outcome, run.entries)
         #expect(outcome.status == 1, "bad/ files must make the run exit 1")
-        let good = Self.goodFiles(corpus)
-        #expect(good.count >= 15)
-        for file in good {
-            let output = run.output(for: file)
-            #expect(entries[file]?["status"] as? String == "converted", "\(file): \(entries[file]?["reason"] ?? "no result")")
-            let problems = try OutputCheck.problems(source: corpus + "/" + file, output: output)
-            #expect(problems.isEmpty, "\(file): \(problems.joined(separator: "; "))")
-        }
+        #expect(Self.good.count >= 15)
         for file in Self.badFiles(corpus) {
             #expect(entries[file]?["status"] as? String == "failed", "\(file) should fail")
             let reason = entries[file]?["reason"] as? String ?? ""
             #expect(reason.count > 10, "\(file): reason '\(reason)' does not name the problem")
         }
-        let expected = good.map { ($0 as NSString).deletingPathExtension + ".jpg" }.sorted()
+        let expected = Self.good.map { ($0 as NSString).deletingPathExtension + ".jpg" }.sorted()
         #expect(run.outputFiles() == expected, "no stray, partial or temp files")
     }
 
-    @Test("strip mode: no EXIF, XMP or GPS; ICC kept; the very image data of keep mode")
-    func stripMode() throws {
+    @Test("keep mode: the file converts correctly", arguments: good)
+    func keepMode(_ file: String) throws {
+        let run = try CorpusConversion.keep
+        #expect(run.entries[file]?["status"] as? String == "converted", "\(file): \(run.entries[file]?["reason"] ?? "no result")")
+        let problems = try OutputCheck.problems(source: run.corpus + "/" + file, output: run.output(for: file))
+        #expect(problems.isEmpty, "\(file): \(problems.joined(separator: "; "))")
+    }
+
+    @Test("strip mode: no EXIF, XMP or GPS; ICC kept; the very image data of keep mode", arguments: good)
+    func stripMode(_ file: String) throws {
         let run = try CorpusConversion.strip, keep = try CorpusConversion.keep
-        let (corpus, entries) = (run.corpus, run.entries)
-        for file in Self.goodFiles(corpus) {
-            let output = run.output(for: file)
-            #expect(entries[file]?["status"] as? String == "converted", "\(file)")
-            // The keep-mode test checks those pixels against libheif's.
-            let problems = try OutputCheck.problems(source: corpus + "/" + file, output: output, strip: true,
-                                                    samePixelsAs: keep.output(for: file))
-            #expect(problems.isEmpty, "\(file): \(problems.joined(separator: "; "))")
-        }
+        #expect(run.entries[file]?["status"] as? String == "converted", "\(file)")
+        // The keep-mode test checks those pixels against libheif's.
+        let problems = try OutputCheck.problems(source: run.corpus + "/" + file, output: run.output(for: file), strip: true,
+                                                samePixelsAs: keep.output(for: file))
+        #expect(problems.isEmpty, "\(file): \(problems.joined(separator: "; "))")
     }
 
     // MARK: Tag for tag
@@ -101,29 +102,44 @@ struct CorpusEndToEndTests {
         })
     }
 
+    /// One file's tag-for-tag comparison: the problems found and the tags kept.
+    static func tagProblems(_ file: String, in run: CorpusConversion) throws -> (problems: [String], kept: Int) {
+        let source = run.corpus + "/" + file
+        let output = run.output(for: file)
+        let before = try metadataTags(source), after = try metadataTags(output)
+        let afterByName = Dictionary(grouping: after, by: { $0.key.split(separator: ":").last.map(String.init) ?? $0.key })
+        let warnings = run.entries[file]?["warnings"] as? [String] ?? []
+        var problems: [String] = [], kept = 0
+        for (key, value) in before where !documentedEdits.contains(key) {
+            if key.hasPrefix("IFD1:"), after[key] == nil, warnings.contains(where: { $0.contains("thumbnail") }) { continue }
+            if after[key] == value { kept += 1; continue }
+            // A value that moved group (an oversized EXIF field into XMP) is kept.
+            let name = key.split(separator: ":").last.map(String.init) ?? key
+            if after[key] == nil, afterByName[name]?.contains(where: { $0.value == value }) == true { kept += 1; continue }
+            problems.append("\(file): \(key) \(value.prefix(60)) -> \(after[key].map { String($0.prefix(60)) } ?? "missing")")
+        }
+        let inherited = inheritedWarnings[file] ?? []
+        let added = try validationWarnings(output).subtracting(validationWarnings(source))
+            .filter { warning in !inherited.contains { warning.contains($0) } }
+        if !added.isEmpty { problems.append("\(file): -validate adds \(added.sorted())") }
+        return (problems, kept)
+    }
+
     @Test("Tag for tag: every EXIF, maker-note, XMP and ICC tag of the primary survives with its value; -validate adds nothing")
     func tagForTag() throws {
         let run = try CorpusConversion.keep
-        let (corpus, entries) = (run.corpus, run.entries)
+        // Files in parallel (each call is exiftool's); issues are recorded on this task.
+        let results = Lock(), files = Self.good
+        nonisolated(unsafe) var outcomes = [Result<(problems: [String], kept: Int), Error>?](repeating: nil, count: files.count)
+        DispatchQueue.concurrentPerform(iterations: files.count) { index in
+            let outcome = Result { try Self.tagProblems(files[index], in: run) }
+            results.withLock { outcomes[index] = outcome }
+        }
         var totalKept = 0
-        for file in Self.goodFiles(corpus) {
-            let source = corpus + "/" + file
-            let output = run.output(for: file)
-            let before = try Self.metadataTags(source), after = try Self.metadataTags(output)
-            let afterByName = Dictionary(grouping: after, by: { $0.key.split(separator: ":").last.map(String.init) ?? $0.key })
-            let warnings = entries[file]?["warnings"] as? [String] ?? []
-            for (key, value) in before where !Self.documentedEdits.contains(key) {
-                if key.hasPrefix("IFD1:"), after[key] == nil, warnings.contains(where: { $0.contains("thumbnail") }) { continue }
-                if after[key] == value { totalKept += 1; continue }
-                // A value that moved group (an oversized EXIF field into XMP) is kept.
-                let name = key.split(separator: ":").last.map(String.init) ?? key
-                if after[key] == nil, afterByName[name]?.contains(where: { $0.value == value }) == true { totalKept += 1; continue }
-                Issue.record("\(file): \(key) \(value.prefix(60)) -> \(after[key].map { String($0.prefix(60)) } ?? "missing")")
-            }
-            let inherited = Self.inheritedWarnings[file] ?? []
-            let added = try Self.validationWarnings(output).subtracting(Self.validationWarnings(source))
-                .filter { warning in !inherited.contains { warning.contains($0) } }
-            #expect(added.isEmpty, "\(file): \(added.sorted())")
+        for outcome in outcomes {
+            let (problems, kept) = try #require(outcome).get()
+            problems.forEach { Issue.record(Comment(rawValue: $0)) }
+            totalKept += kept
         }
         #expect(totalKept > 900, "the corpus has about a thousand primary-image tags")
     }
