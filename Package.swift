@@ -66,7 +66,7 @@ let package = Package(
         // only `package` declarations and builds in release too.
         .target(
             name: "H2JTestSupport",
-            dependencies: ["H2JSupport", "H2JContainer", "H2JMetadata", "H2JTiles", "H2JJPEGCodec"],
+            dependencies: ["H2JSupport", "H2JContainer", "H2JJPEG", "H2JMetadata", "H2JTiles", "H2JJPEGCodec"],
             path: "Tests/H2JTestSupport"
         ),
         .testTarget(name: "H2JSupportTests", dependencies: ["H2JSupport", "H2JMetadata", "H2JTestSupport"]),

@@ -47,7 +47,7 @@ package enum BatchRunner {
         }
 
         var options = request.options
-        let singleImage = request.inputs.count == 1 && (request.inputs[0] == "-" || !isDirectory(request.inputs[0]))
+        let singleImage = request.inputs.count == 1 && (request.inputs[0] == "-" || !Path.isDirectory(request.inputs[0]))
         let jobs = singleImage ? 1 : max(1, request.jobs)
         options.decodingThreads = max(1, BatchRequest.cpuCount / jobs)
         let converter = Converter(options: options, decoders: .libde265(), publisher: publisher)
@@ -87,10 +87,5 @@ package enum BatchRunner {
         }
         let target: Endpoint = if case .path(let root) = output { .path(Path.join(root, "stdin.jpg")) } else { .standardStream }
         return planner.planStandardInput(bytes: bytes, output: target)
-    }
-
-    private static func isDirectory(_ path: String) -> Bool {
-        var info = stat()
-        return stat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFDIR
     }
 }

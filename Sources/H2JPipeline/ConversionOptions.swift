@@ -12,8 +12,11 @@ package struct ConversionOptions: Sendable, Equatable {
     package var mark = true
     /// Colour transparent pixels are flattened onto (JPEG has no alpha).
     package var background = RGBColor.white
-    /// Replace existing outputs instead of reporting them `skipped`.
+    /// Replace existing outputs that heic2jpg wrote for the same source
+    /// (`OutputOwnership`) instead of reporting them `skipped`. Never anything else.
     package var overwrite = false
+    /// What to do when a file heic2jpg did not write is at the output path.
+    package var onConflict = ConflictPolicy.fail
     /// Plan and report, write nothing.
     package var dryRun = false
     /// Largest image accepted, in pixels after transforms: refuses decompression bombs,
@@ -30,4 +33,12 @@ package struct ConversionOptions: Sendable, Equatable {
     package static let maxDimension = 65535
 
     package init() {}
+}
+
+/// `--on-conflict`: the answer to a file at the output path that is not ours.
+package enum ConflictPolicy: String, Sendable, Equatable, CaseIterable {
+    /// The source fails, naming the file ("… exists and was not written by heic2jpg").
+    case fail
+    /// The output goes to the first free `NAME-1.jpg`, `NAME-2.jpg`, …
+    case suffix
 }

@@ -29,18 +29,22 @@ package struct Job: Sendable, Equatable {
     /// This job's claim on its output path (made by the planner in walk order), settled
     /// when the job ends; nil for stdout.
     package let reservation: OutputReservation?
+    /// The planner found this source's own earlier output at the path and `--overwrite`
+    /// asks to replace it; otherwise publishing never replaces a file.
+    package let replacesExisting: Bool
 
     package init(source: Endpoint, output: Endpoint, action: Action, bytes: [UInt8]? = nil,
-                reservation: OutputReservation? = nil) {
+                reservation: OutputReservation? = nil, replacesExisting: Bool = false) {
         self.source = source
         self.output = output
         self.action = action
         self.bytes = bytes
         self.reservation = reservation
+        self.replacesExisting = replacesExisting
     }
 
     package static func == (a: Job, b: Job) -> Bool {
         a.source == b.source && a.output == b.output && a.action == b.action && a.bytes == b.bytes
-            && a.reservation === b.reservation
+            && a.reservation === b.reservation && a.replacesExisting == b.replacesExisting
     }
 }

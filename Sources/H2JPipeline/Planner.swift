@@ -21,9 +21,11 @@ package enum Plan: Sendable, Equatable {
 /// extension → copy. Other content → failed when named like HEIF or named on the
 /// command line, ignored otherwise. An output that another input of this run already
 /// claimed → failed (never overwritten silently). An output that is the source itself,
-/// or that holds HEIF data, is never written. An existing output → skipped unless
-/// `overwrite`. Runs on one thread: claims are made in walk order, so "the second one
-/// fails" is deterministic.
+/// or that holds HEIF data, is never written. An existing file that heic2jpg wrote for
+/// this source (`OutputOwnership`) → skipped, or replaced with `overwrite`; any other
+/// existing file → failed, or the output moves to `NAME-N.jpg` with `--on-conflict
+/// suffix`. Runs on one thread: claims are made in walk order, so "the second one fails"
+/// is deterministic.
 package final class Planner {
     private let options: ConversionOptions
     /// Holds the claims: the planner reserves each output in walk order.
@@ -90,32 +92,97 @@ package final class Planner {
     /// Claims a path output and applies the never-overwrite rules; stdout needs neither.
     private func decide(source: Endpoint, file: SourceFile?, bytes: [UInt8]?, output: Endpoint, action: Job.Action) -> Plan {
         var reservation: OutputReservation?
+        var output = output, replacing = false
         if case .path(let path) = output {
-            let decision = reserveAndCheck(output: path, sourceName: source.display, source: file)
-            if let refusal = decision.refusal { return refusal }
+            let sourceName = source.display
+            let ownership = Ownership(name: Self.markedName(of: source), times: file?.times,
+                                      markExpected: options.mark && action == .convert)
+            var decision = reserveAndCheck(output: path, sourceName: sourceName, source: file, ownership: ownership)
+            if decision.verdict == .foreign, options.onConflict == .suffix,
+               let suffixed = reserveSuffixed(path, sourceName: sourceName, source: file, ownership: ownership) {
+                decision = suffixed
+            }
+            switch decision.verdict {
+            case .refused(let plan): return plan
+            case .foreign: return .done(.failed(source: sourceName, output: decision.path, .outputNotOurs,
+                                                ForeignOutputError(output: decision.path).description))
+            case .free: break
+            case .ours: replacing = true
+            }
             reservation = decision.reservation
+            output = .path(decision.path)
         }
         if options.dryRun { return .done(ConversionResult(source: source.display, output: output.display, status: .planned)) }
-        return .job(Job(source: source, output: output, action: action, bytes: bytes, reservation: reservation))
+        return .job(Job(source: source, output: output, action: action, bytes: bytes, reservation: reservation,
+                        replacesExisting: replacing))
     }
 
-    /// Reserves `output` for this source and applies the never-overwrite rules.
-    /// Returns the result to report when the job must not run (its reservation is then
-    /// already settled), or the job's reservation.
-    private func reserveAndCheck(output: String, sourceName: String, source: SourceFile?)
-        -> (refusal: Plan?, reservation: OutputReservation) {
+    /// The name a provenance mark records for `source` (`ConversionContext.sourceName`).
+    static func markedName(of source: Endpoint) -> String {
+        switch source {
+        case .path(let path): Path.lastComponent(path)
+        case .standardStream: "-"
+        }
+    }
+
+    /// What an existing output must show to be this source's (`OutputOwnership`).
+    private struct Ownership {
+        let name: String
+        let times: FileTimes?
+        let markExpected: Bool
+    }
+
+    /// What the never-overwrite rules say about one output path.
+    private enum Verdict: Equatable {
+        /// Nothing is there: write it.
+        case free
+        /// Our own earlier output is there and `overwrite` asks to replace it.
+        case ours
+        /// A file heic2jpg did not write for this source is there.
+        case foreign
+        /// The job must not run: skipped, or failed for another reason.
+        case refused(Plan)
+    }
+
+    /// Reserves `output` for this source and applies the never-overwrite rules. Every
+    /// reservation but a `.free` or `.ours` one is settled before returning.
+    private func reserveAndCheck(output: String, sourceName: String, source: SourceFile?, ownership: Ownership)
+        -> (verdict: Verdict, reservation: OutputReservation, path: String) {
         let reservation = publisher.reserve(output, for: sourceName)
-        let refusal = check(output: output, sourceName: sourceName, source: source, after: reservation.previous)
-        if case .done(let result)? = refusal {
+        let verdict = check(output: output, sourceName: sourceName, source: source, after: reservation.previous,
+                            ownership: ownership)
+        switch verdict {
+        case .refused(.done(let result)):
             // A refused input keeps the output only when it was skipped or planned.
             reservation.settle(published: result.status == .skipped || result.status == .planned)
+        case .foreign, .refused: reservation.settle(published: false)
+        case .free, .ours: break
         }
-        return (refusal, reservation)
+        return (verdict, reservation, output)
     }
 
-    private func check(output: String, sourceName: String, source: SourceFile?, after: OutputReservation?) -> Plan? {
-        func refuse(_ code: ErrorCode, _ reason: String) -> Plan {
-            .done(.failed(source: sourceName, output: output, code, reason))
+    /// Most `NAME-N.jpg` names tried for one output before the source fails.
+    static let maxSuffix = 999
+
+    /// The decision for the first `NAME-N.jpg` (N = 1, 2, …) that is not claimed in this
+    /// run and holds no foreign file: free, or already this source's own output. nil when
+    /// every name up to `maxSuffix` is taken. The names are deterministic and Windows-safe.
+    private func reserveSuffixed(_ output: String, sourceName: String, source: SourceFile?, ownership: Ownership)
+        -> (verdict: Verdict, reservation: OutputReservation, path: String)? {
+        let stem = String(output.dropLast(".jpg".count))
+        for n in 1...Self.maxSuffix {
+            let candidate = "\(stem)-\(n).jpg"
+            guard !publisher.isClaimed(candidate) else { continue }
+            let decision = reserveAndCheck(output: candidate, sourceName: sourceName, source: source, ownership: ownership)
+            if decision.verdict != .foreign { return decision }
+        }
+        return nil
+    }
+
+    private func check(output: String, sourceName: String, source: SourceFile?, after: OutputReservation?,
+                       ownership: Ownership) -> Verdict {
+        func refuse(_ code: ErrorCode, _ reason: String) -> Verdict {
+            .refused(.done(.failed(source: sourceName, output: output, code, reason)))
         }
         if let after, options.dryRun || !options.overwrite && pathExists(output) {
             return refuse(.outputCollision, CollisionError(output: output, owner: after.owner).description)
@@ -123,18 +190,20 @@ package final class Planner {
         if let source, source.isSameFile(as: output) || output == source.path {
             return refuse(.outputIsSource, "output would overwrite the source itself; use --output to write elsewhere")
         }
-        guard let existing = try? SourceFile(path: output) else { return nil }
+        guard let existing = try? SourceFile(path: output) else { return pathExists(output) ? .foreign : .free }
         if existing.info.st_mode & S_IFMT == S_IFDIR {
             return refuse(.outputIsDirectory, "output \(output) exists and is a directory")
-        }
-        guard options.overwrite else {
-            return .done(ConversionResult(source: sourceName, output: output, status: .skipped,
-                                          reason: "output exists (use --overwrite to replace it)"))
         }
         if let prefix = try? existing.prefix(ImageFormat.sniffLength), ImageFormat.sniff(prefix).isHEIF {
             return refuse(.outputHoldsHEIF, "output \(output) exists and holds HEIF data; refusing to overwrite what may be a source")
         }
-        return nil
+        guard OutputOwnership.isOurs(existing, sourceName: ownership.name, sourceTimes: ownership.times,
+                                     markExpected: ownership.markExpected) else { return .foreign }
+        guard options.overwrite else {
+            return .refused(.done(ConversionResult(source: sourceName, output: output, status: .skipped,
+                                                   reason: "output exists (use --overwrite to replace it)")))
+        }
+        return .ours
     }
 
     private func pathExists(_ path: String) -> Bool {

@@ -1,6 +1,16 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// Path arithmetic on plain strings: links and `..` are never resolved, so a path
 /// means what the user typed.
 package enum Path {
+    /// Whether `path` is a directory (following a final symlink, as `open` would).
+    package static func isDirectory(_ path: String) -> Bool {
+        var info = stat()
+        return stat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFDIR
+    }
+
     /// `directory/name`, with no doubled slash.
     package static func join(_ directory: String, _ name: String) -> String {
         directory.hasSuffix("/") ? directory + name : directory + "/" + name

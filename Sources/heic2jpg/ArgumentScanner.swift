@@ -20,7 +20,9 @@ struct OptionSpec: Sendable {
 /// The one argument loop of every command, following swift-argument-parser's
 /// conventions: `--opt value`, `--opt=value`, `-q value`, `-q90`; `--` ends options; `-`
 /// alone is an input; an unknown option gets a "Did you mean" suggestion when a known
-/// one is a likely typo of it.
+/// one is a likely typo of it. A separate value that looks like an option (`--report -o
+/// out`) is refused rather than taken, since it is almost always a forgotten value;
+/// `-` (a standard stream) is a value, and `--report=-o` names a file so spelled.
 struct ArgumentScanner {
     /// What one argument (or an option and its value) is.
     enum Token {
@@ -51,6 +53,7 @@ struct ArgumentScanner {
         guard option.valueName != nil else { return .option(option, spelled: spelled, value: nil) }
         if let inline { return .option(option, spelled: spelled, value: inline) }
         guard let value = rest.popFirst() else { throw .missingValue(option.label(spelled)) }
+        if value.hasPrefix("-") && value != "-" { throw .optionAsValue(value, for: option.label(spelled), spelled: spelled) }
         return .option(option, spelled: spelled, value: value)
     }
 

@@ -10,8 +10,17 @@ package enum Command: Equatable, Sendable {
     case inspect(InspectRequest)
     /// `heic2jpg compare …`: convert in both modes in memory and print them side by side.
     case compare(CompareRequest)
-    case help
+    /// `--help`, `-h`, `help [subcommand]` or `SUBCOMMAND --help`.
+    case help(HelpTopic)
     case version
+}
+
+/// Which command's help to print.
+package enum HelpTopic: String, CaseIterable, Equatable, Sendable {
+    /// The program's overview, which is `convert`'s help (the default command).
+    case convert
+    case inspect
+    case compare
 }
 
 /// Parses `heic2jpg [convert] [OPTIONS] <input>...` (and hands `inspect` and `compare`
@@ -21,7 +30,8 @@ package enum CommandLineParser {
     static let options: [OptionSpec] = [
         OptionSpec("--output", "o", value: "<dir>"), OptionSpec("--quality", "q", value: "<1-100>"),
         OptionSpec("--jobs", "j", value: "<n>"), OptionSpec("--metadata", value: "<mode>"),
-        OptionSpec("--strip-gps"), OptionSpec("--no-mark"), OptionSpec("--overwrite"), OptionSpec("--dry-run"),
+        OptionSpec("--strip-gps"), OptionSpec("--no-mark"), OptionSpec("--overwrite"),
+        OptionSpec("--on-conflict", value: "<policy>"), OptionSpec("--dry-run"),
         OptionSpec("--report", value: "<file>"), OptionSpec("--background", value: "<#rrggbb>"),
         OptionSpec("--max-pixels", value: "<MP>"), OptionSpec("--verbose", "v"),
         OptionSpec("--quiet"), OptionSpec("--version"), OptionSpec("--help", "h"),
@@ -35,6 +45,7 @@ package enum CommandLineParser {
         case "convert": rest = rest.dropFirst()
         case "inspect": return try SubcommandParser.inspect(Array(rest.dropFirst()))
         case "compare": return try SubcommandParser.compare(Array(rest.dropFirst()))
+        case "help": return try SubcommandParser.help(Array(rest.dropFirst()))
         default: break
         }
         var scanner = ArgumentScanner(rest, options: options)
@@ -52,7 +63,7 @@ package enum CommandLineParser {
                 return text == "-" ? .standardStream : .path(text)
             }
             switch option.long {
-            case "--help": return .help
+            case "--help": return .help(.convert)
             case "--version": return .version
             case "--output": request.output = try endpoint()
             case "--quality":
@@ -67,6 +78,9 @@ package enum CommandLineParser {
             case "--strip-gps": request.options.stripGPS = true
             case "--no-mark": request.options.mark = false
             case "--overwrite": request.options.overwrite = true
+            case "--on-conflict":
+                guard let policy = ConflictPolicy(rawValue: text) else { throw .invalidValue(text, for: label, "expected 'fail' or 'suffix'") }
+                request.options.onConflict = policy
             case "--dry-run": request.options.dryRun = true
             case "--report": request.report = try endpoint()
             case "--background":
@@ -100,7 +114,13 @@ package enum CommandLineParser {
         }
         if request.output == .standardStream {
             guard request.inputs.count == 1 else { throw UsageError(message: "'-o -' writes one JPEG to stdout, so it takes exactly one input") }
+            if Path.isDirectory(request.inputs[0]) {
+                throw UsageError(message: "'-o -' writes one JPEG to stdout, so its input must be a file; '\(request.inputs[0])' is a directory")
+            }
             if request.report == .standardStream { throw UsageError(message: "'-o -' and '--report -' cannot both use stdout") }
+        }
+        if case .path(let report) = request.report, let refusal = ReportFileCheck.refusal(report, inputs: request.inputs) {
+            throw UsageError(message: "--report: \(refusal)")
         }
     }
 }

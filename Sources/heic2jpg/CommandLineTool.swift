@@ -24,8 +24,8 @@ package enum CommandLineTool {
             return exitUsage
         }
         switch command {
-        case .help:
-            POSIX.write(HelpText.help, to: STDOUT_FILENO)
+        case .help(let topic):
+            POSIX.write(HelpText.help(topic), to: STDOUT_FILENO)
             return exitSuccess
         case .version:
             POSIX.writeLine(Version.current, to: STDOUT_FILENO)

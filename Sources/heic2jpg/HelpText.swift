@@ -4,6 +4,15 @@ package enum HelpText {
 
     package static let usage = "heic2jpg [convert] [<options>] <input> ..."
 
+    /// The help of `topic`: `heic2jpg --help` (or `help`) is the program's overview.
+    package static func help(_ topic: HelpTopic) -> String {
+        switch topic {
+        case .convert: help
+        case .inspect: inspectHelp
+        case .compare: compareHelp
+        }
+    }
+
     package static let help = """
     OVERVIEW: Convert HEIF/HEIC/AVIF images to JPEG: upright pixels, correct colour, \
     metadata kept.
@@ -31,7 +40,13 @@ package enum HelpText {
       --no-mark               Do not write the provenance mark (XMP h2j:
                               source name and SHA-256, mode, quality, version;
                               EXIF ImageUniqueID in keep mode).
-      --overwrite             Replace existing outputs instead of skipping them.
+      --overwrite             Replace outputs heic2jpg wrote earlier for the same
+                              source instead of skipping them. Any other file is
+                              never replaced.
+      --on-conflict <policy>  When a file heic2jpg did not write is at the output
+                              path: fail (the source fails, naming it) or suffix
+                              (write NAME-1.jpg, NAME-2.jpg, … beside it).
+                              (values: fail, suffix; default: fail)
       --dry-run               Report what would be done; write nothing.
       --report <file>         Write a JSON Lines report, one object per input plus a
                               summary; '-' for stdout.
@@ -45,7 +60,7 @@ package enum HelpText {
       --version               Show the version.
       -h, --help              Show help information.
 
-    SUBCOMMANDS:
+    SUBCOMMANDS (heic2jpg help <subcommand> for each one's help):
       compare [--json] [-q <1-100>] <file> ...
                               Convert each file in both modes, in memory (nothing
                               is saved), and print them side by side: bytes, ms,
@@ -66,6 +81,57 @@ package enum HelpText {
     EXIT CODES:
       0   nothing failed
       1   at least one input failed (see the per-file errors)
+      64  usage error
+
+    """
+
+    package static let inspectHelp = """
+    OVERVIEW: Describe HEIF and JPEG files without decoding them.
+
+    Images (thumbnails, alpha, depth, gain map), bit depth, chroma, ICC or nclx colour,
+    orientation, key EXIF and GPS fields, XMP and ICC sizes, and the heic2jpg
+    provenance mark.
+
+    USAGE: heic2jpg inspect [--json] [--source <file>] <file> ...
+
+    ARGUMENTS:
+      <file>                  HEIF or JPEG files.
+
+    OPTIONS:
+      --json                  Print one JSON array.
+      --source <file>         Check that each file's provenance mark names this
+                              file's SHA-256 (exit 1 when one does not or a file
+                              has no mark).
+      -h, --help              Show help information.
+
+    EXIT CODES:
+      0   every file was described (and matched --source)
+      1   a file could not be read, or did not match --source
+      64  usage error
+
+    """
+
+    package static let compareHelp = """
+    OVERVIEW: Convert each file in both metadata modes, in memory, and print them side
+    by side.
+
+    Nothing is saved. For each mode: bytes, milliseconds, engine, EXIF tags kept and
+    dropped, GPS, maker note, XMP, ICC, and Y-PSNR against the decoded source ('inf'
+    when identical; null in JSON). Decodes whole images (about 6 bytes per pixel).
+
+    USAGE: heic2jpg compare [--json] [-q <1-100>] <file> ...
+
+    ARGUMENTS:
+      <file>                  HEIF files.
+
+    OPTIONS:
+      --json                  Print one JSON array.
+      -q, --quality <1-100>   JPEG quality. (default: 90)
+      -h, --help              Show help information.
+
+    EXIT CODES:
+      0   every file converted in both modes
+      1   a file failed
       64  usage error
 
     """

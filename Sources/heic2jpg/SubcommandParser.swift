@@ -1,11 +1,22 @@
 import H2JInspect
 import H2JPipeline
 
-/// Parses the arguments after `inspect` or `compare` over `ArgumentScanner`, with the
-/// same conventions as `CommandLineParser`.
+/// Parses the arguments after `inspect`, `compare` or `help` over `ArgumentScanner`, with
+/// the same conventions as `CommandLineParser`.
 enum SubcommandParser {
+    /// `heic2jpg help [subcommand]`, as swift-argument-parser reads it. (A file named
+    /// `help` is converted as `./help` or after `--`.)
+    static func help(_ arguments: [String]) throws(UsageError) -> Command {
+        guard let name = arguments.first else { return .help(.convert) }
+        guard arguments.count == 1, let topic = HelpTopic(rawValue: name) else {
+            let names = HelpTopic.allCases.map(\.rawValue).joined(separator: ", ")
+            throw UsageError(message: "'help' takes at most one subcommand (\(names)), not '\(arguments.joined(separator: " "))'")
+        }
+        return .help(topic)
+    }
+
     static func inspect(_ arguments: [String]) throws(UsageError) -> Command {
-        if wantsHelp(arguments) { return .help }
+        if wantsHelp(arguments) { return .help(.inspect) }
         var request = InspectRequest()
         var scanner = ArgumentScanner(arguments[...], options: [OptionSpec("--json"), OptionSpec("--source", value: "<file>")])
         while let token = try scanner.next() {
@@ -20,7 +31,7 @@ enum SubcommandParser {
     }
 
     static func compare(_ arguments: [String]) throws(UsageError) -> Command {
-        if wantsHelp(arguments) { return .help }
+        if wantsHelp(arguments) { return .help(.compare) }
         var request = CompareRequest()
         var scanner = ArgumentScanner(arguments[...], options: [OptionSpec("--json"), OptionSpec("--quality", "q", value: "<1-100>")])
         while let token = try scanner.next() {

@@ -11,6 +11,10 @@ package struct UsageError: Error, Equatable, Sendable, CustomStringConvertible {
         UsageError(message: "Missing value for '\(option)'")
     }
 
+    static func optionAsValue(_ value: String, for option: String, spelled: String) -> UsageError {
+        UsageError(message: "Missing value for '\(option)': '\(value)' is an option (write \(spelled)=\(value) if it is the value)")
+    }
+
     static func invalidValue(_ value: String, for option: String, _ why: String? = nil) -> UsageError {
         UsageError(message: "The value '\(value)' is invalid for '\(option)'" + (why.map { ": \($0)" } ?? ""))
     }

@@ -14,6 +14,29 @@ struct CommandLineEndToEndTests {
         #expect(outcome.stderr.isEmpty)
     }
 
+    @Test("Each subcommand's help, from 'help NAME' and from 'NAME --help'")
+    func subcommandHelp() throws {
+        for (topic, text) in [("inspect", HelpText.inspectHelp), ("compare", HelpText.compareHelp), ("convert", HelpText.help)] {
+            for arguments in [["help", topic], [topic, "--help"]] {
+                let outcome = try Tool.run(arguments)
+                #expect(outcome.status == 0, "\(arguments)")
+                #expect(outcome.stdoutText == text, "\(arguments)")
+                #expect(outcome.stderr.isEmpty, "\(arguments)")
+            }
+        }
+        #expect(try Tool.run(["help"]).stdoutText == HelpText.help)
+    }
+
+    @Test("--report -o out: a usage error, and nothing is written (the -o is not taken as the report's name)")
+    func optionAsReportName() throws {
+        let scratch = TemporaryDirectory()
+        let outcome = try Tool.run(["--report", "-o", scratch.sub("out"), Tool.samples + "/monochrome.heic"],
+                                   workingDirectory: scratch.path)
+        #expect(outcome.status == 64)
+        #expect(outcome.stderr.hasPrefix("Error: Missing value for '--report <file>': '-o' is an option"))
+        #expect((try FileManager.default.contentsOfDirectory(atPath: scratch.path)).isEmpty)
+    }
+
     @Test("--version goes to stdout and exits 0")
     func version() throws {
         let outcome = try Tool.run(["--version"])

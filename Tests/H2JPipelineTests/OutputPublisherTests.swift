@@ -24,6 +24,57 @@ struct OutputPublisherTests {
         #expect(dir.files() == ["a/b/out.jpg"])
     }
 
+    @Test("A file that appears at the path before the rename is never replaced, unless the planner said it is ours")
+    func appearedDuringConversion() throws {
+        let dir = TemporaryDirectory()
+        let target = dir.sub("out.jpg")
+        // A HEIF copied to the output path while the conversion ran.
+        let arrival: [UInt8] = Array("a HEIF that arrived meanwhile".utf8)
+        let publisher = OutputPublisher(hooks: PublishHooks(willPublish: { output, _ in
+            _ = FileManager.default.createFile(atPath: output, contents: Data(arrival))
+        }))
+        #expect(throws: ForeignOutputError(output: target)) {
+            try publisher.write(target, for: "in.heic", reservation: publisher.reserve(target, for: "in.heic"),
+                                times: nil) { fd in try POSIX.writeAll([1, 2, 3], to: fd, path: target) }
+        }
+        #expect(contents(target) == arrival)
+        #expect(dir.files() == ["out.jpg"], "no temp file left")
+        #expect(ErrorCode(classifying: ForeignOutputError(output: target)) == .outputNotOurs)
+        let replacing = try OutputPublisher().write(target, for: "in.heic", reservation: nil, replacing: true,
+                                            times: nil) { fd in try POSIX.writeAll([1, 2, 3], to: fd, path: target) }
+        #expect(replacing == 3 && contents(target) == [1, 2, 3])
+    }
+
+    @Test("renameNoReplace: moves onto a free name, refuses an existing one with EEXIST and leaves both")
+    func renameNoReplace() {
+        let dir = TemporaryDirectory()
+        let a = dir.file("a", [1]), b = dir.file("b", [2])
+        #expect(POSIX.renameNoReplace(a, b) == EEXIST)
+        #expect(contents(a) == [1] && contents(b) == [2])
+        #expect(POSIX.renameNoReplace(a, dir.sub("c")) == 0)
+        #expect(contents(dir.sub("c")) == [1] && contents(a) == nil)
+    }
+
+    @Test("Staged stdout: a complete output is copied whole; a failed one puts nothing on the stream")
+    func stagedStream() throws {
+        let dir = TemporaryDirectory()
+        let streamPath = dir.sub("stream")
+        let stream = open(streamPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        defer { close(stream) }
+        struct Cut: Error {}
+        #expect(throws: Cut.self) {
+            try StagedStreamWriter.write(to: stream) { fd in
+                try POSIX.writeAll([UInt8](repeating: 7, count: 589_824), to: fd, path: "-")
+                throw Cut()
+            }
+        }
+        #expect(contents(streamPath) == [])
+        let big = (0..<(3 * StagedStreamWriter.chunkBytes + 5)).map { UInt8(truncatingIfNeeded: $0) }
+        #expect(try StagedStreamWriter.write(to: stream) { fd in try POSIX.writeAll(big, to: fd, path: "-") } == big.count)
+        #expect(contents(streamPath) == big)
+        #expect(dir.files() == ["stream"])
+    }
+
     @Test("A body that throws leaves nothing behind, and the error comes through")
     func failedBodyLeavesNothing() {
         let dir = TemporaryDirectory()

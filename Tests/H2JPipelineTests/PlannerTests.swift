@@ -67,27 +67,73 @@ struct PlannerTests {
         let dir = TemporaryDirectory()
         dir.file("in/a.HEIF", TemporaryDirectory.heif)
         dir.file("in/a.heic", TemporaryDirectory.heif)
-        dir.file("out/a.jpg", TemporaryDirectory.jpeg)
+        dir.file("out/a.jpg", ProvenanceMarkPackets.markedJPEG(sourceName: "a.HEIF"))
         let result = plans(dir, output: "out").compactMap(statusAndReason)
         #expect(result.count == 2)
         #expect(result[0].0 == .skipped)
         #expect(result[1] == (.failed, "output \(dir.path)/out/a.jpg is already the output of \(dir.path)/in/a.HEIF in this run; rename one of them"))
     }
 
-    @Test("Existing outputs are skipped; --overwrite replaces them, but never HEIF data")
+    @Test("Our own earlier outputs are skipped, or replaced with --overwrite; HEIF data never")
     func existing() {
         let dir = TemporaryDirectory()
         dir.file("in/a.heic", TemporaryDirectory.heif)
         dir.file("in/b.heic", TemporaryDirectory.heif)
-        dir.file("out/a.jpg", TemporaryDirectory.jpeg)
+        dir.file("out/a.jpg", ProvenanceMarkPackets.markedJPEG(sourceName: "a.heic"))
         dir.file("out/b.jpg", TemporaryDirectory.heif)
-        let skipped = plans(dir, output: "out").compactMap(statusAndReason)
-        #expect(skipped.map(\.0) == [.skipped, .skipped])
+        let plain = plans(dir, output: "out").compactMap(statusAndReason)
+        #expect(plain[0] == (.skipped, "output exists (use --overwrite to replace it)"))
+        #expect(plain[1] == (.failed, "output \(dir.path)/out/b.jpg exists and holds HEIF data; refusing to overwrite what may be a source"))
         var options = ConversionOptions()
         options.overwrite = true
         let overwriting = plans(dir, options: options, output: "out")
-        guard case .job = overwriting[0] else { Issue.record("a.jpg should be overwritten"); return }
+        guard case .job(let job) = overwriting[0] else { Issue.record("a.jpg should be overwritten"); return }
+        #expect(job.replacesExisting)
         #expect(statusAndReason(overwriting[1])! == (.failed, "output \(dir.path)/out/b.jpg exists and holds HEIF data; refusing to overwrite what may be a source"))
+    }
+
+    @Test("A file heic2jpg did not write for this source is never skipped nor replaced: the source fails, or goes to NAME-N.jpg")
+    func foreign() throws {
+        let dir = TemporaryDirectory()
+        dir.file("in/IMG_1234.HEIC", TemporaryDirectory.heif)
+        dir.file("in/IMG_2000.HEIC", TemporaryDirectory.heif)
+        dir.file("out/IMG_1234.jpg", TemporaryDirectory.jpeg)  // a camera JPEG: no mark
+        dir.file("out/IMG_2000.jpg", ProvenanceMarkPackets.markedJPEG(sourceName: "IMG_2001.HEIC"))  // another photo's output
+        dir.file("out/IMG_2000-1.jpg", TemporaryDirectory.jpeg)
+        let reason = { (name: String) in "\(dir.path)/out/\(name) exists and was not written by heic2jpg; it is left alone (--on-conflict suffix writes beside it)" }
+        for overwrite in [false, true] {
+            var options = ConversionOptions()
+            options.overwrite = overwrite
+            let result = plans(dir, options: options, output: "out").compactMap(statusAndReason)
+            #expect(result.count == 2)
+            #expect(result[0] == (.failed, reason("IMG_1234.jpg")), "overwrite \(overwrite)")
+            #expect(result[1] == (.failed, reason("IMG_2000.jpg")), "overwrite \(overwrite)")
+        }
+        var options = ConversionOptions()
+        options.onConflict = .suffix
+        let suffixed = plans(dir, options: options, output: "out")
+        guard case .job(let first) = suffixed[0], case .job(let second) = suffixed[1] else { Issue.record("expected jobs"); return }
+        #expect(first.output == .path(dir.path + "/out/IMG_1234-1.jpg") && !first.replacesExisting)
+        #expect(second.output == .path(dir.path + "/out/IMG_2000-2.jpg"))
+    }
+
+    @Test("With no mark expected, our output is recognised by its source's modification time, to the nanosecond")
+    func noMarkOwnership() throws {
+        let dir = TemporaryDirectory()
+        let source = dir.file("in/a.heic", TemporaryDirectory.heif)
+        let output = dir.file("out/a.jpg", TemporaryDirectory.jpeg)
+        var options = ConversionOptions()
+        options.mark = false
+        #expect(statusAndReason(plans(dir, options: options, output: "out")[0])?.0 == .failed)
+        var times = [timespec](repeating: timespec(), count: 2)
+        var info = stat()
+        stat(source, &info)
+        times[0] = info.st_atim
+        times[1] = info.st_mtim
+        #expect(utimensat(AT_FDCWD, output, times, 0) == 0)
+        #expect(statusAndReason(plans(dir, options: options, output: "out")[0])?.0 == .skipped)
+        // With a mark expected, equal times are not enough: a camera JPEG may share them.
+        #expect(statusAndReason(plans(dir, output: "out")[0])?.0 == .failed)
     }
 
     @Test("HEIF content named .jpg would be its own output: refused")

@@ -11,13 +11,15 @@ package enum ChildProcess {
         package var stdoutText: String { String(decoding: stdout, as: UTF8.self) }
     }
 
-    /// Runs `executable` with `arguments`, feeding it `stdin` (nothing when nil), and
-    /// waits for it, whatever its exit status. Both pipes are drained concurrently, so a
-    /// chatty child never blocks.
-    package static func run(_ executable: String, _ arguments: [String], stdin: Data? = nil) throws -> Output {
+    /// Runs `executable` with `arguments` in `workingDirectory` (this process's when nil),
+    /// feeding it `stdin` (nothing when nil), and waits for it, whatever its exit status.
+    /// Both pipes are drained concurrently, so a chatty child never blocks.
+    package static func run(_ executable: String, _ arguments: [String], stdin: Data? = nil,
+                            workingDirectory: String? = nil) throws -> Output {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
+        if let workingDirectory { process.currentDirectoryURL = URL(fileURLWithPath: workingDirectory) }
         let out = Pipe(), err = Pipe(), input = Pipe()
         process.standardOutput = out
         process.standardError = err

@@ -1,3 +1,4 @@
+import H2JJPEG
 import H2JMetadata
 
 /// XMP packets holding heic2jpg's provenance mark, and the mark they hold.
@@ -23,5 +24,12 @@ package enum ProvenanceMarkPackets {
         </x:xmpmeta>
         <?xpacket end="w"?>
         """.utf8)
+    }
+
+    /// The header of a JPEG whose XMP carries a mark for `sourceName` (no markup in the
+    /// name), up to its scan: enough for anything that looks for the mark.
+    package static func markedJPEG(sourceName: String) -> [UInt8] {
+        let packet = attributePacket(values: ["sourceName": sourceName])
+        return [0xFF, 0xD8] + JPEGTestSupport.segment(0xE1, JPEGAPPSignature.xmp + packet) + [0xFF, 0xDA, 0, 2, 0xFF, 0xD9]
     }
 }

@@ -71,8 +71,8 @@ struct CommandLineParserTests {
 
     @Test("Help and version win wherever they appear")
     func helpAndVersion() throws {
-        #expect(try CommandLineParser.parse(["x", "--help"]) == .help)
-        #expect(try CommandLineParser.parse(["-h"]) == .help)
+        #expect(try CommandLineParser.parse(["x", "--help"]) == .help(.convert))
+        #expect(try CommandLineParser.parse(["-h"]) == .help(.convert))
         #expect(try CommandLineParser.parse(["--version"]) == .version)
     }
 

@@ -46,12 +46,44 @@ struct SubcommandParserTests {
 
     @Test("-h or --help before '--' asks for help whatever else is there")
     func help() throws {
-        #expect(try CommandLineParser.parse(["inspect", "--bogus", "-h"]) == .help)
-        #expect(try CommandLineParser.parse(["compare", "x", "--help"]) == .help)
+        #expect(try CommandLineParser.parse(["inspect", "--bogus", "-h"]) == .help(.inspect))
+        #expect(try CommandLineParser.parse(["compare", "x", "--help"]) == .help(.compare))
+        #expect(try CommandLineParser.parse(["convert", "--help"]) == .help(.convert))
         guard case .inspect(let request) = try CommandLineParser.parse(["inspect", "--", "--help"]) else {
             Issue.record("expected inspect")
             return
         }
         #expect(request.files == ["--help"])
+    }
+
+    @Test("help [subcommand] is help, as in swift-argument-parser; a file named help is ./help")
+    func helpSubcommand() throws {
+        #expect(try CommandLineParser.parse(["help"]) == .help(.convert))
+        #expect(try CommandLineParser.parse(["help", "inspect"]) == .help(.inspect))
+        #expect(try CommandLineParser.parse(["help", "compare"]) == .help(.compare))
+        #expect(try CommandLineParser.parse(["help", "convert"]) == .help(.convert))
+        #expect(usageError(["help", "frob"]) == "'help' takes at most one subcommand (convert, inspect, compare), not 'frob'")
+        #expect(usageError(["help", "inspect", "x"]) == "'help' takes at most one subcommand (convert, inspect, compare), not 'inspect x'")
+        guard case .convert(let request) = try CommandLineParser.parse(["./help"]) else {
+            Issue.record("expected convert")
+            return
+        }
+        #expect(request.inputs == ["./help"])
+    }
+
+    @Test("A separate value that looks like an option is refused; '-' and --opt=-x are values")
+    func optionLookingValues() throws {
+        #expect(usageError(["--report", "-o", "out", "a.heic"])
+            == "Missing value for '--report <file>': '-o' is an option (write --report=-o if it is the value)")
+        #expect(usageError(["-o", "--quiet", "a.heic"]) == "Missing value for '-o <dir>': '--quiet' is an option (write -o=--quiet if it is the value)")
+        #expect(usageError(["inspect", "--source", "-x", "a.jpg"])
+            == "Missing value for '--source <file>': '-x' is an option (write --source=-x if it is the value)")
+        guard case .convert(let stdout) = try CommandLineParser.parse(["-o", "-", "a.heic"]),
+              case .convert(let inline) = try CommandLineParser.parse(["--report=-o", "a.heic"]) else {
+            Issue.record("expected convert")
+            return
+        }
+        #expect(stdout.output == .standardStream)
+        #expect(inline.report == .path("-o"))
     }
 }

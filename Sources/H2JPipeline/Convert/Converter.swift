@@ -140,17 +140,16 @@ package struct Converter: Sendable {
     // MARK: - Output
 
     /// Writes through `body` to the job's output: published by the run's publisher for a
-    /// path (atomically, after the claims before this job's), directly to
-    /// `standardOutput` for `-`. Returns the size written to a path; nil for `-`, which
-    /// cannot be measured.
+    /// path (atomically, after the claims before this job's), staged in a temp file and
+    /// then copied to `standardOutput` for `-` (`StagedStreamWriter`). Returns the size.
     private func write(_ job: Job, times: FileTimes?,
-                       _ body: (Int32) throws -> Void) throws -> Int? {
+                       _ body: (Int32) throws -> Void) throws -> Int {
         switch job.output {
         case .path(let path):
-            return try publisher.write(path, for: job.source.display, reservation: job.reservation, times: times, body)
+            return try publisher.write(path, for: job.source.display, reservation: job.reservation,
+                                         replacing: job.replacesExisting, times: times, body)
         case .standardStream:
-            try body(standardOutput)
-            return nil
+            return try StagedStreamWriter.write(to: standardOutput, body)
         }
     }
 }

@@ -43,6 +43,9 @@ package enum ErrorCode: String, Sendable, CaseIterable {
     case outputIsDirectory = "output-is-directory"
     /// The output path holds HEIF data, which may be a source: never overwritten.
     case outputHoldsHEIF = "output-holds-heif"
+    /// A file heic2jpg did not write for this source is at the output path (found when
+    /// planning, or appeared before publishing): never overwritten.
+    case outputNotOurs = "output-not-ours"
     /// The `--report` file could not be opened.
     case reportUnwritable = "report-unwritable"
     /// An error this table does not classify: a gap in the table, to be reported as a bug.
@@ -59,6 +62,7 @@ package enum ErrorCode: String, Sendable, CaseIterable {
         case is CorruptJPEGError: self = .corruptJPEG
         case is JPEGError: self = .encodeFailed
         case is CollisionError: self = .outputCollision
+        case is ForeignOutputError: self = .outputNotOurs
         case is PublishInterrupted: self = .interrupted
         case let error as WriteError: self = error.errno == ENOSPC || error.errno == EDQUOT ? .diskFull : .writeFailed
         default: self = .unclassified

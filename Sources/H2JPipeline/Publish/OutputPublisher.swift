@@ -49,6 +49,11 @@ package final class OutputPublisher: @unchecked Sendable {
         }
     }
 
+    /// Whether any claimant of this run has reserved or claimed `path`.
+    package func isClaimed(_ path: String) -> Bool {
+        lock.withLock { claims[path] != nil }
+    }
+
     /// A claim made when the output is published, for a path nobody reserved: refused,
     /// without waiting, while another claimant of this run may still produce the path or
     /// has produced it; otherwise taken (and settled once `write` has renamed or failed).
@@ -68,9 +73,12 @@ package final class OutputPublisher: @unchecked Sendable {
     /// Writes `path` through `body` (given the temp file's descriptor) and publishes it
     /// for `source`. With a `reservation`, first waits for the claims before it and
     /// fails with `CollisionError` when one of them produced the path; without one,
-    /// claims the path now. Returns the bytes written. On any error nothing is left.
-    package func write(_ path: String, for source: String, reservation: OutputReservation?, times: FileTimes?,
-                       _ body: (Int32) throws -> Void) throws -> Int {
+    /// claims the path now. Unless `replacing` (the planner found this source's own
+    /// earlier output there and `--overwrite` asks to replace it), the rename never
+    /// replaces a file: one that appeared since planning fails the write with
+    /// `ForeignOutputError`. Returns the bytes written. On any error nothing is left.
+    package func write(_ path: String, for source: String, reservation: OutputReservation?, replacing: Bool = false,
+                       times: FileTimes?, _ body: (Int32) throws -> Void) throws -> Int {
         let directory = Path.parent(path)
         try Self.makeDirectories(directory)
         let temp = try createTemp(besides: path)
@@ -93,7 +101,7 @@ package final class OutputPublisher: @unchecked Sendable {
             let claimedNow = reservation == nil ? try claimAtPublish(path, for: source) : nil
             do {
                 try hooks.willPublish(path, source)
-                try rename(temp.path, as: path)
+                try rename(temp.path, as: path, replacing: replacing)
             } catch {
                 claimedNow?.settle(published: false)
                 throw error
@@ -133,11 +141,18 @@ package final class OutputPublisher: @unchecked Sendable {
         }
     }
 
-    /// Renames `temp` to `target` unless the run has been interrupted.
-    private func rename(_ temp: String, as target: String) throws {
+    /// Renames `temp` to `target` unless the run has been interrupted; only when
+    /// `replacing` may a file already at `target` be replaced.
+    private func rename(_ temp: String, as target: String, replacing: Bool) throws {
         try lock.withLock { () throws in
             guard !sealed else { throw PublishInterrupted(path: target) }
-            guard Glibc.rename(temp, target) == 0 else { throw WriteError.system(target) }
+            if replacing {
+                guard Glibc.rename(temp, target) == 0 else { throw WriteError.system(target) }
+            } else {
+                let code = POSIX.renameNoReplace(temp, target)
+                if code == EEXIST { throw ForeignOutputError(output: target) }
+                guard code == 0 else { throw WriteError(path: target, reason: POSIX.describe(code), errno: code) }
+            }
             openTemps.remove(temp)
         }
     }

@@ -67,3 +67,13 @@ package struct PublishInterrupted: Error, Equatable, CustomStringConvertible {
     package let path: String
     package var description: String { "cannot write \(path): interrupted" }
 }
+
+/// A file that heic2jpg did not write for this source is at the output path: found when
+/// planning, or one that appeared there before the publishing rename (which then
+/// refuses to replace it). Never overwritten, whatever `--overwrite` says.
+package struct ForeignOutputError: Error, Equatable, CustomStringConvertible {
+    package let output: String
+    package var description: String {
+        "\(output) exists and was not written by heic2jpg; it is left alone (--on-conflict suffix writes beside it)"
+    }
+}

@@ -28,7 +28,8 @@ enum Tool {
 
     /// Runs `executable` (the built heic2jpg unless said otherwise) and captures it.
     @discardableResult
-    static func run(_ arguments: [String], stdin: Data? = nil, executable: String = binary) throws -> Outcome {
-        try ChildProcess.run(executable, arguments, stdin: stdin)
+    static func run(_ arguments: [String], stdin: Data? = nil, executable: String = binary,
+                    workingDirectory: String? = nil) throws -> Outcome {
+        try ChildProcess.run(executable, arguments, stdin: stdin, workingDirectory: workingDirectory)
     }
 }
