@@ -187,7 +187,7 @@ package final class Planner {
         if let after, options.dryRun || !options.overwrite && pathExists(output) {
             return refuse(.outputCollision, CollisionError(output: output, owner: after.owner).description)
         }
-        if let source, source.isSameFile(as: output) || output == source.path {
+        if let source, source.isSameFile(as: output) || Array(output.utf8) == Array(source.path.utf8) {
             return refuse(.outputIsSource, "output would overwrite the source itself; use --output to write elsewhere")
         }
         guard let existing = try? SourceFile(path: output) else { return pathExists(output) ? .foreign : .free }

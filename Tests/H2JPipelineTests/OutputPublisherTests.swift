@@ -18,7 +18,7 @@ struct OutputPublisherTests {
         let publisher = OutputPublisher()
         let target = dir.sub("a/b/out.jpg")
         let bytes = try publisher.write(target, for: "in.heic", reservation: publisher.reserve(target, for: "in.heic"),
-                                        times: nil) { fd in try POSIX.writeAll([1, 2, 3], to: fd, path: target) }
+                                        attributes: nil) { fd in try POSIX.writeAll([1, 2, 3], to: fd, path: target) }
         #expect(bytes == 3)
         #expect(contents(target) == [1, 2, 3])
         #expect(dir.files() == ["a/b/out.jpg"])
@@ -35,13 +35,13 @@ struct OutputPublisherTests {
         }))
         #expect(throws: ForeignOutputError(output: target)) {
             try publisher.write(target, for: "in.heic", reservation: publisher.reserve(target, for: "in.heic"),
-                                times: nil) { fd in try POSIX.writeAll([1, 2, 3], to: fd, path: target) }
+                                attributes: nil) { fd in try POSIX.writeAll([1, 2, 3], to: fd, path: target) }
         }
         #expect(contents(target) == arrival)
         #expect(dir.files() == ["out.jpg"], "no temp file left")
         #expect(ErrorCode(classifying: ForeignOutputError(output: target)) == .outputNotOurs)
         let replacing = try OutputPublisher().write(target, for: "in.heic", reservation: nil, replacing: true,
-                                            times: nil) { fd in try POSIX.writeAll([1, 2, 3], to: fd, path: target) }
+                                            attributes: nil) { fd in try POSIX.writeAll([1, 2, 3], to: fd, path: target) }
         #expect(replacing == 3 && contents(target) == [1, 2, 3])
     }
 
@@ -81,7 +81,7 @@ struct OutputPublisherTests {
         let publisher = OutputPublisher()
         struct Boom: Error {}
         #expect(throws: Boom.self) {
-            _ = try publisher.write(dir.sub("out.jpg"), for: "in", reservation: nil, times: nil) { fd in
+            _ = try publisher.write(dir.sub("out.jpg"), for: "in", reservation: nil, attributes: nil) { fd in
                 try POSIX.writeAll([9], to: fd, path: "out.jpg")
                 throw Boom()
             }
@@ -100,14 +100,14 @@ struct OutputPublisherTests {
         #expect(second.owner == "a.heic", "messages name the first claimant")
         // The first fails: the second may publish.
         first.settle(published: false)
-        _ = try publisher.write(target, for: "a.HEIC", reservation: second, times: nil) { fd in
+        _ = try publisher.write(target, for: "a.HEIC", reservation: second, attributes: nil) { fd in
             try POSIX.writeAll([2], to: fd, path: target)
         }
         second.settle(published: true)
         // A third claimant after a published one collides and writes nothing.
         let third = publisher.reserve(target, for: "a.heif")
         #expect(throws: CollisionError(output: target, owner: "a.heic")) {
-            _ = try publisher.write(target, for: "a.heif", reservation: third, times: nil) { fd in
+            _ = try publisher.write(target, for: "a.heif", reservation: third, attributes: nil) { fd in
                 try POSIX.writeAll([3], to: fd, path: target)
             }
         }
@@ -124,7 +124,7 @@ struct OutputPublisherTests {
         let second = publisher.reserve(target, for: "second")
         let done = DispatchSemaphore(value: 0)
         DispatchQueue.global().async {
-            _ = try? publisher.write(target, for: "second", reservation: second, times: nil) { fd in
+            _ = try? publisher.write(target, for: "second", reservation: second, attributes: nil) { fd in
                 try POSIX.writeAll([2], to: fd, path: target)
             }
             done.signal()
@@ -142,11 +142,11 @@ struct OutputPublisherTests {
         let dir = TemporaryDirectory()
         let publisher = OutputPublisher()
         let target = dir.sub("photo-2.jpg")
-        _ = try publisher.write(target, for: "photo.heic", reservation: nil, times: nil) { fd in
+        _ = try publisher.write(target, for: "photo.heic", reservation: nil, attributes: nil) { fd in
             try POSIX.writeAll([1], to: fd, path: target)
         }
         #expect(throws: CollisionError(output: target, owner: "photo.heic")) {
-            _ = try publisher.write(target, for: "photo-2.heic", reservation: nil, times: nil) { fd in
+            _ = try publisher.write(target, for: "photo-2.heic", reservation: nil, attributes: nil) { fd in
                 try POSIX.writeAll([2], to: fd, path: target)
             }
         }
@@ -154,7 +154,7 @@ struct OutputPublisherTests {
         let reserved = dir.sub("other.jpg")
         _ = publisher.reserve(reserved, for: "other.heic")
         #expect(throws: CollisionError(output: reserved, owner: "other.heic")) {
-            _ = try publisher.write(reserved, for: "x.heic", reservation: nil, times: nil) { _ in }
+            _ = try publisher.write(reserved, for: "x.heic", reservation: nil, attributes: nil) { _ in }
         }
         #expect(dir.files() == ["photo-2.jpg"])
     }
@@ -170,18 +170,18 @@ struct OutputPublisherTests {
                 if source == "vetoed" { throw Veto() }
             },
             didPublish: { output, source, bytes in seen.withLock { $0.append("did \(Path.lastComponent(output)) \(source) \(bytes)") } }))
-        _ = try publisher.write(dir.sub("ok.jpg"), for: "good", reservation: nil, times: nil) { fd in
+        _ = try publisher.write(dir.sub("ok.jpg"), for: "good", reservation: nil, attributes: nil) { fd in
             try POSIX.writeAll([1, 2], to: fd, path: "ok.jpg")
         }
         #expect(throws: Veto.self) {
-            _ = try publisher.write(dir.sub("no.jpg"), for: "vetoed", reservation: nil, times: nil) { fd in
+            _ = try publisher.write(dir.sub("no.jpg"), for: "vetoed", reservation: nil, attributes: nil) { fd in
                 try POSIX.writeAll([1], to: fd, path: "no.jpg")
             }
         }
         #expect(seen.withLock { $0 } == ["will ok.jpg good", "did ok.jpg good 2", "will no.jpg vetoed"])
         #expect(dir.files() == ["ok.jpg"], "a vetoed output is not published and its temp file is gone")
         // A vetoed publish-time claim is released: the path can still be published.
-        _ = try publisher.write(dir.sub("no.jpg"), for: "good", reservation: nil, times: nil) { _ in }
+        _ = try publisher.write(dir.sub("no.jpg"), for: "good", reservation: nil, attributes: nil) { _ in }
         #expect(dir.files() == ["no.jpg", "ok.jpg"])
     }
 
@@ -191,7 +191,7 @@ struct OutputPublisherTests {
         let publisher = OutputPublisher()
         let target = dir.sub("out.jpg")
         #expect(throws: PublishInterrupted(path: target)) {
-            _ = try publisher.write(target, for: "in", reservation: nil, times: nil) { fd in
+            _ = try publisher.write(target, for: "in", reservation: nil, attributes: nil) { fd in
                 try POSIX.writeAll([1], to: fd, path: target)
                 #expect(dir.files().count == 1 && OutputPublisher.isTempName(dir.files()[0]))
                 publisher.removeAllAndSeal()
@@ -199,14 +199,14 @@ struct OutputPublisherTests {
             }
         }
         #expect(throws: PublishInterrupted(path: target)) {
-            _ = try publisher.write(target, for: "in", reservation: nil, times: nil) { _ in }
+            _ = try publisher.write(target, for: "in", reservation: nil, attributes: nil) { _ in }
         }
         #expect(dir.files() == [])
     }
 
     @Test("Temp names are recognised, ordinary names are not")
     func tempNames() {
-        #expect(OutputPublisher.isTempName(".IMG_1.jpg.heic2jpg-123-4.tmp"))
+        #expect(OutputPublisher.isTempName(".heic2jpg-123-4.tmp"))
         #expect(!OutputPublisher.isTempName("IMG_1.jpg"))
         #expect(!OutputPublisher.isTempName(".hidden.jpg"))
         #expect(!OutputPublisher.isTempName(".x.heic2jpg-1-1.jpg"))
@@ -218,7 +218,7 @@ struct OutputPublisherTests {
         dir.file("blocker", [0])
         let publisher = OutputPublisher()
         #expect(throws: WriteError(path: dir.sub("blocker"), reason: "exists and is not a directory")) {
-            _ = try publisher.write(dir.sub("blocker/out.jpg"), for: "in", reservation: nil, times: nil) { _ in }
+            _ = try publisher.write(dir.sub("blocker/out.jpg"), for: "in", reservation: nil, attributes: nil) { _ in }
         }
     }
 }

@@ -67,7 +67,7 @@ package struct Converter: Sendable {
         let graft = try PipelineError.at(.graft) { try MetadataGraft(context, engine: engine) }
         try PipelineError.at(.decode) { try engine.decode() }
         var result = ConversionResult(source: job.source.display, output: job.output.display, status: .converted)
-        result.bytes = try PipelineError.at(.write) { try write(job, times: context.file?.times) { fd in
+        result.bytes = try PipelineError.at(.write) { try write(job, attributes: context.file.map(OutputAttributes.init)) { fd in
             let writer = try JPEGWriter(fd: fd)
             try engine.start(writer, quality: options.quality)
             try graft.writeSegments(to: writer)
@@ -115,12 +115,12 @@ package struct Converter: Sendable {
     // MARK: - Copy (JPEG content under a HEIF name)
 
     private func copy(_ job: Job) throws -> ConversionResult {
-        var times: FileTimes?
+        var attributes: OutputAttributes?
         let bytes: [UInt8]
         switch job.source {
         case .path(let path):
             let source = try SourceFile(path: path)
-            times = source.times
+            attributes = OutputAttributes(of: source)
             bytes = try source.readAll()
         case .standardStream:
             bytes = job.bytes ?? []
@@ -128,7 +128,7 @@ package struct Converter: Sendable {
         let check = JPEGCheck(bytes)
         if let problem = check.problem { throw CorruptJPEGError(reason: problem) }
         let output = options.metadata == .strip ? JPEGMarkerFilter.strippingMetadata(from: bytes) : bytes
-        let written = try write(job, times: times) { fd in try POSIX.writeAll(output, to: fd, path: job.output.display) }
+        let written = try write(job, attributes: attributes) { fd in try POSIX.writeAll(output, to: fd, path: job.output.display) }
         var result = ConversionResult(source: job.source.display, output: job.output.display, status: .copied)
         result.width = check.width
         result.height = check.height
@@ -142,12 +142,12 @@ package struct Converter: Sendable {
     /// Writes through `body` to the job's output: published by the run's publisher for a
     /// path (atomically, after the claims before this job's), staged in a temp file and
     /// then copied to `standardOutput` for `-` (`StagedStreamWriter`). Returns the size.
-    private func write(_ job: Job, times: FileTimes?,
+    private func write(_ job: Job, attributes: OutputAttributes?,
                        _ body: (Int32) throws -> Void) throws -> Int {
         switch job.output {
         case .path(let path):
             return try publisher.write(path, for: job.source.display, reservation: job.reservation,
-                                         replacing: job.replacesExisting, times: times, body)
+                                         replacing: job.replacesExisting, attributes: attributes, body)
         case .standardStream:
             return try StagedStreamWriter.write(to: standardOutput, body)
         }

@@ -5,8 +5,8 @@ import H2JSupport
 
 /// The run's one authority over output paths: who may publish which path, and the one
 /// place that publishes. A file appears complete or not at all: temp file beside the
-/// target, `fsync`, source times copied, the collision check, `willPublish`, `rename`,
-/// directory `fsync`, `didPublish`.
+/// target, `fsync`, the source's times, bits and owner (`OutputAttributes`), the
+/// collision check, `willPublish`, `rename`, directory `fsync`, `didPublish`.
 ///
 /// Claims: the planner reserves each source's output in walk order (`reserve`), so
 /// "the second one fails" is deterministic; a path first claimed at publish time (an
@@ -19,8 +19,10 @@ import H2JSupport
 package final class OutputPublisher: @unchecked Sendable {
     private let hooks: PublishHooks
     private let lock = Lock()
-    /// Output path → the latest claim on it (each claim waits on the one before).
-    private var claims: [String: OutputReservation] = [:]
+    /// Output path → the latest claim on it (each claim waits on the one before). Keyed
+    /// by the path's bytes: Swift's `String` equality is canonical equivalence, which
+    /// would make `café` in NFC and in NFD (two different names on disk) one output.
+    private var claims: [[UInt8]: OutputReservation] = [:]
     private var openTemps: Set<String> = []
     private var sealed = false
     private var counter = 0
@@ -29,12 +31,14 @@ package final class OutputPublisher: @unchecked Sendable {
         self.hooks = hooks
     }
 
-    /// Temp names are hidden and recognisable: `.<name>.heic2jpg-<pid>-<n>.tmp`.
+    /// Temp names are hidden, short and recognisable: `.heic2jpg-<pid>-<n>.tmp`, at most
+    /// 40 bytes whatever the output's name, so every name the file system allows for an
+    /// output (255 bytes) works. The process ID tells whose it is.
     static let marker = ".heic2jpg-"
 
     /// True for names the publisher creates, so walkers can skip leftovers of a killed run.
     package static func isTempName(_ name: String) -> Bool {
-        name.hasPrefix(".") && name.contains(marker) && name.hasSuffix(".tmp")
+        name.hasPrefix(marker) && name.hasSuffix(".tmp")
     }
 
     // MARK: - Claims
@@ -43,15 +47,15 @@ package final class OutputPublisher: @unchecked Sendable {
     /// same path, if any. The caller settles the reservation exactly once.
     package func reserve(_ path: String, for owner: String) -> OutputReservation {
         lock.withLock {
-            let reservation = OutputReservation(owner: owner, previous: claims[path])
-            claims[path] = reservation
+            let reservation = OutputReservation(owner: owner, previous: claims[Array(path.utf8)])
+            claims[Array(path.utf8)] = reservation
             return reservation
         }
     }
 
     /// Whether any claimant of this run has reserved or claimed `path`.
     package func isClaimed(_ path: String) -> Bool {
-        lock.withLock { claims[path] != nil }
+        lock.withLock { claims[Array(path.utf8)] != nil }
     }
 
     /// A claim made when the output is published, for a path nobody reserved: refused,
@@ -59,11 +63,11 @@ package final class OutputPublisher: @unchecked Sendable {
     /// has produced it; otherwise taken (and settled once `write` has renamed or failed).
     private func claimAtPublish(_ path: String, for owner: String) throws(CollisionError) -> OutputReservation {
         try lock.withLock { () throws(CollisionError) -> OutputReservation in
-            if let existing = claims[path], existing.settledOutcome != false {
+            if let existing = claims[Array(path.utf8)], existing.settledOutcome != false {
                 throw CollisionError(output: path, owner: existing.owner)
             }
             let reservation = OutputReservation(owner: owner, previous: nil)
-            claims[path] = reservation
+            claims[Array(path.utf8)] = reservation
             return reservation
         }
     }
@@ -78,19 +82,16 @@ package final class OutputPublisher: @unchecked Sendable {
     /// replaces a file: one that appeared since planning fails the write with
     /// `ForeignOutputError`. Returns the bytes written. On any error nothing is left.
     package func write(_ path: String, for source: String, reservation: OutputReservation?, replacing: Bool = false,
-                       times: FileTimes?, _ body: (Int32) throws -> Void) throws -> Int {
+                       attributes: OutputAttributes?, _ body: (Int32) throws -> Void) throws -> Int {
         let directory = Path.parent(path)
-        try Self.makeDirectories(directory)
+        try Self.makeDirectories(directory, mirroring: attributes?.sourceDirectory)
         let temp = try createTemp(besides: path)
         var closed = false
         defer { if !closed { close(temp.fd) } }
         do {
             try body(temp.fd)
             guard fsync(temp.fd) == 0 else { throw WriteError.system(path, "fsync") }
-            if let times {
-                let values = [times.access, times.modification]
-                guard futimens(temp.fd, values) == 0 else { throw WriteError.system(path, "cannot set times") }
-            }
+            try attributes?.apply(to: temp.fd, path: path)
             var info = stat()
             fstat(temp.fd, &info)
             closed = true
@@ -127,12 +128,13 @@ package final class OutputPublisher: @unchecked Sendable {
         }
     }
 
-    /// Creates and opens (O_EXCL, mode 0644) a temp file beside `target`.
+    /// Creates and opens (O_EXCL, mode 0644 less the umask; the source's bits come later)
+    /// a temp file beside `target`.
     private func createTemp(besides target: String) throws -> (fd: Int32, path: String) {
         try lock.withLock { () throws -> (fd: Int32, path: String) in
             guard !sealed else { throw PublishInterrupted(path: target) }
             counter += 1
-            let name = "." + Path.lastComponent(target) + Self.marker + "\(getpid())-\(counter).tmp"
+            let name = Self.marker + "\(getpid())-\(counter).tmp"
             let path = Path.join(Path.parent(target), name)
             let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
             guard fd >= 0 else { throw WriteError.system(target) }
@@ -165,17 +167,30 @@ package final class OutputPublisher: @unchecked Sendable {
         }
     }
 
-    /// `mkdir -p`: creates missing parents with mode 0755.
-    static func makeDirectories(_ path: String) throws(WriteError) {
+    /// `mkdir -p`. Each directory created gets the permission bits (and, as root, the
+    /// owner) of `source`, the source directory it mirrors, whose parent the created
+    /// directory's parent mirrors in turn; 0755 where there is none. The owner always
+    /// keeps rwx, so the run can write into a directory mirroring a read-only one.
+    static func makeDirectories(_ path: String, mirroring source: String?) throws(WriteError) {
         var info = stat()
         if stat(path, &info) == 0 {
             guard info.st_mode & S_IFMT == S_IFDIR else { throw WriteError(path: path, reason: "exists and is not a directory") }
             return
         }
         let parent = Path.parent(path)
-        if parent != path { try makeDirectories(parent) }
-        guard mkdir(path, 0o755) == 0 || errno == EEXIST else {
-            throw WriteError.system(path, "cannot create directory")
+        let sourceParent = source.map(Path.parent)
+        if parent != path { try makeDirectories(parent, mirroring: sourceParent == source ? nil : sourceParent) }
+        var model = stat()
+        let mirrored = source.map { stat($0, &model) == 0 && model.st_mode & S_IFMT == S_IFDIR } ?? false
+        let mode = mirrored ? model.st_mode & 0o7777 | 0o700 : 0o755
+        guard mkdir(path, mode) == 0 else {
+            guard errno == EEXIST else { throw WriteError.system(path, "cannot create directory") }
+            return
+        }
+        // mkdir's mode is reduced by the umask; the source's bits are what is wanted.
+        if mirrored {
+            chmod(path, mode)
+            if OutputAttributes.copiesOwner { chown(path, model.st_uid, model.st_gid) }
         }
     }
 

@@ -1,0 +1,59 @@
+import Foundation
+import H2JReferenceDecoders
+import H2JTestSupport
+import Testing
+
+/// Outputs keep their sources' privacy, and every name the file system allows works.
+@Suite("End to end: permissions and names")
+struct FilesAndNamesEndToEndTests {
+    static func photo() throws -> [UInt8] {
+        [UInt8](try Data(contentsOf: URL(fileURLWithPath: Tool.samples + "/monochrome.heic")))
+    }
+
+    static func mode(_ path: String) -> mode_t {
+        var info = stat()
+        return stat(path, &info) == 0 ? info.st_mode & 0o7777 : 0
+    }
+
+    @Test("A 0600 photo in a 0700 directory becomes a 0600 JPEG in a 0700 directory; 0755 files lose execute")
+    func privatePhotosStayPrivate() throws {
+        let scratch = TemporaryDirectory()
+        let secret = scratch.file("in/private/secret.heic", try Self.photo())
+        let shared = scratch.file("in/shared/open.heic", try Self.photo())
+        #expect(chmod(secret, 0o600) == 0 && chmod(scratch.sub("in/private"), 0o700) == 0)
+        #expect(chmod(shared, 0o755) == 0 && chmod(scratch.sub("in/shared"), 0o750) == 0)
+        let outcome = try Tool.run(["--quiet", "-o", scratch.sub("out"), scratch.sub("in")])
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        #expect(Self.mode(scratch.sub("out/private/secret.jpg")) == 0o600)
+        #expect(Self.mode(scratch.sub("out/private")) == 0o700)
+        #expect(Self.mode(scratch.sub("out/shared/open.jpg")) == 0o644)
+        #expect(Self.mode(scratch.sub("out/shared")) == 0o750)
+    }
+
+    @Test("Names of up to 255 bytes convert: the temp name does not grow with the output's")
+    func longNames() throws {
+        let scratch = TemporaryDirectory()
+        // 250 bytes + ".heic": the output, 250 + ".jpg", is 254 bytes.
+        let stem = String(repeating: "é", count: 120) + String(repeating: "x", count: 10)
+        #expect(stem.utf8.count == 250)
+        scratch.file("in/\(stem).heic", try Self.photo())
+        let outcome = try Tool.run(["--quiet", "-o", scratch.sub("out"), scratch.sub("in")])
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        #expect(Reference.jpeg(scratch.sub("out/\(stem).jpg")) != nil)
+        #expect(scratch.files("out") == ["\(stem).jpg"])
+    }
+
+    @Test("café in NFC and in NFD are two names on disk, so two outputs, not a collision")
+    func normalisationForms() throws {
+        let scratch = TemporaryDirectory()
+        let nfc = "caf\u{E9}", nfd = "cafe\u{301}"
+        #expect(Array(nfc.utf8) != Array(nfd.utf8))
+        scratch.file("in/\(nfc).heic", try Self.photo())
+        scratch.file("in/\(nfd).heic", try Self.photo())
+        let outcome = try Tool.run(["-o", scratch.sub("out"), scratch.sub("in")])
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        #expect(outcome.stderr.contains("2 converted, 0 copied, 0 skipped, 0 failed"), "\(outcome.stderr)")
+        let names = try FileManager.default.contentsOfDirectory(atPath: scratch.sub("out")).map { Array($0.utf8) }.sorted { $0.lexicographicallyPrecedes($1) }
+        #expect(names == [Array("\(nfd).jpg".utf8), Array("\(nfc).jpg".utf8)].sorted { $0.lexicographicallyPrecedes($1) })
+    }
+}
