@@ -41,7 +41,7 @@ package enum BatchRunner {
             break
         }
         defer { if let reportFD, reportFD != STDOUT_FILENO { close(reportFD) } }
-        let reporter = Reporter(verbosity: request.verbosity, report: reportFD)
+        let reporter = Reporter(verbosity: request.verbosity, report: reportFD, reportName: request.report?.display ?? "-")
         if let reportFailure {
             reporter.record(.failed(source: "--report", output: nil, .reportUnwritable, reportFailure))
         }

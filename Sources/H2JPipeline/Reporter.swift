@@ -13,16 +13,20 @@ package final class Reporter: @unchecked Sendable {
     private let verbosity: Verbosity
     private let progress: Bool
     private let report: Int32?
+    /// What `--report` named, for messages.
+    private let reportName: String
     private let started = POSIX.monotonicSeconds()
     private var lastProgress = 0.0
     private var progressShown = false
     package private(set) var summary = RunSummary()
 
-    /// `report` is a descriptor for JSON Lines (not closed here). A progress line is
-    /// shown only when stderr is a terminal, so cron and CI logs stay clean.
-    package init(verbosity: Verbosity, report: Int32?) {
+    /// `report` is a descriptor for JSON Lines (not closed here), `reportName` what the
+    /// user called it. A progress line is shown only when stderr is a terminal, so cron
+    /// and CI logs stay clean.
+    package init(verbosity: Verbosity, report: Int32?, reportName: String = "-") {
         self.verbosity = verbosity
         self.report = report
+        self.reportName = reportName
         progress = verbosity != .quiet && isatty(STDERR_FILENO) == 1
     }
 
@@ -30,7 +34,7 @@ package final class Reporter: @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         summary.count(result.status)
-        if let report { POSIX.writeLine(Self.json(result), to: report) }
+        writeReport(Self.json(result))
         if let line = Self.message(for: result, verbosity: verbosity) {
             clearProgress()
             POSIX.writeLine(line, to: STDERR_FILENO)
@@ -44,9 +48,22 @@ package final class Reporter: @unchecked Sendable {
         defer { lock.unlock() }
         summary.seconds = POSIX.monotonicSeconds() - started
         clearProgress()
-        if let report { POSIX.writeLine(Self.json(summary), to: report) }
+        writeReport(Self.json(summary))
         if verbosity != .quiet { POSIX.writeLine(summary.line, to: STDERR_FILENO) }
+        if let error = summary.reportError { POSIX.writeLine("error: --report \(reportName): \(error.reason)", to: STDERR_FILENO) }
         return summary
+    }
+
+    /// Appends one line to the report. The first failure (a full disk, EFBIG under
+    /// `ulimit -f`, a closed pipe) is kept in the summary, which makes the run fail, and
+    /// no more is written: a report is complete or the exit code says it is not.
+    private func writeReport(_ line: String) {
+        guard let report, summary.reportError == nil else { return }
+        do {
+            try POSIX.writeAll(Array((line + "\n").utf8), to: report, path: reportName)
+        } catch {
+            summary.reportError = error
+        }
     }
 
     /// Per-file line: failures always; warnings unless quiet; everything when verbose.

@@ -1,3 +1,5 @@
+import H2JSupport
+
 /// Counts of a run by status, and its wall time.
 package struct RunSummary: Sendable, Equatable {
     package var converted = 0
@@ -6,6 +8,8 @@ package struct RunSummary: Sendable, Equatable {
     package var planned = 0
     package var failed = 0
     package var seconds = 0.0
+    /// Why the `--report` could not be written in full, if it could not.
+    package var reportError: WriteError?
 
     package init() {}
 

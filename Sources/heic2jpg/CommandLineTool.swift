@@ -13,9 +13,17 @@ package enum CommandLineTool {
     package static let exitFailure: Int32 = 1
     /// EX_USAGE (sysexits.h): the command line was wrong.
     package static let exitUsage: Int32 = 64
+    /// EX_TEMPFAIL (sysexits.h): a resource ran out (a full disk, a quota, a file size
+    /// limit); cron and CI may retry later.
+    package static let exitTemporaryFailure: Int32 = 75
+
+    /// Errnos that mean a resource ran out rather than that something is wrong.
+    static let exhaustion: Set<Int32> = [ENOSPC, EDQUOT, EFBIG, EROFS]
 
     /// Runs with `arguments` (program name excluded) and returns the exit code.
     package static func main(_ arguments: [String]) -> Int32 {
+        // Past `ulimit -f`, a write fails with EFBIG (reported) rather than killing the run.
+        signal(SIGXFSZ, SIG_IGN)
         let command: Command
         do {
             command = try CommandLineParser.parse(arguments)
@@ -39,8 +47,17 @@ package enum CommandLineTool {
             let cleanup = SignalCleanup(publisher: publisher)
             let summary = BatchRunner.run(request, publisher: publisher)
             withExtendedLifetime(cleanup) {}
-            return summary.failed > 0 ? exitFailure : exitSuccess
+            return exitCode(summary)
         }
+    }
+
+    /// 0, or 1 when an input failed; a report that could not be written fails the run:
+    /// 75 when a resource ran out, 1 otherwise.
+    static func exitCode(_ summary: RunSummary) -> Int32 {
+        if let error = summary.reportError {
+            return error.errno.map(exhaustion.contains) == true ? exitTemporaryFailure : exitFailure
+        }
+        return summary.failed > 0 ? exitFailure : exitSuccess
     }
 
     static func exitCode(_ status: CommandStatus) -> Int32 {

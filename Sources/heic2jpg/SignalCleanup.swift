@@ -5,21 +5,29 @@ import Dispatch
 import H2JPipeline
 import H2JSupport
 
-/// SIGINT/SIGTERM handling: remove every temp file, then exit with 128 + signal.
+/// Every signal that ends a run by default (INT, TERM, HUP, PIPE, QUIT, USR1, USR2,
+/// ALRM): remove every temp file, then exit with 128 + signal.
 ///
 /// The handler runs on a Dispatch queue (not in signal context), so it may take locks;
-/// `OutputPublisher.removeAllAndSeal` also stops workers from publishing afterwards.
+/// `OutputPublisher.removeAllAndSeal` also stops workers from publishing afterwards. It
+/// says why on stderr only if stderr can take the line now: a full stderr pipe (nobody
+/// reading it) must not keep a SIGTERM from ending the run.
 package final class SignalCleanup {
+    static let signals = [SIGINT, SIGTERM, SIGHUP, SIGPIPE, SIGQUIT, SIGUSR1, SIGUSR2, SIGALRM]
+
     private let sources: [DispatchSourceSignal]
 
     package init(publisher: OutputPublisher) {
         let queue = DispatchQueue(label: "heic2jpg.signals")
-        sources = [SIGINT, SIGTERM].map { number in
+        sources = Self.signals.map { number in
             signal(number, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: number, queue: queue)
             source.setEventHandler {
                 publisher.removeAllAndSeal()
-                POSIX.writeLine("\nheic2jpg: interrupted by signal \(number); no partial output left", to: STDERR_FILENO)
+                var stderr = pollfd(fd: STDERR_FILENO, events: Int16(POLLOUT), revents: 0)
+                if poll(&stderr, 1, 0) == 1, stderr.revents & Int16(POLLOUT) != 0 {
+                    POSIX.writeLine("\nheic2jpg: interrupted by signal \(number); no partial output left", to: STDERR_FILENO)
+                }
                 _exit(128 + number)
             }
             source.resume()
