@@ -75,7 +75,7 @@ package enum BatchRunner {
             }
         }
         pool.waitForAll()
-        return reporter.finish()
+        return reporter.finish(tempFilesRemoved: publisher.removedOrphans)
     }
 
     private static func planStandardInput(_ planner: Planner, output: Endpoint) -> Plan {

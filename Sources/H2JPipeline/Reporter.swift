@@ -42,11 +42,13 @@ package final class Reporter: @unchecked Sendable {
         showProgress()
     }
 
-    /// Prints the summary line (unless quiet) and writes the report's summary object.
-    package func finish() -> RunSummary {
+    /// Prints the summary line (unless quiet) and writes the report's summary object;
+    /// `tempFilesRemoved` is what the publisher's sweeps removed.
+    package func finish(tempFilesRemoved: Int = 0) -> RunSummary {
         lock.lock()
         defer { lock.unlock() }
         summary.seconds = POSIX.monotonicSeconds() - started
+        summary.tempFilesRemoved = tempFilesRemoved
         clearProgress()
         writeReport(Self.json(summary))
         if verbosity != .quiet { POSIX.writeLine(summary.line, to: STDERR_FILENO) }
@@ -120,6 +122,7 @@ package final class Reporter: @unchecked Sendable {
         line.add("failed", summary.failed)
         line.add("seconds", summary.seconds)
         line.add("imagesPerSecond", summary.imagesPerSecond)
+        line.add("tempFilesRemoved", summary.tempFilesRemoved)
         return line.text
     }
 

@@ -8,6 +8,8 @@ package struct RunSummary: Sendable, Equatable {
     package var planned = 0
     package var failed = 0
     package var seconds = 0.0
+    /// Temp files of killed runs that this run removed (`OutputPublisher` sweeps).
+    package var tempFilesRemoved = 0
     /// Why the `--report` could not be written in full, if it could not.
     package var reportError: WriteError?
 
@@ -34,6 +36,7 @@ package struct RunSummary: Sendable, Equatable {
         if planned > 0 { parts.insert("\(planned) planned (dry run)", at: 0) }
         return "heic2jpg: " + parts.joined(separator: ", ")
             + " in " + Self.format(seconds, digits: 2) + " s (" + Self.format(imagesPerSecond, digits: 2) + " images/s)"
+            + (tempFilesRemoved > 0 ? "; removed \(tempFilesRemoved) temp file\(tempFilesRemoved == 1 ? "" : "s") left by killed runs" : "")
     }
 
     static func format(_ value: Double, digits: Int) -> String {

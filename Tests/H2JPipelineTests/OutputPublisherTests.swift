@@ -204,9 +204,31 @@ struct OutputPublisherTests {
         #expect(dir.files() == [])
     }
 
+    @Test("Publishing into a directory removes the temp files of dead local processes, and only those")
+    func orphanSweep() throws {
+        let dir = TemporaryDirectory()
+        let dead: pid_t = 4_194_303  // above any default pid_max, so no such process
+        #expect(kill(dead, 0) != 0 && errno == ESRCH)
+        let host = TempFileName.host
+        let orphan = dir.file(".heic2jpg-\(host)-\(dead)-7.tmp", [1])
+        let live = dir.file(".heic2jpg-\(host)-\(getppid())-1.tmp", [2])
+        let otherHost = dir.file(".heic2jpg-\(host == "00000000" ? "00000001" : "00000000")-\(dead)-1.tmp", [3])
+        let notOurs = dir.file(".heic2jpg-notes.txt", [4])
+        let publisher = OutputPublisher()
+        _ = try publisher.write(dir.sub("a.jpg"), for: "a.heic", reservation: nil, attributes: nil) { _ in }
+        _ = try publisher.write(dir.sub("b.jpg"), for: "b.heic", reservation: nil, attributes: nil) { _ in }
+        #expect(contents(orphan) == nil)
+        #expect(contents(live) == [2] && contents(otherHost) == [3] && contents(notOurs) == [4])
+        #expect(publisher.removedOrphans == 1, "swept once per directory")
+        var summary = RunSummary()
+        summary.tempFilesRemoved = 1
+        #expect(summary.line.hasSuffix("; removed 1 temp file left by killed runs"))
+    }
+
     @Test("Temp names are recognised, ordinary names are not")
     func tempNames() {
-        #expect(OutputPublisher.isTempName(".heic2jpg-123-4.tmp"))
+        #expect(OutputPublisher.isTempName(".heic2jpg-0a1b2c3d-123-4.tmp"))
+        #expect(TempFileName.make(5).utf8.count <= 50 && OutputPublisher.isTempName(TempFileName.make(5)))
         #expect(!OutputPublisher.isTempName("IMG_1.jpg"))
         #expect(!OutputPublisher.isTempName(".hidden.jpg"))
         #expect(!OutputPublisher.isTempName(".x.heic2jpg-1-1.jpg"))

@@ -31,15 +31,19 @@ package final class OutputPublisher: @unchecked Sendable {
         self.hooks = hooks
     }
 
-    /// Temp names are hidden, short and recognisable: `.heic2jpg-<pid>-<n>.tmp`, at most
-    /// 40 bytes whatever the output's name, so every name the file system allows for an
-    /// output (255 bytes) works. The process ID tells whose it is.
-    static let marker = ".heic2jpg-"
+    /// Directories this run has published into, by bytes: each is swept once for the
+    /// temp files of killed runs.
+    private var swept: Set<[UInt8]> = []
+    /// How many such leftovers the sweeps removed.
+    private var orphansRemoved = 0
 
-    /// True for names the publisher creates, so walkers can skip leftovers of a killed run.
+    /// True for names the publisher creates (`TempFileName`), so walkers skip them.
     package static func isTempName(_ name: String) -> Bool {
-        name.hasPrefix(marker) && name.hasSuffix(".tmp")
+        TempFileName.matches(name)
     }
+
+    /// Leftover temp files of killed runs removed so far (the summary reports them).
+    package var removedOrphans: Int { lock.withLock { orphansRemoved } }
 
     // MARK: - Claims
 
@@ -85,6 +89,7 @@ package final class OutputPublisher: @unchecked Sendable {
                        attributes: OutputAttributes?, _ body: (Int32) throws -> Void) throws -> Int {
         let directory = Path.parent(path)
         try Self.makeDirectories(directory, mirroring: attributes?.sourceDirectory)
+        sweepOrphans(in: directory)
         let temp = try createTemp(besides: path)
         var closed = false
         defer { if !closed { close(temp.fd) } }
@@ -134,7 +139,7 @@ package final class OutputPublisher: @unchecked Sendable {
         try lock.withLock { () throws -> (fd: Int32, path: String) in
             guard !sealed else { throw PublishInterrupted(path: target) }
             counter += 1
-            let name = Self.marker + "\(getpid())-\(counter).tmp"
+            let name = TempFileName.make(counter)
             let path = Path.join(Path.parent(target), name)
             let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
             guard fd >= 0 else { throw WriteError.system(target) }
@@ -157,6 +162,22 @@ package final class OutputPublisher: @unchecked Sendable {
             }
             openTemps.remove(temp)
         }
+    }
+
+    /// The first time this run publishes into `directory`, removes the temp files that
+    /// killed runs of this machine left there (`TempFileName.isOrphan`: their process is
+    /// gone). Temp files of live runs, and of other machines, are left alone.
+    private func sweepOrphans(in directory: String) {
+        guard lock.withLock({ swept.insert(Array(directory.utf8)).inserted }), let handle = opendir(directory) else { return }
+        defer { closedir(handle) }
+        var removed = 0
+        while let entry = readdir(handle) {
+            let name = withUnsafePointer(to: entry.pointee.d_name) {
+                $0.withMemoryRebound(to: CChar.self, capacity: Int(NAME_MAX) + 1) { String(cString: $0) }
+            }
+            if TempFileName.isOrphan(name), unlink(Path.join(directory, name)) == 0 { removed += 1 }
+        }
+        lock.withLock { orphansRemoved += removed }
     }
 
     /// Removes a temp file after a failure (already gone after a rename).
