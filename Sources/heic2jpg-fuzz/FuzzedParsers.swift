@@ -85,6 +85,7 @@ enum FuzzedParsers {
     /// items also go through their editors.
     static func items(_ structure: HEIFStructure, _ source: MemoryByteSource) {
         try? structure.checkItemsInFile(size: source.size)
+        try? structure.checkDerivation(from: source, maxPixels: 256_000_000)
         for item in structure.items.values {
             _ = structure.imageSize(of: item.id)
             _ = try? structure.transforms(of: item.id).map { transform in

@@ -72,6 +72,8 @@ struct FileComparison {
 
         let structure = try HEIFStructure.read(from: file.byteSource)
         let primary = try structure.primaryImage()
+        // The reference decode is libheif's: refuse what would reach its weak spots.
+        try structure.checkDerivation(from: file.byteSource, maxPixels: options.maxPixels)
         let items = try SourceMetadata(storedIn: structure, primary: primary.id, source: file.byteSource)
         let colour = SourceMetadata.colour(structure, primary.id)
         let sourceMetadata = MetadataSummary(source: items)

@@ -84,9 +84,10 @@ package struct Converter: Sendable {
         return result
     }
 
-    /// Opens the source and reads its container: the primary must be usable and every
-    /// item's data must lie inside the file (a file cut short is refused here, before
-    /// either engine sees it).
+    /// Opens the source and reads its container: the primary must be usable, its
+    /// derivation sound (`checkDerivation`: what would reach libheif's weak spots), and
+    /// every item's data must lie inside the file (a file cut short is refused here,
+    /// before either engine sees it).
     private func parse(_ job: Job) throws -> ConversionContext {
         var file: SourceFile?
         let source: ByteSource
@@ -101,6 +102,7 @@ package struct Converter: Sendable {
         let structure = try HEIFStructure.read(from: source)
         let item = try structure.primaryImage()
         try structure.checkItemsInFile(size: source.size)
+        try structure.checkDerivation(from: source, maxPixels: options.maxPixels)
         return ConversionContext(job: job, options: options, source: source, file: file, structure: structure, item: item)
     }
 
