@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import H2JContainer
 import H2JSupport
 
 /// One file the walker found, with where its output belongs.
@@ -24,8 +25,11 @@ package struct WalkError: Error, Equatable, Sendable, CustomStringConvertible {
 /// directory entries sorted by name, depth first.
 ///
 /// Invariants: symlinked directories are never entered; `skipDirectory` (the output root,
-/// by device and inode) is never entered; our own temp files are never yielded. Memory is
-/// one directory listing per level of depth, never the whole tree.
+/// by device and inode) is never entered; our own temp files are never yielded. Nothing
+/// is skipped silently: a subdirectory that cannot be listed, an entry that cannot be
+/// examined, and a dangling symlink named like HEIF each come out as a `WalkError`, so
+/// the run reports them and fails. Memory is one directory listing per level of depth,
+/// never the whole tree.
 package final class InputWalker: IteratorProtocol, Sequence {
     /// A directory being listed: its remaining entry names and the output directory it maps to.
     private struct Level {
@@ -58,7 +62,7 @@ package final class InputWalker: IteratorProtocol, Sequence {
                 guard let name = level.names.popLast() else { continue }
                 stack.append(level)
                 let path = Path.join(level.directory, name)
-                if let found = visit(path: path, name: name, outputDirectory: level.outputDirectory) { return .success(found) }
+                if let found = visit(path: path, name: name, outputDirectory: level.outputDirectory) { return found }
                 continue
             }
             guard let input = inputs.popLast() else { return nil }
@@ -80,22 +84,26 @@ package final class InputWalker: IteratorProtocol, Sequence {
         return .success(Candidate(path: input, outputStem: Path.join(directory, Path.stem(name)), explicit: true))
     }
 
-    /// An entry inside a walked directory. Returns nil for entries that are not files.
-    private func visit(path: String, name: String, outputDirectory: String) -> Candidate? {
+    /// An entry inside a walked directory: a file, a failure, or nil for entries that are
+    /// neither (other file types, symlinked directories, our temp files).
+    private func visit(path: String, name: String, outputDirectory: String) -> Result<Candidate, WalkError>? {
         var link = stat()
-        guard lstat(path, &link) == 0 else { return nil }
+        guard lstat(path, &link) == 0 else { return .failure(WalkError(path: path, reason: "cannot examine: \(POSIX.lastError())")) }
         var info = link
         if link.st_mode & S_IFMT == S_IFLNK {
-            guard stat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return nil }
+            guard stat(path, &info) == 0 else {
+                guard HEIFExtensions.matches(path) else { return nil }
+                return .failure(WalkError(path: path, reason: "symlink to nothing readable: \(POSIX.lastError())"))
+            }
+            guard info.st_mode & S_IFMT == S_IFREG else { return nil }
         }
         switch info.st_mode & S_IFMT {
         case S_IFDIR:
             if let skip = skipDirectory, skip.0 == info.st_dev, skip.1 == info.st_ino { return nil }
-            _ = push(directory: path, outputDirectory: Path.join(outputDirectory, name))
-            return nil
+            return push(directory: path, outputDirectory: Path.join(outputDirectory, name)).map { .failure($0) }
         case S_IFREG:
             guard !OutputPublisher.isTempName(name) else { return nil }
-            return Candidate(path: path, outputStem: Path.join(outputDirectory, Path.stem(name)), explicit: false)
+            return .success(Candidate(path: path, outputStem: Path.join(outputDirectory, Path.stem(name)), explicit: false))
         default:
             return nil
         }

@@ -57,3 +57,38 @@ struct FilesAndNamesEndToEndTests {
         #expect(names == [Array("\(nfd).jpg".utf8), Array("\(nfc).jpg".utf8)].sorted { $0.lexicographicallyPrecedes($1) })
     }
 }
+
+/// No photo is skipped silently: what the walk cannot read is a failure, and the run exits 1.
+@Suite("End to end: unreadable parts of a tree")
+struct UnreadableTreeEndToEndTests {
+    /// Runs the binary as an unprivileged user when this process is root (root reads
+    /// through any permission bits, so they would test nothing).
+    static func runUnprivileged(_ arguments: [String]) throws -> ChildProcess.Output {
+        guard geteuid() == 0 else { return try Tool.run(arguments) }
+        return try ChildProcess.run("/usr/bin/setpriv", ["--reuid=65534", "--regid=65534", "--clear-groups", Tool.binary] + arguments)
+    }
+
+    @Test("Subdirectories of mode 000, r-- and --x, and entries that cannot be examined, fail with the errno's text")
+    func unreadableSubdirectories() throws {
+        let scratch = TemporaryDirectory()
+        let photo = [UInt8](try Data(contentsOf: URL(fileURLWithPath: Tool.samples + "/monochrome.heic")))
+        scratch.file("in/a.heic", photo)
+        scratch.file("in/none/b.heic", photo)
+        scratch.file("in/listonly/c.heic", photo)
+        scratch.file("in/enteronly/d.heic", photo)
+        #expect(chmod(scratch.path, 0o777) == 0)
+        #expect(chmod(scratch.sub("in/none"), 0o000) == 0)
+        #expect(chmod(scratch.sub("in/listonly"), 0o444) == 0)
+        #expect(chmod(scratch.sub("in/enteronly"), 0o111) == 0)
+        defer { for dir in ["none", "listonly", "enteronly"] { chmod(scratch.sub("in/\(dir)"), 0o755) } }
+        let outcome = try Self.runUnprivileged(["-o", scratch.sub("out"), scratch.sub("in")])
+        #expect(outcome.status == 1, "\(outcome.stderr)")
+        let errors = outcome.stderr.split(separator: "\n").filter { $0.hasPrefix("error: ") }.map(String.init)
+        #expect(errors == [
+            "error: \(scratch.sub("in/enteronly")): cannot list directory: Permission denied",
+            "error: \(scratch.sub("in/listonly/c.heic")): cannot examine: Permission denied",
+            "error: \(scratch.sub("in/none")): cannot list directory: Permission denied",
+        ], "\(outcome.stderr)")
+        #expect(outcome.stderr.contains("1 converted, 0 copied, 0 skipped, 3 failed"), "\(outcome.stderr)")
+    }
+}

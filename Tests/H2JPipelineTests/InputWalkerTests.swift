@@ -76,4 +76,17 @@ struct InputWalkerTests {
         guard case .failure(let error)? = results.first else { Issue.record("expected a failure"); return }
         #expect(error.description == "/nonexistent/x.heic: No such file or directory")
     }
+
+    @Test("A dangling symlink named like HEIF is a failure; one named otherwise is ignored")
+    func danglingSymlinks() throws {
+        let dir = TemporaryDirectory()
+        dir.file("in/real.heic", TemporaryDirectory.heif)
+        try FileManager.default.createSymbolicLink(atPath: dir.path + "/in/gone.HEIC", withDestinationPath: dir.path + "/nowhere.heic")
+        try FileManager.default.createSymbolicLink(atPath: dir.path + "/in/gone.txt", withDestinationPath: dir.path + "/nowhere.txt")
+        let results = Array(InputWalker(inputs: [dir.path + "/in"], outputRoot: nil))
+        #expect(results.count == 2)
+        guard case .failure(let error)? = results.first else { Issue.record("expected a failure first"); return }
+        #expect(error.description == dir.path + "/in/gone.HEIC: symlink to nothing readable: No such file or directory")
+        #expect((try? results[1].get())?.path == dir.path + "/in/real.heic")
+    }
 }
