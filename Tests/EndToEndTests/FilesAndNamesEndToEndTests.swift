@@ -92,3 +92,22 @@ struct UnreadableTreeEndToEndTests {
         #expect(outcome.stderr.contains("1 converted, 0 copied, 0 skipped, 3 failed"), "\(outcome.stderr)")
     }
 }
+
+/// A declared size that disagrees with the pixels is said, per file.
+@Suite("End to end: declared sizes")
+struct DeclaredSizeEndToEndTests {
+    @Test("An 'ispe' that is not the HEVC stream's size is a warning naming both sizes")
+    func ispeMismatch() throws {
+        let scratch = TemporaryDirectory()
+        var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: Tool.samples + "/monochrome.heic")))
+        // The one 'ispe' (256×192): its width and height follow the FullBox header.
+        let ispe = try #require(bytes.indices.first { bytes[$0...].starts(with: Array("ispe".utf8)) })
+        bytes.replaceSubrange((ispe + 8)..<(ispe + 16), with: BoxBuilder.u32(300) + BoxBuilder.u32(200))
+        let source = scratch.file("in/odd.heic", bytes)
+        let outcome = try Tool.run(["-o", scratch.sub("out"), "--report", scratch.sub("r.jsonl"), source])
+        #expect(outcome.stderr.contains("warning: \(source): item 1's 'ispe' says 300×200 but its HEVC stream is 256×192"),
+                "\(outcome.stderr)")
+        let report = try String(contentsOfFile: scratch.sub("r.jsonl"), encoding: .utf8)
+        #expect(report.contains(#""declared-size-mismatch""#))
+    }
+}

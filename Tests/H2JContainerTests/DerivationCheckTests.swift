@@ -105,3 +105,25 @@ struct DerivationCheckTests {
         }
     }
 }
+
+@Suite("Declared sizes against the pixels")
+struct DeclaredSizeTests {
+    @Test("A grid whose 'ispe' is not its descriptor's output size gets a warning naming both; a matching one none")
+    func gridMismatch() throws {
+        typealias B = BoxBuilder
+        func file(ispe: (Int, Int)) -> [UInt8] {
+            let descriptor = B.grid(rows: 1, columns: 2, width: 120, height: 64)
+            return B.ftyp + B.meta(primary: 10, items: [(1, "hvc1"), (2, "hvc1"), (10, "grid")],
+                                   references: [B.reference("dimg", from: 10, to: [1, 2])],
+                                   properties: [B.ispe(width: 64, height: 64), B.ispe(width: ispe.0, height: ispe.1)],
+                                   associations: [(1, [1]), (2, [1]), (10, [2])],
+                                   extraBoxes: [B.iloc([B.Location(id: 10, construction: 1, extents: [(0, 0, UInt64(descriptor.count))])]),
+                                                B.idat(descriptor)])
+        }
+        let odd = MemoryByteSource(file(ispe: (60000, 60000)))
+        #expect(try HEIFStructure.read(from: odd).declaredSizeWarnings(from: odd)
+            == [Warning(.declaredSizeMismatch, "item 10's 'ispe' says 60000×60000 but its grid descriptor says 120×64")])
+        let fine = MemoryByteSource(file(ispe: (120, 64)))
+        #expect(try HEIFStructure.read(from: fine).declaredSizeWarnings(from: fine).isEmpty)
+    }
+}

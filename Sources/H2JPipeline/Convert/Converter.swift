@@ -80,7 +80,7 @@ package struct Converter: Sendable {
         result.width = engine.width
         result.height = engine.height
         result.metadata = graft.kept
-        result.warnings = engine.warnings + graft.warnings
+        result.warnings = context.structure.declaredSizeWarnings(from: context.source) + engine.warnings + graft.warnings
         return result
     }
 
