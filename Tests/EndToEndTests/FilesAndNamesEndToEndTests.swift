@@ -30,6 +30,21 @@ struct FilesAndNamesEndToEndTests {
         #expect(Self.mode(scratch.sub("out/shared")) == 0o750)
     }
 
+    @Test("Run as root, outputs and the directories made for them get their sources' owner and group",
+          .enabled(if: geteuid() == 0, "needs root"))
+    func rootKeepsOwners() throws {
+        let scratch = TemporaryDirectory()
+        let photo = scratch.file("in/user/photo.heic", try Self.photo())
+        #expect(chown(photo, 65534, 65534) == 0 && chown(scratch.sub("in/user"), 65534, 65534) == 0)
+        let outcome = try Tool.run(["--quiet", "-o", scratch.sub("out"), scratch.sub("in")])
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        for path in [scratch.sub("out/user/photo.jpg"), scratch.sub("out/user")] {
+            var info = stat()
+            #expect(stat(path, &info) == 0)
+            #expect(info.st_uid == 65534 && info.st_gid == 65534, "\(path)")
+        }
+    }
+
     @Test("Names of up to 255 bytes convert: the temp name does not grow with the output's")
     func longNames() throws {
         let scratch = TemporaryDirectory()
