@@ -111,16 +111,11 @@ package final class InputWalker: IteratorProtocol, Sequence {
 
     /// Lists `directory` (sorted, so runs are reproducible) and pushes it on the stack.
     private func push(directory: String, outputDirectory: String) -> WalkError? {
-        guard let handle = opendir(directory) else {
-            return WalkError(path: directory, reason: "cannot list directory: \(POSIX.lastError())")
-        }
-        defer { closedir(handle) }
-        var names: [String] = []
-        while let entry = readdir(handle) {
-            let name = withUnsafePointer(to: entry.pointee.d_name) {
-                $0.withMemoryRebound(to: CChar.self, capacity: Int(NAME_MAX) + 1) { String(cString: $0) }
-            }
-            if name != "." && name != ".." { names.append(name) }
+        let names: [String]
+        do {
+            names = try POSIX.directoryNames(directory)
+        } catch {
+            return WalkError(path: directory, reason: "cannot list directory: \(error)")
         }
         // Reversed so that popLast yields names in ascending order.
         stack.append(Level(directory: directory, outputDirectory: outputDirectory, names: names.sorted(by: >)))

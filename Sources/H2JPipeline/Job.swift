@@ -1,3 +1,5 @@
+import H2JSupport
+
 /// Where a job reads or writes: a path, or the process's standard stream (`-`).
 package enum Endpoint: Sendable, Equatable {
     case path(String)
@@ -8,6 +10,15 @@ package enum Endpoint: Sendable, Equatable {
         switch self {
         case .path(let path): return path
         case .standardStream: return "-"
+        }
+    }
+
+    /// The file name, or `-` for a stream: what the provenance mark records as the
+    /// source's name, and what `OutputOwnership` looks for in an existing output's mark.
+    package var fileName: String {
+        switch self {
+        case .path(let path): Path.lastComponent(path)
+        case .standardStream: "-"
         }
     }
 }

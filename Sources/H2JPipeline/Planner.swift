@@ -95,7 +95,7 @@ package final class Planner {
         var output = output, replacing = false
         if case .path(let path) = output {
             let sourceName = source.display
-            let ownership = Ownership(name: Self.markedName(of: source), times: file?.times,
+            let ownership = Ownership(name: source.fileName, times: file?.times,
                                       markExpected: options.mark && action == .convert)
             var decision = reserveAndCheck(output: path, sourceName: sourceName, source: file, ownership: ownership)
             if decision.verdict == .foreign, options.onConflict == .suffix,
@@ -115,14 +115,6 @@ package final class Planner {
         if options.dryRun { return .done(ConversionResult(source: source.display, output: output.display, status: .planned)) }
         return .job(Job(source: source, output: output, action: action, bytes: bytes, reservation: reservation,
                         replacesExisting: replacing))
-    }
-
-    /// The name a provenance mark records for `source` (`ConversionContext.sourceName`).
-    static func markedName(of source: Endpoint) -> String {
-        switch source {
-        case .path(let path): Path.lastComponent(path)
-        case .standardStream: "-"
-        }
     }
 
     /// What an existing output must show to be this source's (`OutputOwnership`).

@@ -87,3 +87,20 @@ package struct WriteError: Error, Equatable, Sendable, CustomStringConvertible {
         return WriteError(path: path, reason: prefix.map { "\($0): \(text)" } ?? text, errno: code)
     }
 }
+
+extension POSIX {
+    /// The entry names of `directory`, `.` and `..` left out, in directory order: the one
+    /// `readdir` loop. Throws the errno when the directory cannot be opened.
+    package static func directoryNames(_ directory: String) throws(SystemError) -> [String] {
+        guard let handle = opendir(directory) else { throw SystemError() }
+        defer { closedir(handle) }
+        var names: [String] = []
+        while let entry = readdir(handle) {
+            let name = withUnsafePointer(to: entry.pointee.d_name) {
+                $0.withMemoryRebound(to: CChar.self, capacity: Int(NAME_MAX) + 1) { String(cString: $0) }
+            }
+            if name != "." && name != ".." { names.append(name) }
+        }
+        return names
+    }
+}

@@ -62,21 +62,10 @@ package enum HelpText {
 
     SUBCOMMANDS (heic2jpg help <subcommand> for each one's help):
       compare [--json] [-q <1-100>] <file> ...
-                              Convert each file in both modes, in memory (nothing
-                              is saved), and print them side by side: bytes, ms,
-                              engine, EXIF tags kept/dropped, GPS, maker note, XMP,
-                              ICC, and Y-PSNR against the decoded source ('inf'
-                              when identical; null in JSON). Decodes whole images
-                              (about 6 bytes per pixel). --json prints one array.
+                              Convert each file in both modes, in memory, and
+                              print them side by side.
       inspect [--json] [--source <file>] <file> ...
-                              Describe HEIF and JPEG files without decoding them:
-                              images (thumbnails, alpha, depth, gain map), bit
-                              depth, chroma, ICC or nclx colour, orientation, key
-                              EXIF and GPS fields, XMP and ICC sizes, and the
-                              heic2jpg provenance mark. --source: check that each
-                              mark names that file's SHA-256 (exit 1 when one
-                              does not or a file has no mark). --json prints one
-                              array.
+                              Describe HEIF and JPEG files without decoding them.
 
     EXIT CODES:
       0   nothing failed

@@ -18,10 +18,5 @@ struct ConversionContext {
     let item: PrimaryImage
 
     /// The name the provenance mark records: the source's file name, or `-` for stdin.
-    var sourceName: String {
-        switch job.source {
-        case .path(let path): Path.lastComponent(path)
-        case .standardStream: "-"
-        }
-    }
+    var sourceName: String { job.source.fileName }
 }

@@ -16,12 +16,15 @@ import H2JSupport
 ///   its source's times.
 /// A mark that names another file is decisive: that output belongs to someone else.
 enum OutputOwnership {
-    /// How much of the existing file is read to find its header segments: the EXIF and
-    /// XMP segments (64 KB each) and an ICC profile of any real size fit.
-    static let headerBytes = 1 << 20
+    /// How much of the existing file is read to find its header segments: first 64 KiB,
+    /// which holds a typical phone photo's EXIF, XMP and ICC (so a rerun over an archive
+    /// reads little of each output); only a header running past that is read again, up
+    /// to 1 MiB, where full-size EXIF and XMP segments, Extended XMP and any real ICC
+    /// profile fit.
+    static let headerReads = [1 << 16, 1 << 20]
 
     /// `existing` is the file at the output path; `sourceName` the name a mark would
-    /// record (`ConversionContext.sourceName`); `sourceTimes` the source's times (nil
+    /// record (`Endpoint.fileName`); `sourceTimes` the source's times (nil
     /// for stdin); `markExpected` whether this run would have written a mark.
     static func isOurs(_ existing: SourceFile, sourceName: String, sourceTimes: FileTimes?, markExpected: Bool) -> Bool {
         if let mark = mark(of: existing) { return mark.sourceName == sourceName }
@@ -32,8 +35,12 @@ enum OutputOwnership {
 
     /// The provenance mark in the file's first XMP segment, if it is a JPEG with one.
     static func mark(of file: SourceFile) -> ProvenanceMark? {
-        guard let header = try? file.prefix(headerBytes), let segments = JPEGSegments(header),
-              let packet = segments.xmpPacket else { return nil }
-        return ProvenanceMark(xmp: packet)
+        for count in headerReads {
+            guard let header = try? file.prefix(count), header.starts(with: [0xFF, 0xD8]) else { return nil }
+            if let segments = JPEGSegments(header) { return segments.xmpPacket.flatMap(ProvenanceMark.init(xmp:)) }
+            // A header that does not end within what was read: read more, if there is more.
+            if header.count < count { return nil }
+        }
+        return nil
     }
 }

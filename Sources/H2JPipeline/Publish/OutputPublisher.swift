@@ -168,15 +168,9 @@ package final class OutputPublisher: @unchecked Sendable {
     /// killed runs of this machine left there (`TempFileName.isOrphan`: their process is
     /// gone). Temp files of live runs, and of other machines, are left alone.
     private func sweepOrphans(in directory: String) {
-        guard lock.withLock({ swept.insert(Array(directory.utf8)).inserted }), let handle = opendir(directory) else { return }
-        defer { closedir(handle) }
-        var removed = 0
-        while let entry = readdir(handle) {
-            let name = withUnsafePointer(to: entry.pointee.d_name) {
-                $0.withMemoryRebound(to: CChar.self, capacity: Int(NAME_MAX) + 1) { String(cString: $0) }
-            }
-            if TempFileName.isOrphan(name), unlink(Path.join(directory, name)) == 0 { removed += 1 }
-        }
+        guard lock.withLock({ swept.insert(Array(directory.utf8)).inserted }) else { return }
+        let orphans = ((try? POSIX.directoryNames(directory)) ?? []).filter(TempFileName.isOrphan)
+        let removed = orphans.filter { unlink(Path.join(directory, $0)) == 0 }.count
         lock.withLock { orphansRemoved += removed }
     }
 
