@@ -26,6 +26,9 @@ let package = Package(
         .systemLibrary(name: "CDe265", pkgConfig: "libde265", providers: [.apt(["libde265-dev"])]),
         .systemLibrary(name: "CLCMS2", pkgConfig: "lcms2", providers: [.apt(["liblcms2-dev"])]),
         .target(name: "CJPEGCodec", dependencies: ["CLibJPEG"]),
+        // Descriptor passing and the seccomp filter of the worker processes (CMSG_* and
+        // BPF macros Swift cannot import).
+        .target(name: "CWorkerIPC"),
 
         // Pure Swift layers: no C module.
         .target(name: "H2JSupport"),
@@ -45,7 +48,7 @@ let package = Package(
                 dependencies: ["H2JSupport", "H2JContainer", "H2JJPEG", "H2JMetadata", "H2JColour"]),
         .target(name: "H2JPipeline",
                 dependencies: ["H2JSupport", "H2JContainer", "H2JJPEG", "H2JMetadata", "H2JTiles", "H2JColour",
-                               "H2JJPEGCodec", "H2JDe265", "H2JLibheif"]),
+                               "H2JJPEGCodec", "H2JDe265", "H2JLibheif", "CWorkerIPC"]),
         .executableTarget(name: "heic2jpg", dependencies: ["H2JSupport", "H2JPipeline", "H2JInspect"]),
 
         // libFuzzer target over the parsers of file bytes (Scripts/fuzz builds it with

@@ -308,6 +308,10 @@ const char *cjpegcodec_encoder_message(const cjpegcodec_encoder *enc) {
     return enc == NULL ? "out of memory" : enc->err.message;
 }
 
+int cjpegcodec_encoder_write_errno(const cjpegcodec_encoder *enc) {
+    return enc->dest.write_errno;
+}
+
 void cjpegcodec_encoder_destroy(cjpegcodec_encoder *enc) {
     if (enc == NULL) return;
     jpeg_destroy_compress(&enc->cinfo);

@@ -6,7 +6,15 @@ package struct JPEGError: Error, Equatable, Sendable, CustomStringConvertible {
     package let stage: String
     /// libjpeg's message (or "out of memory").
     package let message: String
+    /// The errno of a failed write to the output (a full disk), if that was the cause.
+    package var errno: Int32?
     package var description: String { "JPEG encoder failed at \(stage): \(message)" }
+
+    package init(stage: String, message: String, errno: Int32? = nil) {
+        self.stage = stage
+        self.message = message
+        self.errno = errno
+    }
 }
 
 /// Chroma subsampling of colour JPEGs.
@@ -44,7 +52,9 @@ package final class JPEGWriter {
     private func check(_ code: Int32, _ stage: String) throws(JPEGError) {
         guard code != Int32(CJPEGCODEC_OK) else { return }
         let message = String(cString: cjpegcodec_encoder_message(encoder))
-        throw JPEGError(stage: stage, message: message.isEmpty ? "invalid call (code \(code))" : message)
+        let writeErrno = cjpegcodec_encoder_write_errno(encoder)
+        throw JPEGError(stage: stage, message: message.isEmpty ? "invalid call (code \(code))" : message,
+                        errno: writeErrno == 0 ? nil : writeErrno)
     }
 
     /// Wraps `cjpegcodec_encoder_start`; `components` is 1 (gray) or 3 (RGB).

@@ -1,7 +1,6 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import H2JDe265
 import H2JSupport
 
 /// Everything one `convert` run needs, as parsed from the command line.
@@ -15,20 +14,44 @@ package struct BatchRequest: Sendable, Equatable {
     /// JSON Lines report: a path, or `.standardStream` for stdout.
     package var report: Endpoint?
     package var verbosity = Reporter.Verbosity.normal
+    /// `--max-memory` in bytes; nil = derived from the pixel limit (`WorkerLimits.defaultMemory`).
+    package var maxMemory: Int?
+    /// `--timeout` in seconds; 0 = none.
+    package var timeoutSeconds = WorkerLimits.defaultTimeoutSeconds
 
     package init() {}
 
     package static var cpuCount: Int { max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))) }
+
+    /// Files converted at once: `jobs`, or 1 for a single file (which then gets every
+    /// core as decoding threads).
+    var concurrentFiles: Int {
+        let singleImage = inputs.count == 1 && (inputs[0] == "-" || !Path.isDirectory(inputs[0]))
+        return singleImage ? 1 : max(1, jobs)
+    }
+
+    /// Each worker process's memory and time limits.
+    var workerLimits: WorkerLimits {
+        WorkerLimits(memoryBytes: maxMemory ?? WorkerLimits.defaultMemory(maxPixels: options.maxPixels),
+                     timeoutSeconds: timeoutSeconds)
+    }
 }
 
-/// Runs a batch: walk → plan → worker pool → reporter.
+/// Runs a batch: walk → plan → worker pool → (worker processes) → publish → reporter.
 ///
 /// Nothing thrown crosses the pool: every input ends as a `ConversionResult`.
 package enum BatchRunner {
+    /// The worker processes for `request`, started before anything else so that they
+    /// load while the run walks and plans (none for a dry run, which decodes nothing).
+    package static func startWorkers(for request: BatchRequest, publisher: OutputPublisher) -> WorkerSupervisor {
+        WorkerSupervisor(prestart: request.options.dryRun ? 0 : request.concurrentFiles, limits: request.workerLimits,
+                         destination: PublishedOutput(publisher: publisher))
+    }
+
     /// Converts everything `request` names and returns the summary (already printed).
-    /// Every path output goes through `publisher`, which the caller owns (the signal
-    /// handler seals it).
-    package static func run(_ request: BatchRequest, publisher: OutputPublisher) -> RunSummary {
+    /// Every path output goes through `publisher`, and every job through `workers`,
+    /// which the caller owns (the signal handler seals the one and kills the other).
+    package static func run(_ request: BatchRequest, publisher: OutputPublisher, workers: WorkerSupervisor) -> RunSummary {
         var reportFD: Int32?
         var reportFailure: String?
         switch request.report {
@@ -47,10 +70,8 @@ package enum BatchRunner {
         }
 
         var options = request.options
-        let singleImage = request.inputs.count == 1 && (request.inputs[0] == "-" || !Path.isDirectory(request.inputs[0]))
-        let jobs = singleImage ? 1 : max(1, request.jobs)
+        let jobs = request.concurrentFiles
         options.decodingThreads = max(1, BatchRequest.cpuCount / jobs)
-        let converter = Converter(options: options, decoders: .libde265(), publisher: publisher)
         let planner = Planner(options: options, publisher: publisher)
         let pool = WorkerPool(workers: jobs)
 
@@ -58,7 +79,18 @@ package enum BatchRunner {
             switch plan {
             case .ignore: break
             case .done(let result): reporter.record(result)
-            case .job(let job): pool.submit { reporter.record(converter.run(job)) }
+            case .job(let job):
+                pool.submit { [options] in
+                    let started = POSIX.monotonicSeconds()
+                    // A job planned just before the run stopped is not started either.
+                    var result = reporter.stoppedBy.map {
+                        ConversionResult.failed(source: job.source.display, output: job.output.display, .outOfResources,
+                                                "not started: the run stopped (\($0))")
+                    } ?? workers.run(job, options: options)
+                    job.reservation?.settle(published: result.status == .converted || result.status == .copied)
+                    result.milliseconds = Int((POSIX.monotonicSeconds() - started) * 1000)
+                    reporter.record(result)
+                }
             }
         }
         let outputRoot: String? = if case .path(let root) = request.output { root } else { nil }
@@ -67,14 +99,19 @@ package enum BatchRunner {
             submit(planStandardInput(planner, output: request.output ?? .standardStream))
         }
         for found in InputWalker(inputs: walkInputs, outputRoot: outputRoot) {
+            // A resource ran out (a full disk, no descriptors): start nothing more; cron's
+            // rerun (exit 75) picks up the rest.
+            guard reporter.stoppedBy == nil else { break }
             switch found {
             case .failure(let error):
-                reporter.record(.failed(source: error.path, output: nil, .sourceUnreadable, error.reason))
+                reporter.record(.failed(source: error.path, output: nil, ErrorCode(errno: error.errno, otherwise: .sourceUnreadable),
+                                        error.reason))
             case .success(let candidate):
                 submit(request.output == .standardStream ? planner.planToStandardOutput(candidate) : planner.plan(candidate))
             }
         }
         pool.waitForAll()
+        workers.shutDown()
         return reporter.finish(tempFilesRemoved: publisher.removedOrphans)
     }
 

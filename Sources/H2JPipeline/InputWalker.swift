@@ -18,7 +18,15 @@ package struct Candidate: Sendable, Equatable {
 package struct WalkError: Error, Equatable, Sendable, CustomStringConvertible {
     package let path: String
     package let reason: String
+    /// The failed call's errno.
+    package let errno: Int32
     package var description: String { "\(path): \(reason)" }
+
+    /// The failure of the call just made on `path`: `prefix` and `strerror(errno)`.
+    static func system(_ path: String, _ prefix: String? = nil) -> WalkError {
+        let code = Glibc.errno
+        return WalkError(path: path, reason: prefix.map { "\($0): \(POSIX.describe(code))" } ?? POSIX.describe(code), errno: code)
+    }
 }
 
 /// Expands command-line inputs into files, lazily, in a stable order: inputs as given,
@@ -74,7 +82,7 @@ package final class InputWalker: IteratorProtocol, Sequence {
     private func visitInput(_ input: String) -> Result<Candidate, WalkError>? {
         var info = stat()
         guard stat(input, &info) == 0 else {
-            return .failure(WalkError(path: input, reason: POSIX.lastError()))
+            return .failure(.system(input))
         }
         if info.st_mode & S_IFMT == S_IFDIR {
             return push(directory: input, outputDirectory: outputRoot ?? input).map { .failure($0) }
@@ -88,12 +96,12 @@ package final class InputWalker: IteratorProtocol, Sequence {
     /// neither (other file types, symlinked directories, our temp files).
     private func visit(path: String, name: String, outputDirectory: String) -> Result<Candidate, WalkError>? {
         var link = stat()
-        guard lstat(path, &link) == 0 else { return .failure(WalkError(path: path, reason: "cannot examine: \(POSIX.lastError())")) }
+        guard lstat(path, &link) == 0 else { return .failure(.system(path, "cannot examine")) }
         var info = link
         if link.st_mode & S_IFMT == S_IFLNK {
             guard stat(path, &info) == 0 else {
                 guard HEIFExtensions.matches(path) else { return nil }
-                return .failure(WalkError(path: path, reason: "symlink to nothing readable: \(POSIX.lastError())"))
+                return .failure(.system(path, "symlink to nothing readable"))
             }
             guard info.st_mode & S_IFMT == S_IFREG else { return nil }
         }
@@ -115,7 +123,7 @@ package final class InputWalker: IteratorProtocol, Sequence {
         do {
             names = try POSIX.directoryNames(directory)
         } catch {
-            return WalkError(path: directory, reason: "cannot list directory: \(error)")
+            return WalkError(path: directory, reason: "cannot list directory: \(error)", errno: error.errno)
         }
         // Reversed so that popLast yields names in ascending order.
         stack.append(Level(directory: directory, outputDirectory: outputDirectory, names: names.sorted(by: >)))

@@ -46,7 +46,7 @@ package final class Planner {
             format = ImageFormat.sniff(try source.prefix(ImageFormat.sniffLength))
         } catch {
             guard candidate.explicit || namedLikeHEIF else { return .ignore }
-            return .done(.failed(source: candidate.path, output: nil, .sourceUnreadable, error.description))
+            return .done(.failed(source: candidate.path, output: nil, ErrorCode(classifying: error), error.description))
         }
         guard let action = Self.action(for: format, copyingJPEG: namedLikeHEIF) else {
             guard candidate.explicit || namedLikeHEIF else { return .ignore }
@@ -66,7 +66,7 @@ package final class Planner {
             }
             return decide(source: .path(candidate.path), file: source, bytes: nil, output: .standardStream, action: action)
         } catch {
-            return .done(.failed(source: candidate.path, output: "-", .sourceUnreadable, error.description))
+            return .done(.failed(source: candidate.path, output: "-", ErrorCode(classifying: error), error.description))
         }
     }
 

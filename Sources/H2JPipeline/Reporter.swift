@@ -34,6 +34,9 @@ package final class Reporter: @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         summary.count(result.status)
+        if summary.stoppedBy == nil, result.errorCode?.isExhaustion == true {
+            summary.stoppedBy = "\(result.source): \(result.reason ?? "a resource ran out")"
+        }
         writeReport(Self.json(result))
         if let line = Self.message(for: result, verbosity: verbosity) {
             clearProgress()
@@ -41,6 +44,10 @@ package final class Reporter: @unchecked Sendable {
         }
         showProgress()
     }
+
+    /// The reason of the first result that means a resource ran out (`ErrorCode.isExhaustion`),
+    /// once one has been recorded: the run then starts no more files.
+    package var stoppedBy: String? { lock.withLock { summary.stoppedBy } }
 
     /// Prints the summary line (unless quiet) and writes the report's summary object;
     /// `tempFilesRemoved` is what the publisher's sweeps removed.
@@ -123,6 +130,7 @@ package final class Reporter: @unchecked Sendable {
         line.add("seconds", summary.seconds)
         line.add("imagesPerSecond", summary.imagesPerSecond)
         line.add("tempFilesRemoved", summary.tempFilesRemoved)
+        line.add("stoppedBy", summary.stoppedBy)
         return line.text
     }
 

@@ -12,6 +12,9 @@ package struct RunSummary: Sendable, Equatable {
     package var tempFilesRemoved = 0
     /// Why the `--report` could not be written in full, if it could not.
     package var reportError: WriteError?
+    /// Why the run stopped starting files before the end (a resource ran out: the first
+    /// such failure's reason); the exit code is then 75.
+    package var stoppedBy: String?
 
     package init() {}
 
@@ -37,6 +40,7 @@ package struct RunSummary: Sendable, Equatable {
         return "heic2jpg: " + parts.joined(separator: ", ")
             + " in " + Self.format(seconds, digits: 2) + " s (" + Self.format(imagesPerSecond, digits: 2) + " images/s)"
             + (tempFilesRemoved > 0 ? "; removed \(tempFilesRemoved) temp file\(tempFilesRemoved == 1 ? "" : "s") left by killed runs" : "")
+            + (stoppedBy.map { "\nheic2jpg: stopped before the end, files not started were left for a rerun: \($0)" } ?? "")
     }
 
     static func format(_ value: Double, digits: Int) -> String {

@@ -22,4 +22,9 @@ package enum ReadError: Error, Equatable, Sendable, CustomStringConvertible {
             "the file ends at offset \(offset), before its stated size (it changed while being read)"
         }
     }
+
+    /// The errno of a failed read, if that is what happened.
+    package var errno: Int32? {
+        if case .system(let error) = self { error.errno } else { nil }
+    }
 }

@@ -12,11 +12,12 @@ package final class SourceFile {
     /// Opens `path` read-only; the error text names the cause (errno).
     package init(path: String) throws(SourceError) {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { throw SourceError(reason: "cannot open: \(POSIX.lastError())") }
+        guard fd >= 0 else { throw SourceError(reason: "cannot open: \(POSIX.lastError())", errno: errno) }
         var info = stat()
         guard fstat(fd, &info) == 0 else {
+            let code = errno
             close(fd)
-            throw SourceError(reason: "cannot stat: \(POSIX.lastError())")
+            throw SourceError(reason: "cannot stat: \(POSIX.describe(code))", errno: code)
         }
         self.path = path
         self.fd = fd
@@ -35,7 +36,7 @@ package final class SourceFile {
         do {
             return try byteSource.read(at: 0, count: min(count, size))
         } catch {
-            throw SourceError(reason: "cannot read: \(error)")
+            throw SourceError(reason: "cannot read: \(error)", errno: error.errno)
         }
     }
 
@@ -54,11 +55,16 @@ package final class SourceFile {
 /// A source's access and modification times, which its output gets too.
 package typealias FileTimes = (access: timespec, modification: timespec)
 
-/// Why a source file could not be read.
+/// Why a source file could not be read; `errno` is kept when a system call failed, so
+/// callers can tell "too many open files" from a file that is unreadable.
 package struct SourceError: Error, CustomStringConvertible {
     package let reason: String
+    package let errno: Int32?
 
-    package init(reason: String) { self.reason = reason }
+    package init(reason: String, errno: Int32? = nil) {
+        self.reason = reason
+        self.errno = errno
+    }
 
     package var description: String { reason }
 }

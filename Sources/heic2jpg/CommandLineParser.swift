@@ -33,7 +33,8 @@ package enum CommandLineParser {
         OptionSpec("--strip-gps"), OptionSpec("--no-mark"), OptionSpec("--overwrite"),
         OptionSpec("--on-conflict", value: "<policy>"), OptionSpec("--dry-run"),
         OptionSpec("--report", value: "<file>"), OptionSpec("--background", value: "<#rrggbb>"),
-        OptionSpec("--max-pixels", value: "<MP>"), OptionSpec("--verbose", "v"),
+        OptionSpec("--max-pixels", value: "<MP>"), OptionSpec("--max-memory", value: "<size>"),
+        OptionSpec("--timeout", value: "<seconds>"), OptionSpec("--verbose", "v"),
         OptionSpec("--quiet"), OptionSpec("--version"), OptionSpec("--help", "h"),
     ]
 
@@ -92,6 +93,16 @@ package enum CommandLineParser {
                     throw .invalidValue(text, for: label, "expected megapixels, a whole number from 1 to \(ConversionOptions.maxMegapixels)")
                 }
                 request.options.maxPixels = megapixels * 1_000_000
+            case "--max-memory":
+                guard let bytes = WorkerLimits.parseSize(text), bytes >= WorkerLimits.minimumMemoryBytes else {
+                    throw .invalidValue(text, for: label, "expected a size of at least 64M, such as 2G or 512M")
+                }
+                request.maxMemory = bytes
+            case "--timeout":
+                guard let seconds = Int(text), (0...86_400).contains(seconds) else {
+                    throw .invalidValue(text, for: label, "expected seconds, a whole number from 0 (no limit) to 86400")
+                }
+                request.timeoutSeconds = seconds
             case "--verbose":
                 sawVerbose = true
                 request.verbosity = .verbose

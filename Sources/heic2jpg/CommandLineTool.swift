@@ -14,11 +14,8 @@ package enum CommandLineTool {
     /// EX_USAGE (sysexits.h): the command line was wrong.
     package static let exitUsage: Int32 = 64
     /// EX_TEMPFAIL (sysexits.h): a resource ran out (a full disk, a quota, a file size
-    /// limit); cron and CI may retry later.
+    /// limit, descriptors); cron and CI may retry later.
     package static let exitTemporaryFailure: Int32 = 75
-
-    /// Errnos that mean a resource ran out rather than that something is wrong.
-    static let exhaustion: Set<Int32> = [ENOSPC, EDQUOT, EFBIG, EROFS]
 
     /// Runs with `arguments` (program name excluded) and returns the exit code.
     package static func main(_ arguments: [String]) -> Int32 {
@@ -44,18 +41,21 @@ package enum CommandLineTool {
             return exitCode(CompareCommand.run(request))
         case .convert(let request):
             let publisher = OutputPublisher()
-            let cleanup = SignalCleanup(publisher: publisher)
-            let summary = BatchRunner.run(request, publisher: publisher)
+            let workers = BatchRunner.startWorkers(for: request, publisher: publisher)
+            let cleanup = SignalCleanup(publisher: publisher, workers: workers)
+            let summary = BatchRunner.run(request, publisher: publisher, workers: workers)
             withExtendedLifetime(cleanup) {}
             return exitCode(summary)
         }
     }
 
-    /// 0, or 1 when an input failed; a report that could not be written fails the run:
-    /// 75 when a resource ran out, 1 otherwise.
+    /// 0, or 1 when an input failed; 75 when the run stopped because a resource ran out
+    /// (`RunSummary.stoppedBy`); a report that could not be written fails the run: 75
+    /// when a resource ran out, 1 otherwise.
     static func exitCode(_ summary: RunSummary) -> Int32 {
+        if summary.stoppedBy != nil { return exitTemporaryFailure }
         if let error = summary.reportError {
-            return error.errno.map(exhaustion.contains) == true ? exitTemporaryFailure : exitFailure
+            return ErrorCode(errno: error.errno, otherwise: .writeFailed).isExhaustion ? exitTemporaryFailure : exitFailure
         }
         return summary.failed > 0 ? exitFailure : exitSuccess
     }

@@ -55,6 +55,12 @@ package enum HelpText {
       --max-pixels <MP>       Refuse images with more megapixels than this after
                               rotation and cropping (decompression bombs).
                               (default: 256)
+      --max-memory <size>     Memory each decoder process may use, such as 2G or
+                              512M; a file that needs more fails alone.
+                              (default: from --max-pixels, 2.4G for 256 MP)
+      --timeout <seconds>     Time one file may take before its decoder is
+                              stopped and the file fails; 0 for none.
+                              (default: 120)
       -v, --verbose           Print one line per input and the engine that ran.
       --quiet                 Print errors only: no warnings, progress or summary.
       --version               Show the version.
@@ -71,6 +77,7 @@ package enum HelpText {
       0   nothing failed
       1   at least one input failed (see the per-file errors)
       64  usage error
+      75  a resource ran out (disk full, quota, file size limit): retry later
 
     """
 

@@ -6,7 +6,7 @@ import H2JPipeline
 import H2JSupport
 
 /// Every signal that ends a run by default (INT, TERM, HUP, PIPE, QUIT, USR1, USR2,
-/// ALRM): remove every temp file, then exit with 128 + signal.
+/// ALRM): kill the worker processes, remove every temp file, then exit with 128 + signal.
 ///
 /// The handler runs on a Dispatch queue (not in signal context), so it may take locks;
 /// `OutputPublisher.removeAllAndSeal` also stops workers from publishing afterwards. It
@@ -17,12 +17,13 @@ package final class SignalCleanup {
 
     private let sources: [DispatchSourceSignal]
 
-    package init(publisher: OutputPublisher) {
+    package init(publisher: OutputPublisher, workers: WorkerSupervisor) {
         let queue = DispatchQueue(label: "heic2jpg.signals")
         sources = Self.signals.map { number in
             signal(number, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: number, queue: queue)
             source.setEventHandler {
+                workers.killAll()
                 publisher.removeAllAndSeal()
                 var stderr = pollfd(fd: STDERR_FILENO, events: Int16(POLLOUT), revents: 0)
                 if poll(&stderr, 1, 0) == 1, stderr.revents & Int16(POLLOUT) != 0 {

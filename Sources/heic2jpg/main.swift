@@ -2,4 +2,8 @@
 import Glibc
 #endif
 
-exit(CommandLineTool.main(Array(CommandLine.arguments.dropFirst())))
+import H2JPipeline
+
+let arguments = Array(CommandLine.arguments.dropFirst())
+// A worker process (started by the parent's WorkerSupervisor), or the program.
+exit(arguments.first == WorkerMain.argument ? WorkerMain.run(arguments.dropFirst()) : CommandLineTool.main(arguments))

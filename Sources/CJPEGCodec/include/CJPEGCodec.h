@@ -96,6 +96,9 @@ int cjpegcodec_encoder_finish(cjpegcodec_encoder *enc);
 /// The message of the last error or warning; empty when there was none.
 const char *cjpegcodec_encoder_message(const cjpegcodec_encoder *enc);
 
+/// The errno of the write that failed (a full disk), 0 when no write has failed.
+int cjpegcodec_encoder_write_errno(const cjpegcodec_encoder *enc);
+
 /// Frees the encoder (aborting an unfinished image).
 void cjpegcodec_encoder_destroy(cjpegcodec_encoder *enc);
 

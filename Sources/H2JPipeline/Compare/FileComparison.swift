@@ -104,8 +104,8 @@ struct FileComparison {
         var modeOptions = options
         modeOptions.metadata = mode
         let output = try MemoryOutputFile()
-        let result = Converter(options: modeOptions, decoders: decoders, publisher: OutputPublisher(),
-                               standardOutput: output.descriptor)
+        let destination = PublishedOutput(publisher: OutputPublisher(), standardOutput: output.descriptor)
+        let result = Converter(options: modeOptions, decoders: decoders, destination: destination)
             .run(Job(source: .path(path), output: .standardStream, action: .convert))
         return (result, result.status == .converted ? try output.contents() : [])
     }

@@ -15,38 +15,44 @@ import H2JTiles
 /// `failed` result whose reason names the cause, and leaves no output behind.
 package struct Converter: Sendable {
     package let options: ConversionOptions
-    /// Where an output of `-` goes: the process's stdout, or for `compare` an unlinked
-    /// temporary file (`MemoryOutputFile`) that is read back into memory.
-    package let standardOutput: Int32
     /// The tile engine's decoders, shared by every file the converter runs.
     let decoders: TileDecoderPool
-    /// Publishes every path output of the run.
-    let publisher: OutputPublisher
+    /// Where outputs go: published in this process, or handed to the parent by a worker.
+    let destination: any OutputDestination
+    /// Told when each stage starts (and, once chosen, the engine): a worker passes it on
+    /// to its parent, which names the stage if the worker dies in it.
+    let onStage: @Sendable (PipelineError.Stage, ConversionResult.Engine?) -> Void
 
-    init(options: ConversionOptions, decoders: TileDecoderPool, publisher: OutputPublisher,
-         standardOutput: Int32 = STDOUT_FILENO) {
+    package init(options: ConversionOptions, decoders: TileDecoderPool, destination: any OutputDestination,
+                 onStage: @escaping @Sendable (PipelineError.Stage, ConversionResult.Engine?) -> Void = { _, _ in }) {
         self.options = options
         self.decoders = decoders
-        self.publisher = publisher
-        self.standardOutput = standardOutput
+        self.destination = destination
+        self.onStage = onStage
     }
 
+    /// The job's result (its `milliseconds` left for the caller, which also settles the
+    /// job's reservation).
     package func run(_ job: Job) -> ConversionResult {
-        let started = POSIX.monotonicSeconds()
         var result: ConversionResult
         var engine: ConversionResult.Engine?
         do {
             switch job.action {
             case .convert: result = try convert(job, engine: &engine)
-            case .copy: result = try PipelineError.at(.copy) { try copy(job) }
+            case .copy: result = try at(.copy) { try copy(job) }
             }
         } catch {
             result = .failed(source: job.source.display, output: job.output.display, error)
             result.engine = engine
         }
-        job.reservation?.settle(published: result.status == .converted || result.status == .copied)
-        result.milliseconds = Int((POSIX.monotonicSeconds() - started) * 1000)
         return result
+    }
+
+    /// Runs one stage: tells `onStage`, then turns what it throws into a `PipelineError`.
+    private func at<T>(_ stage: PipelineError.Stage, engine: ConversionResult.Engine? = nil,
+                       _ body: () throws -> T) throws(PipelineError) -> T {
+        onStage(stage, engine)
+        return try PipelineError.at(stage, body)
     }
 
     // MARK: - Convert
@@ -57,17 +63,17 @@ package struct Converter: Sendable {
     /// decode (libheif) has succeeded.
     /// `engineUsed` is set once the engine is chosen, so a failure's report names it.
     private func convert(_ job: Job, engine engineUsed: inout ConversionResult.Engine?) throws(PipelineError) -> ConversionResult {
-        let context = try PipelineError.at(.parse) { try parse(job) }
+        let context = try at(.parse) { try parse(job) }
         // `source` reads through the file's descriptor; keep the file (which closes it
         // on deinit) alive until every tile has been read.
         defer { withExtendedLifetime(context.file) {} }
-        var (engine, refusal) = try PipelineError.at(.engine) { try ConversionEngines.choose(context, decoders: decoders) }
+        var (engine, refusal) = try at(.engine) { try ConversionEngines.choose(context, decoders: decoders) }
         engineUsed = engine.kind
-        try PipelineError.at(.limit) { try checkLimit(width: engine.width, height: engine.height) }
-        let graft = try PipelineError.at(.graft) { try MetadataGraft(context, engine: engine) }
-        try PipelineError.at(.decode) { try engine.decode() }
+        try at(.limit, engine: engine.kind) { try checkLimit(width: engine.width, height: engine.height) }
+        let graft = try at(.graft, engine: engine.kind) { try MetadataGraft(context, engine: engine) }
+        try at(.decode, engine: engine.kind) { try engine.decode() }
         var result = ConversionResult(source: job.source.display, output: job.output.display, status: .converted)
-        result.bytes = try PipelineError.at(.write) { try write(job, attributes: context.file.map(OutputAttributes.init)) { fd in
+        result.bytes = try at(.write, engine: engine.kind) { try destination.write(job, attributes: context.file.map(OutputAttributes.init)) { fd in
             let writer = try JPEGWriter(fd: fd)
             try engine.start(writer, quality: options.quality)
             try graft.writeSegments(to: writer)
@@ -130,28 +136,12 @@ package struct Converter: Sendable {
         let check = JPEGCheck(bytes)
         if let problem = check.problem { throw CorruptJPEGError(reason: problem) }
         let output = options.metadata == .strip ? JPEGMarkerFilter.strippingMetadata(from: bytes) : bytes
-        let written = try write(job, attributes: attributes) { fd in try POSIX.writeAll(output, to: fd, path: job.output.display) }
+        let written = try destination.write(job, attributes: attributes) { fd in try POSIX.writeAll(output, to: fd, path: job.output.display) }
         var result = ConversionResult(source: job.source.display, output: job.output.display, status: .copied)
         result.width = check.width
         result.height = check.height
         result.bytes = written
         result.metadata = JPEGMarkerFilter.metadataPresent(in: output)
         return result
-    }
-
-    // MARK: - Output
-
-    /// Writes through `body` to the job's output: published by the run's publisher for a
-    /// path (atomically, after the claims before this job's), staged in a temp file and
-    /// then copied to `standardOutput` for `-` (`StagedStreamWriter`). Returns the size.
-    private func write(_ job: Job, attributes: OutputAttributes?,
-                       _ body: (Int32) throws -> Void) throws -> Int {
-        switch job.output {
-        case .path(let path):
-            return try publisher.write(path, for: job.source.display, reservation: job.reservation,
-                                         replacing: job.replacesExisting, attributes: attributes, body)
-        case .standardStream:
-            return try StagedStreamWriter.write(to: standardOutput, body)
-        }
     }
 }

@@ -27,12 +27,24 @@ package enum ErrorCode: String, Sendable, CaseIterable {
     case decodeFailed = "decode-failed"
     /// JPEG content (under a HEIF name) that does not decode cleanly.
     case corruptJPEG = "corrupt-jpeg"
+    /// The decoder process died on this file (a signal, an exit): the reason names the
+    /// signal, the library it was in and the last line it wrote.
+    case decoderCrashed = "decoder-crashed"
+    /// The decoder process reached `--max-memory` on this file.
+    case outOfMemory = "out-of-memory"
+    /// The file took longer than `--timeout`; its decoder was stopped.
+    case timedOut = "timed-out"
     /// libjpeg could not encode the output.
     case encodeFailed = "encode-failed"
     /// The output could not be written (other than a full disk).
     case writeFailed = "write-failed"
-    /// The file system is full (ENOSPC) or the quota is reached (EDQUOT).
+    /// The file system is full (ENOSPC) or the quota is reached (EDQUOT). The run stops
+    /// starting files and exits 75.
     case diskFull = "disk-full"
+    /// Another resource ran out: the file size limit (EFBIG), a read-only file system
+    /// (EROFS), descriptors (EMFILE, ENFILE), processes or memory for a decoder (EAGAIN,
+    /// ENOMEM). The run stops starting files and exits 75.
+    case outOfResources = "out-of-resources"
     /// The run was interrupted before this output was published.
     case interrupted
     /// Another input of the run has, or had first claim on, the same output path.
@@ -55,17 +67,36 @@ package enum ErrorCode: String, Sendable, CaseIterable {
     package init(classifying error: any Error) {
         switch error {
         case let error as PipelineError: self = error.code
-        case is SourceError, is ReadError, is SystemError: self = .sourceUnreadable
+        case let error as SourceError: self = Self(errno: error.errno, otherwise: .sourceUnreadable)
+        case let error as ReadError: self = Self(errno: error.errno, otherwise: .sourceUnreadable)
+        case let error as SystemError: self = Self(errno: error.errno, otherwise: .sourceUnreadable)
         case let error as HEIFError: self = Self(error)
         case is LimitError: self = .limitExceeded
         case is LibheifError, is TileEngineError, is TileDecodingError, is TileCrewError: self = .decodeFailed
         case is CorruptJPEGError: self = .corruptJPEG
-        case is JPEGError: self = .encodeFailed
+        case let error as JPEGError: self = error.errno.map { Self(errno: $0, otherwise: .writeFailed) } ?? .encodeFailed
         case is CollisionError: self = .outputCollision
         case is ForeignOutputError: self = .outputNotOurs
         case is PublishInterrupted: self = .interrupted
-        case let error as WriteError: self = error.errno == ENOSPC || error.errno == EDQUOT ? .diskFull : .writeFailed
+        case let error as WriteError: self = Self(errno: error.errno, otherwise: .writeFailed)
         default: self = .unclassified
+        }
+    }
+
+    /// Whether the run must stop starting files (and exit 75): a resource ran out.
+    package var isExhaustion: Bool { self == .diskFull || self == .outOfResources }
+
+    /// Errnos that mean the disk is full.
+    static let diskFullErrnos: Set<Int32> = [ENOSPC, EDQUOT]
+    /// Errnos that mean another resource ran out.
+    package static let exhaustionErrnos: Set<Int32> = [EFBIG, EROFS, EMFILE, ENFILE]
+
+    /// The code for a failed call's `errno`: a resource that ran out, or `otherwise`.
+    package init(errno: Int32?, otherwise: ErrorCode) {
+        switch errno {
+        case let code? where Self.diskFullErrnos.contains(code): self = .diskFull
+        case let code? where Self.exhaustionErrnos.contains(code): self = .outOfResources
+        default: self = otherwise
         }
     }
 
@@ -75,7 +106,7 @@ package enum ErrorCode: String, Sendable, CaseIterable {
         case .missingBox, .malformedBox, .missingItem, .unusablePrimary, .missingLocation: self = .corruptContainer
         case .limitExceeded: self = .limitExceeded
         case .unsupportedItemData: self = .unsupported
-        case .unreadable: self = .sourceUnreadable
+        case .unreadable(let error): self = Self(errno: error.errno, otherwise: .sourceUnreadable)
         }
     }
 }

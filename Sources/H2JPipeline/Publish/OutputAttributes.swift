@@ -21,6 +21,14 @@ package struct OutputAttributes: Sendable {
     /// The source's directory, mirrored by the output's.
     let sourceDirectory: String
 
+    init(times: FileTimes, mode: mode_t, owner: uid_t, group: gid_t, sourceDirectory: String) {
+        self.times = times
+        self.mode = mode
+        self.owner = owner
+        self.group = group
+        self.sourceDirectory = sourceDirectory
+    }
+
     package init(of source: SourceFile) {
         times = source.times
         mode = source.info.st_mode & 0o666

@@ -1,0 +1,60 @@
+/// What one worker process may use: memory (`--max-memory`) and time per file
+/// (`--timeout`).
+///
+/// The memory limit is the kernel's `RLIMIT_DATA` on the worker: heap, anonymous
+/// mappings and thread stacks together, so an allocation past it fails rather than
+/// growing until the machine swaps. The time limit is the parent's: past it, the parent
+/// kills the worker (and a worker whose parent is gone stops itself a little later,
+/// with `alarm`).
+package struct WorkerLimits: Sendable, Equatable {
+    /// Bytes of data memory per worker.
+    package var memoryBytes: Int
+    /// Seconds one file may take; 0 = no limit.
+    package var timeoutSeconds: Int
+
+    package static let defaultTimeoutSeconds = 120
+    /// The smallest `--max-memory`: what a worker needs before it decodes anything.
+    package static let minimumMemoryBytes = 64 << 20
+
+    package init(memoryBytes: Int, timeoutSeconds: Int = WorkerLimits.defaultTimeoutSeconds) {
+        self.memoryBytes = memoryBytes
+        self.timeoutSeconds = timeoutSeconds
+    }
+
+    /// The default memory for an image limit of `maxPixels`: libheif's whole-image decode
+    /// of the largest image allowed (planes of up to 16 bits and the 8-bit RGB copy the
+    /// encoder reads, 8 bytes a pixel) plus 512 MiB for everything else. The tile engine
+    /// needs far less (a 200 MP grid in under 40 MB); 256 MP gives 2.4 GiB.
+    package static func defaultMemory(maxPixels: Int) -> Int {
+        let (image, overflow) = maxPixels.multipliedReportingOverflow(by: 8)
+        return overflow ? Int.max : image + (512 << 20)
+    }
+
+    /// What the worker is started with (`WorkerMain` parses it back).
+    var arguments: [String] { [String(memoryBytes), String(timeoutSeconds)] }
+
+    /// The limits a worker was started with; nil for anything `arguments` cannot have made.
+    init?(arguments: ArraySlice<String>) {
+        guard arguments.count == 2, let memory = Int(arguments[arguments.startIndex]),
+              let timeout = Int(arguments[arguments.startIndex + 1]), memory > 0, timeout >= 0 else { return nil }
+        self.init(memoryBytes: memory, timeoutSeconds: timeout)
+    }
+
+    /// `--max-memory` as people write it: bytes, or a number with K, M, G or T (binary
+    /// units, an optional trailing `B` or `iB`). nil for anything else or an overflow.
+    package static func parseSize(_ text: String) -> Int? {
+        var digits = Substring(text.uppercased())
+        for suffix in ["IB", "B"] where digits.hasSuffix(suffix) && digits.count > suffix.count {
+            digits = digits.dropLast(suffix.count)
+            break
+        }
+        var shift = 0
+        if let unit = digits.last, let index = "KMGT".firstIndex(of: unit) {
+            shift = 10 * ("KMGT".distance(from: "KMGT".startIndex, to: index) + 1)
+            digits = digits.dropLast()
+        }
+        guard !digits.isEmpty, digits.allSatisfy(\.isASCII), let value = Int(digits), value >= 0 else { return nil }
+        let (bytes, overflow) = value.multipliedReportingOverflow(by: 1 << shift)
+        return overflow ? nil : bytes
+    }
+}

@@ -1,0 +1,64 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import H2JDe265
+import H2JSupport
+import H2JTiles
+
+/// A worker process's whole life: limits on itself, the seccomp sandbox, then job
+/// after job from the parent until the socket closes.
+///
+/// The worker opens sources read-only by path and writes only to descriptors the parent
+/// hands it, so the sandbox can forbid creating files, sockets and programs.
+package enum WorkerMain {
+    /// The first argument that makes the executable a worker.
+    package static let argument = "--internal-worker"
+
+    /// Runs the worker; `arguments` follow `argument`. Returns the exit
+    /// status: 0 when the parent closed the socket.
+    package static func run(_ arguments: ArraySlice<String>) -> Int32 {
+        guard let limits = WorkerLimits(arguments: arguments) else {
+            POSIX.writeLine("heic2jpg: \(argument) is started by heic2jpg itself", to: STDERR_FILENO)
+            return 64
+        }
+        var none = rlimit(rlim_cur: 0, rlim_max: 0)
+        setrlimit(__rlimit_resource_t(RLIMIT_CORE.rawValue), &none)
+        var data = rlimit(rlim_cur: rlim_t(limits.memoryBytes), rlim_max: rlim_t(limits.memoryBytes))
+        setrlimit(__rlimit_resource_t(RLIMIT_DATA.rawValue), &data)
+        _ = WorkerSandbox.enter()
+        let socket = WorkerSocket(fd: WorkerProcess.socketDescriptor, maxFrame: Int(UInt32.max))
+        let decoders = TileDecoderPool.libde265()
+        while true {
+            guard let (message, descriptor) = try? socket.receive() else { return 0 }
+            if let descriptor { close(descriptor) }
+            guard case .job(let work) = message else { return 70 }
+            // Should the parent be gone, the worker still stops a while after --timeout.
+            if limits.timeoutSeconds > 0 { alarm(UInt32(limits.timeoutSeconds + 30)) }
+            let converter = Converter(options: work.options, decoders: decoders, destination: ParentOutput(socket: socket),
+                                      onStage: { stage, engine in try? socket.send(.stage(stage, engine)) })
+            let result = converter.run(work.job)
+            guard (try? socket.send(.result(result))) != nil else { return 0 }
+            alarm(0)
+        }
+    }
+}
+
+/// A worker's output: it asks the parent for the temp file (`ready`) and writes to the
+/// descriptor that comes back.
+struct ParentOutput: OutputDestination {
+    let socket: WorkerSocket
+
+    func write(_ job: Job, attributes: OutputAttributes?, _ body: (Int32) throws -> Void) throws -> Int {
+        try socket.send(.ready(attributes))
+        let (message, descriptor) = try socket.receive()
+        guard case .output = message, let descriptor else {
+            if let descriptor { close(descriptor) }
+            throw WriteError(path: job.output.display, reason: "the parent has no output file for it")
+        }
+        defer { close(descriptor) }
+        try body(descriptor)
+        var info = stat()
+        guard fstat(descriptor, &info) == 0 else { throw WriteError.system(job.output.display, "fstat") }
+        return Int(info.st_size)
+    }
+}

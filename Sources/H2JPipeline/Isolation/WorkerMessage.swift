@@ -1,0 +1,198 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import H2JJPEG
+import H2JMetadata
+import H2JSupport
+
+/// What the parent and a worker process say to each other over the worker's socket,
+/// one length-prefixed frame each (`WorkerSocket`).
+///
+/// A job goes: parent `job` → worker `stage`… → either worker `result` (it failed before
+/// writing anything), or worker `ready` → parent `output` with the temp file's
+/// descriptor (or `abandon`, when the parent could not create one) → worker `stage`… →
+/// worker `result`. The parent publishes the temp file only after a successful result.
+enum WorkerMessage {
+    /// Parent → worker: convert or copy this.
+    case job(WorkerJob)
+    /// Worker → parent: a stage starts (the engine, once chosen).
+    case stage(PipelineError.Stage, ConversionResult.Engine?)
+    /// Worker → parent: the pixels are ready; send the output's descriptor. Carries the
+    /// source's attributes, which the parent applies when publishing.
+    case ready(OutputAttributes?)
+    /// Parent → worker: write to the descriptor that comes with this frame.
+    case output
+    /// Parent → worker: there is no output to write to; fail the job.
+    case abandon
+    /// Worker → parent: how the job ended.
+    case result(ConversionResult)
+
+    private enum Tag: UInt8 {
+        case job = 1, stage, ready, output, abandon, result
+    }
+
+    func encoded() -> [UInt8] {
+        var out = WireWriter()
+        switch self {
+        case .job(let job):
+            out.u8(Tag.job.rawValue)
+            job.encode(to: &out)
+        case .stage(let stage, let engine):
+            out.u8(Tag.stage.rawValue)
+            out.string(stage.rawValue)
+            out.optional(engine) { $0.string($1.rawValue) }
+        case .ready(let attributes):
+            out.u8(Tag.ready.rawValue)
+            out.optional(attributes) { $1.encode(to: &$0) }
+        case .output:
+            out.u8(Tag.output.rawValue)
+        case .abandon:
+            out.u8(Tag.abandon.rawValue)
+        case .result(let result):
+            out.u8(Tag.result.rawValue)
+            result.encode(to: &out)
+        }
+        return out.bytes
+    }
+
+    static func decode(_ bytes: [UInt8]) throws(WireError) -> WorkerMessage {
+        var reader = WireReader(bytes)
+        let raw = try reader.u8()
+        guard let tag = Tag(rawValue: raw) else { throw WireError(reason: "unknown message tag \(raw)") }
+        let message: WorkerMessage
+        switch tag {
+        case .job: message = .job(try WorkerJob(from: &reader))
+        case .stage:
+            message = .stage(try reader.value(PipelineError.Stage.self),
+                             try reader.optional { (r: inout WireReader) throws(WireError) in try r.value(ConversionResult.Engine.self) })
+        case .ready: message = .ready(try reader.optional { (r: inout WireReader) throws(WireError) in try OutputAttributes(from: &r) })
+        case .output: message = .output
+        case .abandon: message = .abandon
+        case .result: message = .result(try ConversionResult(from: &reader))
+        }
+        guard reader.isAtEnd else { throw WireError(reason: "bytes after the \(tag) message") }
+        return message
+    }
+}
+
+/// A job as a worker runs it: no reservation (claims live in the parent), the source by
+/// path (the worker opens it read-only) or, for stdin, its bytes; the settings that shape
+/// the output.
+struct WorkerJob {
+    let job: Job
+    let options: ConversionOptions
+
+    init(job: Job, options: ConversionOptions) {
+        self.job = job
+        self.options = options
+    }
+
+    func encode(to out: inout WireWriter) {
+        out.string(job.action.rawValue)
+        out.optional(job.source.pathValue) { $0.string($1) }
+        out.optional(job.bytes) { $0.data($1) }
+        out.optional(job.output.pathValue) { $0.string($1) }
+        out.int(options.quality)
+        out.string(options.metadata.rawValue)
+        out.bool(options.stripGPS)
+        out.bool(options.mark)
+        out.u8(options.background.red)
+        out.u8(options.background.green)
+        out.u8(options.background.blue)
+        out.int(options.maxPixels)
+        out.int(options.decodingThreads)
+    }
+
+    init(from reader: inout WireReader) throws(WireError) {
+        let action = try reader.value(Job.Action.self)
+        let source = try reader.optional { (r: inout WireReader) throws(WireError) in try r.string() }
+        let bytes = try reader.optional { (r: inout WireReader) throws(WireError) in try r.data() }
+        let output = try reader.optional { (r: inout WireReader) throws(WireError) in try r.string() }
+        var options = ConversionOptions()
+        options.quality = try reader.int()
+        options.metadata = try reader.value(MetadataMode.self)
+        options.stripGPS = try reader.bool()
+        options.mark = try reader.bool()
+        options.background = RGBColor(red: try reader.u8(), green: try reader.u8(), blue: try reader.u8())
+        options.maxPixels = try reader.int()
+        options.decodingThreads = max(1, min(try reader.int(), 256))
+        job = Job(source: source.map(Endpoint.path) ?? .standardStream, output: output.map(Endpoint.path) ?? .standardStream,
+                  action: action, bytes: bytes)
+        self.options = options
+    }
+}
+
+extension Endpoint {
+    /// The path, nil for a standard stream.
+    var pathValue: String? {
+        if case .path(let path) = self { path } else { nil }
+    }
+}
+
+extension OutputAttributes {
+    func encode(to out: inout WireWriter) {
+        for time in [times.access, times.modification] {
+            out.int(Int(time.tv_sec))
+            out.int(Int(time.tv_nsec))
+        }
+        out.int(Int(mode))
+        out.int(Int(owner))
+        out.int(Int(group))
+        out.string(sourceDirectory)
+    }
+
+    init(from reader: inout WireReader) throws(WireError) {
+        func time(_ reader: inout WireReader) throws(WireError) -> timespec {
+            let seconds = try reader.int(), nanoseconds = try reader.int()
+            guard (0..<1_000_000_000).contains(nanoseconds) else { throw WireError(reason: "\(nanoseconds) ns") }
+            return timespec(tv_sec: seconds, tv_nsec: nanoseconds)
+        }
+        let access = try time(&reader), modification = try time(&reader)
+        let mode = try reader.int(), owner = try reader.int(), group = try reader.int()
+        guard (0...0o7777).contains(mode), let owner = uid_t(exactly: owner), let group = gid_t(exactly: group) else {
+            throw WireError(reason: "attributes out of range")
+        }
+        self.init(times: (access, modification), mode: mode_t(mode), owner: owner, group: group,
+                  sourceDirectory: try reader.string())
+    }
+}
+
+extension ConversionResult {
+    func encode(to out: inout WireWriter) {
+        out.string(source)
+        out.optional(output) { $0.string($1) }
+        out.string(status.rawValue)
+        out.optional(reason) { $0.string($1) }
+        out.optional(errorCode) { $0.string($1.rawValue) }
+        out.optional(width) { $0.int($1) }
+        out.optional(height) { $0.int($1) }
+        out.optional(bytes) { $0.int($1) }
+        out.bool(metadata.exif)
+        out.bool(metadata.xmp)
+        out.bool(metadata.icc)
+        out.int(warnings.count)
+        for warning in warnings {
+            out.string(warning.code.rawValue)
+            out.string(warning.message)
+        }
+        out.optional(engine) { $0.string($1.rawValue) }
+        out.optional(engineReason) { $0.string($1) }
+    }
+
+    init(from reader: inout WireReader) throws(WireError) {
+        let string = { (r: inout WireReader) throws(WireError) in try r.string() }
+        let int = { (r: inout WireReader) throws(WireError) in try r.int() }
+        self.init(source: try reader.string(), output: try reader.optional(string), status: try reader.value(Status.self),
+                  reason: try reader.optional(string),
+                  errorCode: try reader.optional { (r: inout WireReader) throws(WireError) in try r.value(ErrorCode.self) })
+        width = try reader.optional(int)
+        height = try reader.optional(int)
+        bytes = try reader.optional(int)
+        metadata = MetadataKept(exif: try reader.bool(), xmp: try reader.bool(), icc: try reader.bool())
+        let count = try reader.int()
+        guard (0...10_000).contains(count) else { throw WireError(reason: "\(count) warnings") }
+        warnings = try (0..<count).map { _ throws(WireError) in Warning(Warning.Code(try reader.string()), try reader.string()) }
+        engine = try reader.optional { (r: inout WireReader) throws(WireError) in try r.value(Engine.self) }
+        engineReason = try reader.optional(string)
+    }
+}

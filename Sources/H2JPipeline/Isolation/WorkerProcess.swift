@@ -1,0 +1,130 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import H2JSupport
+
+/// How a worker process ended, from `wait4`.
+struct WorkerExit: Equatable {
+    /// The signal that killed it, or nil when it exited.
+    let signal: Int32?
+    /// The exit status when it exited.
+    let status: Int32
+    /// Its peak resident memory, in bytes.
+    let peakBytes: Int
+}
+
+/// One worker process as the parent sees it: its pid, its socket, its stderr.
+///
+/// The worker is this same executable started with `WorkerMain.argument` (no exec per
+/// file: it converts job after job). Its stdin and stdout are /dev/null (stdout may be
+/// carrying a JPEG), its stderr is a pipe the parent drains, and fd 3 is its end of the
+/// socket. It stays in the parent's process group, so a Ctrl-C or a `kill -- -PGID`
+/// reaches it too.
+final class WorkerProcess {
+    /// The descriptor a worker finds its socket on.
+    static let socketDescriptor: Int32 = 3
+
+    let pid: pid_t
+    let socket: WorkerSocket
+    let stderr: StreamDrain
+    private var reaped: WorkerExit?
+
+    /// Starts a worker with `limits`. Throws when the system refuses (no processes,
+    /// no descriptors left).
+    init(limits: WorkerLimits) throws(SystemError) {
+        // Both created close-on-exec atomically, so no other thread's spawn inherits them;
+        // the stderr channel is a socket pair too, as pipe2 is not in Swift's Glibc.
+        let type = Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue)
+        var pair: [Int32] = [-1, -1]
+        guard socketpair(AF_UNIX, type, 0, &pair) == 0 else { throw SystemError() }
+        var pipeEnds: [Int32] = [-1, -1]
+        guard socketpair(AF_UNIX, type, 0, &pipeEnds) == 0 else {
+            let error = SystemError()
+            pair.forEach { _ = close($0) }
+            throw error
+        }
+        // Out of the range the child's dup2 targets, so dup2 never meets its own source.
+        let childSocket = fcntl(pair[1], F_DUPFD_CLOEXEC, 10), childStderr = fcntl(pipeEnds[1], F_DUPFD_CLOEXEC, 10)
+        close(pair[1])
+        close(pipeEnds[1])
+        defer {
+            if childSocket >= 0 { close(childSocket) }
+            if childStderr >= 0 { close(childStderr) }
+        }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+        posix_spawn_file_actions_adddup2(&actions, childStderr, 2)
+        posix_spawn_file_actions_adddup2(&actions, childSocket, Self.socketDescriptor)
+        let arguments = ["heic2jpg", WorkerMain.argument] + limits.arguments
+        var pid: pid_t = 0
+        let code = Self.withCStrings(arguments) { argv in
+            Self.withCStrings(Self.environment) { envp in
+                posix_spawn(&pid, "/proc/self/exe", &actions, nil, argv, envp)
+            }
+        }
+        guard childSocket >= 0, childStderr >= 0, code == 0 else {
+            let error = SystemError(errno: code != 0 ? code : EMFILE)
+            close(pair[0])
+            close(pipeEnds[0])
+            throw error
+        }
+        _ = fcntl(pipeEnds[0], F_SETFL, fcntl(pipeEnds[0], F_GETFL) | O_NONBLOCK)
+        self.pid = pid
+        socket = WorkerSocket(fd: pair[0], maxFrame: 1 << 26)
+        stderr = StreamDrain(fd: pipeEnds[0])
+    }
+
+    deinit {
+        if reaped == nil {
+            Glibc.kill(pid, SIGKILL)
+            _ = reap()
+        }
+        close(socket.fd)
+    }
+
+    /// Kills the worker (a timeout, a broken protocol) and reaps it.
+    func kill() -> WorkerExit {
+        Glibc.kill(pid, SIGKILL)
+        return reap()
+    }
+
+    /// Waits for the worker to end (it has closed its socket, or was killed) and drains
+    /// the rest of its stderr.
+    func reap() -> WorkerExit {
+        if let reaped { return reaped }
+        var status: Int32 = 0
+        var usage = rusage()
+        while wait4(pid, &status, 0, &usage) < 0 && errno == EINTR {}
+        stderr.readToEnd(within: 0.5)
+        // Linux's wait status: the low 7 bits are the signal (0 = exited), the next byte the status.
+        let signal = status & 0x7F
+        let exit = WorkerExit(signal: signal == 0 ? nil : signal, status: (status >> 8) & 0xFF,
+                              peakBytes: Int(usage.ru_maxrss) * 1024)
+        reaped = exit
+        return exit
+    }
+
+    /// The parent's environment, with Swift's crash backtracer off: a crashing worker
+    /// should die at once with the runtime's one-line message, not spend seconds
+    /// symbolicating.
+    private static let environment: [String] = {
+        var entries: [String] = []
+        var pointer = environ
+        while let entry = pointer.pointee {
+            let text = String(cString: entry)
+            if !text.hasPrefix("SWIFT_BACKTRACE=") { entries.append(text) }
+            pointer += 1
+        }
+        return entries + ["SWIFT_BACKTRACE=enable=no"]
+    }()
+
+    /// `strings` as a NULL-terminated C array for the duration of `body`.
+    private static func withCStrings<R>(_ strings: [String], _ body: ([UnsafeMutablePointer<CChar>?]) -> R) -> R {
+        let pointers = strings.map { strdup($0) } + [nil]
+        defer { pointers.forEach { free($0) } }
+        return body(pointers)
+    }
+}

@@ -1,0 +1,39 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Where a converter's output goes once the pixels are ready to be written.
+///
+/// Invariant: `write` runs `body` at most once, on a descriptor of a file nobody else
+/// sees yet, and returns its size; whatever `body` or the publishing throws, nothing is
+/// left behind.
+package protocol OutputDestination: Sendable {
+    /// Writes the job's output through `body`; `attributes` are the source's (times,
+    /// bits, owner), nil for stdin.
+    func write(_ job: Job, attributes: OutputAttributes?, _ body: (Int32) throws -> Void) throws -> Int
+}
+
+/// Outputs written by this process: a path through the run's publisher (atomically,
+/// after the claims before the job's), `-` staged in a temp file and then copied to
+/// `standardOutput` (`StagedStreamWriter`).
+package struct PublishedOutput: OutputDestination {
+    let publisher: OutputPublisher
+    /// Where an output of `-` goes: the process's stdout, or for `compare` an unlinked
+    /// temporary file (`MemoryOutputFile`) that is read back into memory.
+    let standardOutput: Int32
+
+    package init(publisher: OutputPublisher, standardOutput: Int32 = STDOUT_FILENO) {
+        self.publisher = publisher
+        self.standardOutput = standardOutput
+    }
+
+    package func write(_ job: Job, attributes: OutputAttributes?, _ body: (Int32) throws -> Void) throws -> Int {
+        switch job.output {
+        case .path(let path):
+            return try publisher.write(path, for: job.source.display, reservation: job.reservation,
+                                       replacing: job.replacesExisting, attributes: attributes, body)
+        case .standardStream:
+            return try StagedStreamWriter.write(to: standardOutput, body)
+        }
+    }
+}
