@@ -87,8 +87,12 @@ let package = Package(
         .testTarget(name: "H2JInspectTests",
                     dependencies: ["H2JSupport", "H2JContainer", "H2JJPEG", "H2JMetadata", "H2JColour", "H2JInspect",
                                    "H2JTestSupport"]),
+        // Test-only C: forks a child into the worker's seccomp filter and reports what it
+        // could still do (a forked child of a threaded process must stay in C).
+        .target(name: "CSandboxProbe", dependencies: ["CWorkerIPC"], path: "Tests/CSandboxProbe"),
         .testTarget(name: "H2JPipelineTests",
-                    dependencies: ["H2JSupport", "H2JContainer", "H2JJPEG", "H2JMetadata", "H2JPipeline", "H2JTestSupport"]),
+                    dependencies: ["H2JSupport", "H2JContainer", "H2JJPEG", "H2JMetadata", "H2JJPEGCodec", "H2JPipeline",
+                                   "H2JTestSupport", "CSandboxProbe"]),
         .testTarget(name: "heic2jpgTests", dependencies: ["H2JSupport", "H2JPipeline", "heic2jpg"]),
         // The end-to-end tests' independent decoders and pixel comparisons: libheif through
         // its C API, libjpeg through the codec shim, ffmpeg for tiles. Optimised even in

@@ -5,9 +5,13 @@ import H2JSupport
 /// without bound on a derivation cycle, and decodes a grid whose tiles do not cover its
 /// canvas (or an overlay with a huge canvas) as one huge, mostly empty picture.
 ///
-/// Checked from the primary down every `dimg` path, to `maxDepth`:
+/// Checked from the primary down every path of what decoding it decodes too, to
+/// `maxDepth`: a derived image's `dimg` inputs, and any image's auxiliary images
+/// (`auxl`: libheif decodes the alpha plane with the image, so an alpha grid whose tile
+/// is the primary itself recursed for ever, one thread per level):
 /// - a derived image (`grid`, `iovl`, `iden`) has inputs, and each exists and is an
 ///   image item (a coded type or another derived image), never an item on its own path;
+/// - an auxiliary image is never an item on the path of the image it belongs to;
 /// - `iden` has exactly one input;
 /// - a grid has exactly rows × columns tiles, each with an `ispe` of the first tile's
 ///   size, and they cover the declared output size;
@@ -21,17 +25,38 @@ extension HEIFStructure {
     static let derivedImageTypes: Set<String> = ["grid", "iovl", "iden"]
 
     package func checkDerivation(from source: ByteSource, maxPixels: Int) throws(HEIFError) {
-        try checkDerived(primaryID, path: [], source: source, maxPixels: maxPixels)
+        var checked: Set<UInt32> = []
+        try checkDerived(primaryID, path: [], checked: &checked, source: source, maxPixels: maxPixels)
     }
 
-    private func checkDerived(_ id: UInt32, path: [UInt32], source: ByteSource, maxPixels: Int) throws(HEIFError) {
-        guard let item = items[id], Self.derivedImageTypes.contains(item.type) else { return }
+    /// Image items that are auxiliary images of `id` (alpha, depth, gain map, …).
+    private func auxiliaries(of id: UInt32) -> [UInt32] {
+        references.filter { $0.type == "auxl" && $0.to.contains(id) }.map(\.from).filter { auxiliary in
+            items[auxiliary].map { Self.codedImageTypes.contains($0.type) || Self.derivedImageTypes.contains($0.type) } ?? false
+        }
+    }
+
+    /// Depth first; `checked` holds the items whose whole derivation has passed, each
+    /// checked once however many paths reach it (a hostile file's shared inputs must not
+    /// multiply the work), which cannot hide a cycle: one through a checked item would
+    /// have been found when it was checked.
+    private func checkDerived(_ id: UInt32, path: [UInt32], checked: inout Set<UInt32>, source: ByteSource,
+                              maxPixels: Int) throws(HEIFError) {
+        guard !checked.contains(id), let item = items[id] else { return }
+        defer { checked.insert(id) }
         guard path.count < Self.maxDerivationDepth else {
             throw .limitExceeded("derived images nest more than \(Self.maxDerivationDepth) deep below item \(primaryID)")
         }
+        let onPath = path + [id]
+        for auxiliary in Set(auxiliaries(of: id)) {
+            if onPath.contains(auxiliary) {
+                throw .corruptStructure("item \(auxiliary) is an auxiliary image of item \(id), which it derives from: a derivation cycle")
+            }
+            try checkDerived(auxiliary, path: onPath, checked: &checked, source: source, maxPixels: maxPixels)
+        }
+        guard Self.derivedImageTypes.contains(item.type) else { return }
         let inputs = referenced(from: id, type: "dimg")
         if inputs.isEmpty { throw .unusablePrimary(id: primaryID, reason: "derives from item \(id), a '\(item.type)' image with no 'dimg' inputs") }
-        let onPath = path + [id]
         for input in inputs {
             guard let inputItem = items[input] else { throw .missingItem(referencedBy: "'dimg' of item \(id)", id: input) }
             if onPath.contains(input) {
@@ -52,7 +77,7 @@ extension HEIFStructure {
         default:
             break
         }
-        for input in Set(inputs) { try checkDerived(input, path: onPath, source: source, maxPixels: maxPixels) }
+        for input in Set(inputs) { try checkDerived(input, path: onPath, checked: &checked, source: source, maxPixels: maxPixels) }
     }
 
     private func checkGrid(_ id: UInt32, tiles: [UInt32], source: ByteSource, maxPixels: Int) throws(HEIFError) {

@@ -98,7 +98,11 @@ package enum BatchRunner {
         if request.inputs.contains("-") {
             submit(planStandardInput(planner, output: request.output ?? .standardStream))
         }
-        for found in InputWalker(inputs: walkInputs, outputRoot: outputRoot) {
+        let releases = claimsReleasable(walkInputs, outputRoot: outputRoot)
+        let walker = InputWalker(inputs: walkInputs, outputRoot: outputRoot) { directory in
+            if releases { publisher.releaseClaims(inDirectory: directory) }
+        }
+        for found in walker {
             // A resource ran out (a full disk, no descriptors): start nothing more; cron's
             // rerun (exit 75) picks up the rest.
             guard reporter.stoppedBy == nil else { break }
@@ -113,6 +117,29 @@ package enum BatchRunner {
         pool.waitForAll()
         workers.shutDown()
         return reporter.finish(tempFilesRemoved: publisher.removedOrphans)
+    }
+
+    /// Whether a directory's output claims may be dropped once the walk leaves it: only
+    /// when no other input can map files into the same output directories later, that
+    /// is, when every input is a directory and their output trees cannot overlap (one
+    /// input; or, without `-o`, inputs none of which lies inside another). Otherwise the
+    /// claims last the whole run, so collisions between inputs are still caught.
+    static func claimsReleasable(_ inputs: [String], outputRoot: String?) -> Bool {
+        guard inputs.allSatisfy(Path.isDirectory) else { return false }
+        if inputs.count <= 1 { return true }
+        guard outputRoot == nil else { return false }
+        let resolved = inputs.map { input -> String? in
+            guard let real = realpath(input, nil) else { return nil }
+            defer { free(real) }
+            return String(cString: real)
+        }
+        guard let roots = resolved as? [String] else { return false }
+        for (i, a) in roots.enumerated() {
+            for b in roots[(i + 1)...] where a == b || b.hasPrefix(a == "/" ? a : a + "/") || a.hasPrefix(b == "/" ? b : b + "/") {
+                return false
+            }
+        }
+        return true
     }
 
     private static func planStandardInput(_ planner: Planner, output: Endpoint) -> Plan {

@@ -50,11 +50,15 @@ package final class InputWalker: IteratorProtocol, Sequence {
     private let outputRoot: String?
     private let skipDirectory: (dev_t, ino_t)?
     private var stack: [Level] = []
+    /// Told the output directory of each directory the walk has finished listing.
+    private let onLeave: (String) -> Void
 
-    /// `outputRoot` nil means "next to each source".
-    package init(inputs: [String], outputRoot: String?) {
+    /// `outputRoot` nil means "next to each source". `onLeave` hears the output directory
+    /// of every walked directory once all its entries (subdirectories included) are done.
+    package init(inputs: [String], outputRoot: String?, onLeave: @escaping (String) -> Void = { _ in }) {
         self.inputs = inputs.reversed()
         self.outputRoot = outputRoot
+        self.onLeave = onLeave
         var info = stat()
         if let outputRoot, stat(outputRoot, &info) == 0 {
             skipDirectory = (info.st_dev, info.st_ino)
@@ -67,7 +71,10 @@ package final class InputWalker: IteratorProtocol, Sequence {
     package func next() -> Result<Candidate, WalkError>? {
         while true {
             if var level = stack.popLast() {
-                guard let name = level.names.popLast() else { continue }
+                guard let name = level.names.popLast() else {
+                    onLeave(level.outputDirectory)
+                    continue
+                }
                 stack.append(level)
                 let path = Path.join(level.directory, name)
                 if let found = visit(path: path, name: name, outputDirectory: level.outputDirectory) { return found }

@@ -22,14 +22,7 @@ struct FailureEndToEndTests {
 
     /// Report lines by source file name.
     func report(_ path: String) throws -> [String: [String: Any]] {
-        let lines = try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n")
-        var bySource: [String: [String: Any]] = [:]
-        for line in lines {
-            guard let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
-                  let source = object["source"] as? String else { continue }
-            bySource[(source as NSString).lastPathComponent] = object
-        }
-        return bySource
+        try ReportFile(path).bySource
     }
 
     @Test("A batch with broken files converts the rest, exits 1 and leaves nothing stray")

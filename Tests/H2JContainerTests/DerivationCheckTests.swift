@@ -74,6 +74,19 @@ struct DerivationCheckTests {
         #expect(throws: HEIFError.corruptStructure("item 11 derives from item 10, which derives from it: a derivation cycle")) {
             try Self.check(loop)
         }
+        // An alpha grid whose tile is the primary grid: decoding the primary decodes its
+        // alpha, which decodes the primary… (libheif 1.15 hung with hundreds of threads).
+        let alphaLoop = B.ftyp + B.meta(primary: 10, items: Self.tiles + [(10, "grid"), (11, "grid")],
+                                        references: [B.reference("dimg", from: 10, to: [1]), B.reference("dimg", from: 11, to: [10]),
+                                                     B.reference("auxl", from: 11, to: [10])],
+                                        properties: [B.ispe(width: 64, height: 64)], associations: [(1, [1]), (10, [1])],
+                                        extraBoxes: [B.iloc([B.Location(id: 10, construction: 1, extents: [(0, 0, 8)]),
+                                                             B.Location(id: 11, construction: 1, extents: [(0, 8, 8)])]),
+                                                     B.idat(B.grid(rows: 1, columns: 1, width: 64, height: 64)
+                                                            + B.grid(rows: 1, columns: 1, width: 64, height: 64))])
+        #expect(throws: HEIFError.corruptStructure("item 11 derives from item 10, which derives from it: a derivation cycle")) {
+            try Self.check(alphaLoop)
+        }
         let chain = (10..<20).map { ($0, "iden") } + [(1, "hvc1")]
         let deep = Self.file(primary: 10, items: chain, dimg: (10..<19).map { ($0, [$0 + 1]) } + [(19, [1])])
         #expect(throws: HEIFError.limitExceeded("derived images nest more than 8 deep below item 10")) { try Self.check(deep) }

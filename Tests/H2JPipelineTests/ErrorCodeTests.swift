@@ -1,6 +1,7 @@
 import Glibc
 import Testing
 @testable import H2JContainer
+import H2JJPEGCodec
 @testable import H2JPipeline
 @testable import H2JSupport
 
@@ -22,6 +23,17 @@ struct ErrorCodeTests {
         #expect(ErrorCode(classifying: WriteError(path: "a", reason: "No space left on device", errno: ENOSPC)) == .diskFull)
         #expect(ErrorCode(classifying: WriteError(path: "a", reason: "Disk quota exceeded", errno: EDQUOT)) == .diskFull)
         #expect(ErrorCode(classifying: WriteError(path: "a", reason: "Permission denied", errno: EACCES)) == .writeFailed)
+        for code in [EFBIG, EROFS, EMFILE, ENFILE] {
+            #expect(ErrorCode(classifying: WriteError(path: "a", reason: "", errno: code)) == .outOfResources)
+            #expect(ErrorCode(classifying: SourceError(reason: "", errno: code)) == .outOfResources)
+        }
+        #expect(ErrorCode(classifying: SourceError(reason: "", errno: EACCES)) == .sourceUnreadable)
+        #expect(ErrorCode(classifying: SystemError(errno: EMFILE)) == .outOfResources)
+        #expect(ErrorCode(classifying: HEIFError(.system(SystemError(errno: ENFILE)))) == .outOfResources)
+        // libjpeg's destination keeps the errno of the write that failed.
+        #expect(ErrorCode(classifying: JPEGError(stage: "rows", message: "cannot write output", errno: ENOSPC)) == .diskFull)
+        #expect(ErrorCode(classifying: JPEGError(stage: "rows", message: "bad call")) == .encodeFailed)
+        #expect(ErrorCode.diskFull.isExhaustion && ErrorCode.outOfResources.isExhaustion && !ErrorCode.writeFailed.isExhaustion)
         #expect(ErrorCode(classifying: PublishInterrupted(path: "a")) == .interrupted)
         #expect(ErrorCode(classifying: CollisionError(output: "a.jpg", owner: "a.heic")) == .outputCollision)
     }

@@ -22,6 +22,27 @@ struct InputWalkerTests {
         #expect(found.allSatisfy { !$0.explicit })
     }
 
+    @Test("Each walked directory is left once, after its subdirectories; a directory's claims may then go only when no other input can reach it")
+    func leavingDirectories() {
+        let dir = TemporaryDirectory()
+        dir.file("in/a.heic", TemporaryDirectory.heif)
+        dir.file("in/m/b.heic", TemporaryDirectory.heif)
+        dir.file("in/m/n/c.heic", TemporaryDirectory.heif)
+        dir.file("in/z.heic", TemporaryDirectory.heif)
+        dir.file("other/d.heic", TemporaryDirectory.heif)
+        var events: [String] = []
+        let walker = InputWalker(inputs: [dir.sub("in")], outputRoot: dir.sub("out")) { events.append("leave " + $0) }
+        for found in walker { if case .success(let candidate) = found { events.append(candidate.path) } }
+        #expect(events == [dir.sub("in/a.heic"), dir.sub("in/m/b.heic"), dir.sub("in/m/n/c.heic"), "leave " + dir.sub("out/m/n"),
+                           "leave " + dir.sub("out/m"), dir.sub("in/z.heic"), "leave " + dir.sub("out")])
+        #expect(BatchRunner.claimsReleasable([dir.sub("in")], outputRoot: dir.sub("out")))
+        #expect(BatchRunner.claimsReleasable([dir.sub("in"), dir.sub("other")], outputRoot: nil))
+        #expect(!BatchRunner.claimsReleasable([dir.sub("in"), dir.sub("other")], outputRoot: dir.sub("out")), "one output tree")
+        #expect(!BatchRunner.claimsReleasable([dir.sub("in"), dir.sub("in/m")], outputRoot: nil), "nested inputs")
+        #expect(!BatchRunner.claimsReleasable([dir.sub("in"), dir.sub("in/../in")], outputRoot: nil), "the same directory twice")
+        #expect(!BatchRunner.claimsReleasable([dir.sub("in"), dir.sub("other/d.heic")], outputRoot: nil), "a file input")
+    }
+
     @Test("Without --output, outputs go next to their sources")
     func nextToSource() {
         let dir = TemporaryDirectory()

@@ -115,6 +115,18 @@ struct OutputPublisherTests {
         #expect(dir.files() == ["out.jpg"])
     }
 
+    @Test("Claims are kept per output directory and released with it; a released directory forgets them")
+    func claimsPerDirectory() {
+        let publisher = OutputPublisher()
+        for i in 0..<50 { publisher.reserve("out/a/\(i).jpg", for: "a/\(i).heic").settle(published: true) }
+        publisher.reserve("out/b/x.jpg", for: "b/x.heic").settle(published: true)
+        #expect(publisher.claimCount == 51)
+        publisher.releaseClaims(inDirectory: "out/a/")
+        #expect(publisher.claimCount == 1, "a trailing slash names the same directory")
+        #expect(!publisher.isClaimed("out/a/7.jpg") && publisher.isClaimed("out/b/x.jpg"))
+        #expect(publisher.reserve("out/a/7.jpg", for: "again.heic").previous == nil)
+    }
+
     @Test("A later claimant blocks until the earlier one settles")
     func laterClaimantWaits() throws {
         let dir = TemporaryDirectory()

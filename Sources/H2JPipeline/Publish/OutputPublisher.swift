@@ -11,6 +11,9 @@ import H2JSupport
 /// Claims: the planner reserves each source's output in walk order (`reserve`), so
 /// "the second one fails" is deterministic; a path first claimed at publish time (an
 /// output known only after parsing) is first come, first served, and never waits.
+/// Claims are kept per output directory and dropped when the walk has left that
+/// directory for good (`releaseClaims`), so memory follows the largest directory, not
+/// the number of files in the run; jobs still in flight hold their own reservations.
 ///
 /// Invariants: once `removeAllAndSeal` has run, no temp file can be created and no
 /// rename can publish one; with `rename(2)` being atomic, an interrupted run leaves
@@ -19,10 +22,11 @@ import H2JSupport
 package final class OutputPublisher: @unchecked Sendable {
     private let hooks: PublishHooks
     private let lock = Lock()
-    /// Output path → the latest claim on it (each claim waits on the one before). Keyed
-    /// by the path's bytes: Swift's `String` equality is canonical equivalence, which
-    /// would make `café` in NFC and in NFD (two different names on disk) one output.
-    private var claims: [[UInt8]: OutputReservation] = [:]
+    /// Output directory → file name → the latest claim on that path (each claim waits on
+    /// the one before). Keyed by bytes: Swift's `String` equality is canonical
+    /// equivalence, which would make `café` in NFC and in NFD (two different names on
+    /// disk) one output.
+    private var claims: [[UInt8]: [[UInt8]: OutputReservation]] = [:]
     private var openTemps: Set<String> = []
     private var sealed = false
     private var counter = 0
@@ -32,7 +36,7 @@ package final class OutputPublisher: @unchecked Sendable {
     }
 
     /// Directories this run has published into, by bytes: each is swept once for the
-    /// temp files of killed runs.
+    /// temp files of killed runs (and forgotten with its claims).
     private var swept: Set<[UInt8]> = []
     /// How many such leftovers the sweeps removed.
     private var orphansRemoved = 0
@@ -51,15 +55,36 @@ package final class OutputPublisher: @unchecked Sendable {
     /// same path, if any. The caller settles the reservation exactly once.
     package func reserve(_ path: String, for owner: String) -> OutputReservation {
         lock.withLock {
-            let reservation = OutputReservation(owner: owner, previous: claims[Array(path.utf8)])
-            claims[Array(path.utf8)] = reservation
+            let (directory, name) = Self.key(path)
+            let reservation = OutputReservation(owner: owner, previous: claims[directory]?[name])
+            claims[directory, default: [:]][name] = reservation
             return reservation
         }
     }
 
     /// Whether any claimant of this run has reserved or claimed `path`.
     package func isClaimed(_ path: String) -> Bool {
-        lock.withLock { claims[Array(path.utf8)] != nil }
+        let (directory, name) = Self.key(path)
+        return lock.withLock { claims[directory]?[name] != nil }
+    }
+
+    /// Forgets the claims and the sweep of `directory`: the walk has left it and will
+    /// not come back (`BatchRunner` decides when that holds).
+    package func releaseClaims(inDirectory directory: String) {
+        // Spelled as the claims spell it (a trailing slash, for one, is not).
+        let key = Self.key(Path.join(directory, "-")).directory
+        lock.withLock {
+            claims[key] = nil
+            swept.remove(key)
+        }
+    }
+
+    /// Claims held now, over every directory (tests check that they are released).
+    var claimCount: Int { lock.withLock { claims.values.reduce(0) { $0 + $1.count } } }
+
+    /// A path's directory and file name, as bytes (the one split every claim uses).
+    private static func key(_ path: String) -> (directory: [UInt8], name: [UInt8]) {
+        (Array(Path.parent(path).utf8), Array(Path.lastComponent(path).utf8))
     }
 
     /// A claim made when the output is published, for a path nobody reserved: refused,
@@ -67,11 +92,12 @@ package final class OutputPublisher: @unchecked Sendable {
     /// has produced it; otherwise taken (and settled once `write` has renamed or failed).
     private func claimAtPublish(_ path: String, for owner: String) throws(CollisionError) -> OutputReservation {
         try lock.withLock { () throws(CollisionError) -> OutputReservation in
-            if let existing = claims[Array(path.utf8)], existing.settledOutcome != false {
+            let (directory, name) = Self.key(path)
+            if let existing = claims[directory]?[name], existing.settledOutcome != false {
                 throw CollisionError(output: path, owner: existing.owner)
             }
             let reservation = OutputReservation(owner: owner, previous: nil)
-            claims[Array(path.utf8)] = reservation
+            claims[directory, default: [:]][name] = reservation
             return reservation
         }
     }

@@ -1,0 +1,95 @@
+import Foundation
+import H2JTestSupport
+import Testing
+
+/// Decoders run in worker processes: whatever happens to one (a crash, a hang, a memory
+/// limit), exactly its file fails with a reason that says so, and the batch goes on.
+@Suite("End to end: isolated decoders")
+struct IsolationEndToEndTests {
+    /// `count` copies of a Sample in `in/`, and the run's arguments for them.
+    static func batch(_ scratch: TemporaryDirectory, count: Int, extra: [String] = []) throws -> [String] {
+        let photo = [UInt8](try Data(contentsOf: URL(fileURLWithPath: Tool.samples + "/photo-exif-gps-xmp-icc.heic")))
+        for i in 0..<count { scratch.file("in/p\(String(format: "%03d", i)).heic", photo) }
+        return ["-j", "1", "-o", scratch.sub("out"), "--report", scratch.sub("r.jsonl")] + extra + [scratch.sub("in")]
+    }
+
+    /// Stops the run's worker as soon as it exists, so whatever file it holds cannot
+    /// finish, then `act`s on it.
+    static func catchWorker(_ run: RunningTool, _ act: (Int32) -> Void) throws {
+        let worker = try #require(run.firstWorker(), "no worker process appeared")
+        kill(worker, SIGSTOP)
+        act(worker)
+    }
+
+    @Test("A worker killed by SIGSEGV fails exactly the file it held, naming the signal; the batch goes on with a new worker")
+    func crash() throws {
+        let scratch = TemporaryDirectory()
+        let run = try RunningTool(try Self.batch(scratch, count: 30))
+        try Self.catchWorker(run) { worker in
+            kill(worker, SIGSEGV)
+            kill(worker, SIGCONT)
+        }
+        #expect(run.wait() == 1)
+        let report = try ReportFile(scratch.sub("r.jsonl"))
+        let failed = report.entries("failed")
+        try #require(failed.count == 1, "\(failed)")
+        let failure = try #require(failed.values.first)
+        #expect(failure["errorCode"] as? String == "decoder-crashed")
+        #expect((failure["reason"] as? String)?.hasPrefix("decoder crashed: SIGSEGV") == true, "\(failure)")
+        #expect(report.entries("converted").count == 29)
+        #expect(report.summary?["failed"] as? Int == 1, "the run ends with its summary")
+        #expect(scratch.files("out").count == 29, "no temp file, no partial output: \(scratch.files("out"))")
+    }
+
+    @Test("A file past --timeout fails as timed-out and its stopped worker is killed; the others convert")
+    func timeout() throws {
+        let scratch = TemporaryDirectory()
+        let run = try RunningTool(try Self.batch(scratch, count: 30, extra: ["--timeout", "1"]))
+        try Self.catchWorker(run) { _ in }
+        #expect(run.wait() == 1)
+        let report = try ReportFile(scratch.sub("r.jsonl"))
+        let failed = report.entries("failed")
+        try #require(failed.count == 1, "\(failed)")
+        let failure = try #require(failed.values.first)
+        #expect(failure["errorCode"] as? String == "timed-out")
+        #expect((failure["reason"] as? String)?.hasPrefix("timed out after 1 s") == true, "\(failure)")
+        #expect(report.entries("converted").count == 29)
+        #expect(scratch.files("out").count == 29)
+    }
+
+    @Test("Signalled, the run kills its workers: none outlives it")
+    func workersDieWithTheRun() throws {
+        let scratch = TemporaryDirectory()
+        let run = try RunningTool(try Self.batch(scratch, count: 30, extra: ["-j", "2"]))
+        let workers = try #require(run.firstWorker()).description
+        usleep(20_000)
+        let all = run.workers
+        kill(run.pid, SIGTERM)
+        #expect(run.wait() == 143)
+        usleep(100_000)
+        for worker in all {
+            let state = (try? String(contentsOfFile: "/proc/\(worker)/stat", encoding: .utf8)) ?? ""
+            // Gone, or a zombie waiting for init to reap it.
+            #expect(state.isEmpty || state.split(separator: " ")[2] == "Z", "worker \(worker) of \(workers) still runs")
+        }
+        #expect(scratch.files("out").allSatisfy { $0.hasSuffix(".jpg") }, "no temp file left")
+    }
+
+    /// A 10-bit 4:2:2 camera file that libheif decodes whole: far more than 64 MiB.
+    static let largeCameraFile = Tool.corpus.map { $0 + "/camera/sony-a7s3-10bit-422.hif" }
+
+    @Test("A file that needs more than --max-memory fails as out-of-memory; a small one in the same run converts",
+          .enabled(if: largeCameraFile.map { FileManager.default.fileExists(atPath: $0) } == true,
+                   "../shared/corpus is not present"))
+    func memoryLimit() throws {
+        let corpus = try #require(Self.largeCameraFile)
+        let scratch = TemporaryDirectory()
+        let outcome = try Tool.run(["-j", "1", "--max-memory", "64M", "-o", scratch.sub("out"), "--report", scratch.sub("r.jsonl"),
+                                    corpus, Tool.samples + "/monochrome.heic"])
+        #expect(outcome.status == 1, "\(outcome.stderr)")
+        let report = try ReportFile(scratch.sub("r.jsonl"))
+        #expect(report.bySource["sony-a7s3-10bit-422.hif"]?["errorCode"] as? String == "out-of-memory", "\(outcome.stderr)")
+        #expect(report.bySource["monochrome.heic"]?["status"] as? String == "converted", "\(outcome.stderr)")
+        #expect(scratch.files("out") == ["monochrome.jpg"])
+    }
+}

@@ -1,0 +1,162 @@
+import Glibc
+import H2JTestSupport
+import Testing
+@testable import H2JJPEG
+@testable import H2JMetadata
+@testable import H2JPipeline
+@testable import H2JSupport
+
+/// The messages between the parent and its workers: what goes in comes out, and bytes
+/// from a worker that may have been taken over never trap the parent.
+@Suite("Worker messages: encoding, and hostile bytes")
+struct WorkerWireTests {
+    static var sampleJob: WorkerJob {
+        var options = ConversionOptions()
+        options.quality = 77
+        options.metadata = .strip
+        options.stripGPS = true
+        options.mark = false
+        options.background = RGBColor(red: 1, green: 2, blue: 3)
+        options.maxPixels = 12_345_678
+        options.decodingThreads = 3
+        return WorkerJob(job: Job(source: .path("in/caf\u{E9}.heic"), output: .path("out/caf\u{E9}.jpg"), action: .convert),
+                         options: options)
+    }
+
+    static var sampleResult: ConversionResult {
+        var result = ConversionResult(source: "in/a.heic", output: "out/a.jpg", status: .converted)
+        result.width = 4032
+        result.height = 3024
+        result.bytes = 1_234_567
+        result.metadata = MetadataKept(exif: true, xmp: false, icc: true)
+        result.warnings = [Warning(Warning.Code("auxiliary-dropped"), "depth map dropped"), Warning(Warning.Code("x"), "")]
+        result.engine = .libheif
+        result.engineReason = "grid of 4:2:2 tiles"
+        return result
+    }
+
+    static func roundTrip(_ message: WorkerMessage) throws -> WorkerMessage {
+        try WorkerMessage.decode(message.encoded())
+    }
+
+    @Test("A job keeps its source, output, action and every option that shapes the output")
+    func jobRoundTrip() throws {
+        guard case .job(let decoded) = try Self.roundTrip(.job(Self.sampleJob)) else { Issue.record("not a job"); return }
+        #expect(decoded.job == Self.sampleJob.job)
+        #expect(decoded.options == Self.sampleJob.options)
+        let stdin = WorkerJob(job: Job(source: .standardStream, output: .standardStream, action: .copy, bytes: [0xFF, 0xD8, 0]),
+                              options: ConversionOptions())
+        guard case .job(let fromStdin) = try Self.roundTrip(.job(stdin)) else { Issue.record("not a job"); return }
+        #expect(fromStdin.job == stdin.job)
+    }
+
+    @Test("A result keeps its status, sizes, metadata, warnings and engine; a failure its code")
+    func resultRoundTrip() throws {
+        guard case .result(let decoded) = try Self.roundTrip(.result(Self.sampleResult)) else { Issue.record("not a result"); return }
+        #expect(decoded == Self.sampleResult)
+        let failure = ConversionResult.failed(source: "a", output: nil, .truncated, "'ipma' box is truncated")
+        guard case .result(let decodedFailure) = try Self.roundTrip(.result(failure)) else { Issue.record("not a result"); return }
+        #expect(decodedFailure == failure)
+    }
+
+    @Test("Ready carries the source's times to the nanosecond, bits, owner and directory")
+    func readyRoundTrip() throws {
+        let attributes = OutputAttributes(times: (timespec(tv_sec: 1_700_000_000, tv_nsec: 123_456_789),
+                                                  timespec(tv_sec: -5, tv_nsec: 999_999_999)),
+                                          mode: 0o640, owner: 1000, group: 100, sourceDirectory: "in/sub")
+        guard case .ready(let decoded?) = try Self.roundTrip(.ready(attributes)) else { Issue.record("not ready"); return }
+        #expect(decoded.times.access.tv_nsec == 123_456_789 && decoded.times.modification.tv_sec == -5)
+        #expect(decoded.mode == 0o640 && decoded.owner == 1000 && decoded.group == 100 && decoded.sourceDirectory == "in/sub")
+        guard case .ready(nil) = try Self.roundTrip(.ready(nil)) else { Issue.record("not ready(nil)"); return }
+        guard case .stage(.write, .tiles?) = try Self.roundTrip(.stage(.write, .tiles)) else { Issue.record("not a stage"); return }
+    }
+
+    @Test("Every cut, every flipped byte and trailing bytes: an error or a message, never a trap")
+    func hostileBytes() {
+        let encoded = WorkerMessage.result(Self.sampleResult).encoded()
+        for length in 0..<encoded.count {
+            #expect(throws: WireError.self) { try WorkerMessage.decode(Array(encoded.prefix(length))) }
+        }
+        #expect(throws: WireError.self) { try WorkerMessage.decode(encoded + [0]) }
+        #expect(throws: WireError.self) { try WorkerMessage.decode([99]) }
+        var generator = SeededGenerator(seed: 10)
+        for _ in 0..<2000 {
+            var mutated = encoded
+            let index = Int.random(in: 0..<mutated.count, using: &generator)
+            mutated[index] = UInt8.random(in: 0...255, using: &generator)
+            _ = try? WorkerMessage.decode(mutated)
+        }
+        // A huge length must not allocate or trap.
+        var huge = WireWriter()
+        huge.u8(6)
+        huge.int(Int.max)
+        #expect(throws: WireError.self) { try WorkerMessage.decode(huge.bytes) }
+    }
+}
+
+@Suite("Worker limits and the words of a worker's death")
+struct WorkerLimitsTests {
+    @Test("--max-memory sizes: bytes, K/M/G/T with optional B or iB; nonsense and overflow refused")
+    func sizes() {
+        #expect(WorkerLimits.parseSize("1048576") == 1 << 20)
+        #expect(WorkerLimits.parseSize("512M") == 512 << 20)
+        #expect(WorkerLimits.parseSize("2g") == 2 << 30)
+        #expect(WorkerLimits.parseSize("2GiB") == 2 << 30)
+        #expect(WorkerLimits.parseSize("64MB") == 64 << 20)
+        #expect(WorkerLimits.parseSize("1T") == 1 << 40)
+        for bad in ["", "M", "-1G", "1.5G", "1X", "G1", "99999999999999999999T", "９M"] {
+            #expect(WorkerLimits.parseSize(bad) == nil, "\(bad)")
+        }
+    }
+
+    @Test("The default memory follows the pixel limit; the limits reach the worker unchanged")
+    func defaults() {
+        #expect(WorkerLimits.defaultMemory(maxPixels: 256_000_000) == 256_000_000 * 8 + (512 << 20))
+        #expect(WorkerLimits.defaultMemory(maxPixels: Int.max) == Int.max)
+        let limits = WorkerLimits(memoryBytes: 3 << 30, timeoutSeconds: 7)
+        #expect(WorkerLimits(arguments: limits.arguments[...]) == limits)
+        #expect(WorkerLimits(arguments: ["x", "1"]) == nil)
+        #expect(WorkerLimits(arguments: ["1"]) == nil)
+    }
+
+    static let limits = WorkerLimits(memoryBytes: 1 << 30)
+
+    static func death(_ cause: WorkerDeath.Cause, _ stage: PipelineError.Stage?, _ engine: ConversionResult.Engine?,
+                      _ words: String = "") -> WorkerDeath {
+        WorkerDeath(cause: cause, stage: stage, engine: engine, lastWords: words, limits: limits)
+    }
+
+    @Test("A crash names the signal, the library it was in, and what it last said")
+    func crash() {
+        let abort = Self.death(.died(WorkerExit(signal: SIGABRT, status: 0, peakBytes: 40 << 20)), .decode, .libheif,
+                               "heic2jpg: heif_context.cc:1144: Assertion `imginfo' failed.")
+        #expect(abort.code == .decoderCrashed)
+        #expect(abort.reason == "decoder crashed: SIGABRT in libheif, decoding; it last said: heic2jpg: heif_context.cc:1144: Assertion `imginfo' failed.")
+        let segv = Self.death(.died(WorkerExit(signal: SIGSEGV, status: 0, peakBytes: 1 << 20)), .write, .tiles)
+        #expect(segv.reason == "decoder crashed: SIGSEGV in libde265 or libjpeg, decoding tiles into JPEG bands")
+        let exited = Self.death(.died(WorkerExit(signal: nil, status: 3, peakBytes: 1 << 20)), .parse, nil)
+        #expect(exited.reason == "decoder exited with status 3 in heic2jpg's container reader")
+        let killed = Self.death(.died(WorkerExit(signal: SIGKILL, status: 0, peakBytes: 1 << 20)), .engine, nil)
+        #expect(killed.reason.contains("SIGKILL") && killed.reason.contains("out-of-memory killer"))
+    }
+
+    @Test("Near the limit, or an allocation that failed, is out-of-memory; SIGINT/SIGTERM an interruption; a timeout its own code")
+    func otherCauses() {
+        let nearLimit = Self.death(.died(WorkerExit(signal: SIGABRT, status: 0, peakBytes: 900 << 20)), .decode, .libheif)
+        #expect(nearLimit.code == .outOfMemory)
+        #expect(nearLimit.reason.hasPrefix("decoder ran out of memory in libheif, decoding (--max-memory 1024 MiB, peak 900 MiB)"))
+        let thread = Self.death(.died(WorkerExit(signal: SIGABRT, status: 0, peakBytes: 30 << 20)), .decode, .libheif,
+                                "what():  Resource temporarily unavailable")
+        #expect(thread.code == .outOfMemory)
+        let badAlloc = Self.death(.died(WorkerExit(signal: SIGABRT, status: 0, peakBytes: 30 << 20)), .engine, nil,
+                                  "terminate called after throwing an instance of 'std::bad_alloc'")
+        #expect(badAlloc.code == .outOfMemory)
+        let interrupted = Self.death(.died(WorkerExit(signal: SIGTERM, status: 0, peakBytes: 1 << 20)), .decode, .libheif)
+        #expect(interrupted.code == .interrupted && interrupted.reason.hasPrefix("interrupted: the decoder got SIGTERM"))
+        let slow = Self.death(.timedOut(seconds: 120), .write, .tiles)
+        #expect(slow.code == .timedOut)
+        #expect(slow.reason == "timed out after 120 s in libde265 or libjpeg, decoding tiles into JPEG bands (--timeout); the decoder was stopped")
+        let rogue = Self.death(.misbehaved("malformed worker message: ends early"), nil, nil)
+        #expect(rogue.code == .decoderCrashed && rogue.reason.contains("before it started the file"))
+    }
+}
