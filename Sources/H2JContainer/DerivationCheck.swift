@@ -50,7 +50,7 @@ extension HEIFStructure {
         let onPath = path + [id]
         for auxiliary in Set(auxiliaries(of: id)) {
             if onPath.contains(auxiliary) {
-                throw .corruptStructure("item \(auxiliary) is an auxiliary image of item \(id), which it derives from: a derivation cycle")
+                throw .malformedBox("iref", reason: "item \(auxiliary) is an auxiliary image of item \(id), which it derives from: a derivation cycle")
             }
             try checkDerived(auxiliary, path: onPath, checked: &checked, source: source, maxPixels: maxPixels)
         }
@@ -60,7 +60,7 @@ extension HEIFStructure {
         for input in inputs {
             guard let inputItem = items[input] else { throw .missingItem(referencedBy: "'dimg' of item \(id)", id: input) }
             if onPath.contains(input) {
-                throw .corruptStructure("item \(id) derives from item \(input), which derives from it: a derivation cycle")
+                throw .malformedBox("iref", reason: "item \(id) derives from item \(input), which derives from it: a derivation cycle")
             }
             guard Self.codedImageTypes.contains(inputItem.type) || Self.derivedImageTypes.contains(inputItem.type) else {
                 throw .unusablePrimary(id: primaryID, reason: "derives from item \(input) (input of item \(id)), a '\(inputItem.type)' item, not an image")

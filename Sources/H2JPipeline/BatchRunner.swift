@@ -56,7 +56,7 @@ package enum BatchRunner {
         var reportFailure: String?
         switch request.report {
         case .path(let path):
-            let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+            let fd = POSIX.openFile(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
             if fd >= 0 { reportFD = fd } else { reportFailure = "cannot open report \(path): \(POSIX.lastError())" }
         case .standardStream:
             reportFD = STDOUT_FILENO
@@ -128,12 +128,7 @@ package enum BatchRunner {
         guard inputs.allSatisfy(Path.isDirectory) else { return false }
         if inputs.count <= 1 { return true }
         guard outputRoot == nil else { return false }
-        let resolved = inputs.map { input -> String? in
-            guard let real = realpath(input, nil) else { return nil }
-            defer { free(real) }
-            return String(cString: real)
-        }
-        guard let roots = resolved as? [String] else { return false }
+        guard let roots = inputs.map(POSIX.realPath) as? [String] else { return false }
         for (i, a) in roots.enumerated() {
             for b in roots[(i + 1)...] where a == b || b.hasPrefix(a == "/" ? a : a + "/") || a.hasPrefix(b == "/" ? b : b + "/") {
                 return false

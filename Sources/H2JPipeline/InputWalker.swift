@@ -59,8 +59,7 @@ package final class InputWalker: IteratorProtocol, Sequence {
         self.inputs = inputs.reversed()
         self.outputRoot = outputRoot
         self.onLeave = onLeave
-        var info = stat()
-        if let outputRoot, stat(outputRoot, &info) == 0 {
+        if let outputRoot, let info = POSIX.fileInfo(outputRoot) {
             skipDirectory = (info.st_dev, info.st_ino)
         } else {
             skipDirectory = nil
@@ -87,10 +86,7 @@ package final class InputWalker: IteratorProtocol, Sequence {
 
     /// A command-line argument: a file is a candidate, a directory starts a walk.
     private func visitInput(_ input: String) -> Result<Candidate, WalkError>? {
-        var info = stat()
-        guard stat(input, &info) == 0 else {
-            return .failure(.system(input))
-        }
+        guard let info = POSIX.fileInfo(input) else { return .failure(.system(input)) }
         if info.st_mode & S_IFMT == S_IFDIR {
             return push(directory: input, outputDirectory: outputRoot ?? input).map { .failure($0) }
         }
@@ -102,14 +98,14 @@ package final class InputWalker: IteratorProtocol, Sequence {
     /// An entry inside a walked directory: a file, a failure, or nil for entries that are
     /// neither (other file types, symlinked directories, our temp files).
     private func visit(path: String, name: String, outputDirectory: String) -> Result<Candidate, WalkError>? {
-        var link = stat()
-        guard lstat(path, &link) == 0 else { return .failure(.system(path, "cannot examine")) }
+        guard let link = POSIX.fileInfo(path, followingLinks: false) else { return .failure(.system(path, "cannot examine")) }
         var info = link
         if link.st_mode & S_IFMT == S_IFLNK {
-            guard stat(path, &info) == 0 else {
+            guard let target = POSIX.fileInfo(path) else {
                 guard HEIFExtensions.matches(path) else { return nil }
                 return .failure(.system(path, "symlink to nothing readable"))
             }
+            info = target
             guard info.st_mode & S_IFMT == S_IFREG else { return nil }
         }
         switch info.st_mode & S_IFMT {

@@ -199,7 +199,6 @@ package final class Planner {
     }
 
     private func pathExists(_ path: String) -> Bool {
-        var info = stat()
-        return lstat(path, &info) == 0
+        POSIX.fileInfo(path, followingLinks: false) != nil
     }
 }

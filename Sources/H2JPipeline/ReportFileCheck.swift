@@ -12,11 +12,10 @@ package enum ReportFileCheck {
 
     /// Why `path` must not be the report of a run over `inputs`; nil when it may.
     package static func refusal(_ path: String, inputs: [String]) -> String? {
-        var info = stat()
-        guard stat(path, &info) == 0 else { return nil }
+        guard let info = POSIX.fileInfo(path) else { return nil }
         let isInput = inputs.contains { input in
-            var other = stat()
-            return input == path || stat(input, &other) == 0 && other.st_dev == info.st_dev && other.st_ino == info.st_ino
+            guard let other = POSIX.fileInfo(input) else { return false }
+            return other.st_dev == info.st_dev && other.st_ino == info.st_ino
         }
         if isInput { return "the report '\(path)' is also an input; it would overwrite it" }
         guard info.st_mode & S_IFMT == S_IFREG, info.st_size > 0 else { return nil }

@@ -100,6 +100,10 @@ package final class Reporter: @unchecked Sendable {
         var line = JSONLine()
         line.add("source", result.source)
         line.add("output", result.output)
+        // A name that is not UTF-8 is in `source`/`output` with its bytes escaped
+        // (`PathBytes`); these give the exact bytes too.
+        if PathBytes.hasEscapes(result.source) { line.add("sourceHex", Hex.string(PathBytes.bytes(result.source))) }
+        if let output = result.output, PathBytes.hasEscapes(output) { line.add("outputHex", Hex.string(PathBytes.bytes(output))) }
         line.add("status", result.status.rawValue)
         line.add("reason", result.reason)
         line.add("errorCode", result.errorCode?.rawValue)

@@ -1,6 +1,6 @@
 /// Hexadecimal text of bytes, two digits per byte: digests (`SHA256`, `MD5`) print this way.
-enum Hex {
-    static func string(_ bytes: [UInt8], uppercase: Bool = false) -> String {
+package enum Hex {
+    package static func string(_ bytes: [UInt8], uppercase: Bool = false) -> String {
         let digits = Array((uppercase ? "0123456789ABCDEF" : "0123456789abcdef").utf8)
         var text: [UInt8] = []
         text.reserveCapacity(bytes.count * 2)

@@ -55,9 +55,10 @@ package enum POSIX {
     }
 
     /// Writes `text` with one `write` where possible, so a killed run leaves whole
-    /// lines; errors are ignored (a closed stderr must not fail a conversion).
+    /// lines; errors are ignored (a closed stderr must not fail a conversion). A file
+    /// name in it comes out as its own bytes (`PathBytes`), as `ls` would show it.
     package static func write(_ text: String, to fd: Int32) {
-        try? writeAll(Array(text.utf8), to: fd, path: "")
+        try? writeAll(PathBytes.bytes(text), to: fd, path: "")
     }
 
     /// `write` with a newline added.
@@ -92,12 +93,19 @@ extension POSIX {
     /// The entry names of `directory`, `.` and `..` left out, in directory order: the one
     /// `readdir` loop. Throws the errno when the directory cannot be opened.
     package static func directoryNames(_ directory: String) throws(SystemError) -> [String] {
-        guard let handle = opendir(directory) else { throw SystemError() }
+        let fd = openFile(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard fd >= 0 else { throw SystemError() }
+        guard let handle = fdopendir(fd) else {
+            let error = SystemError()
+            close(fd)
+            throw error
+        }
         defer { closedir(handle) }
         var names: [String] = []
         while let entry = readdir(handle) {
+            // The name's bytes as they are: a name that is not UTF-8 stays itself (`PathBytes`).
             let name = withUnsafePointer(to: entry.pointee.d_name) {
-                $0.withMemoryRebound(to: CChar.self, capacity: Int(NAME_MAX) + 1) { String(cString: $0) }
+                $0.withMemoryRebound(to: CChar.self, capacity: Int(NAME_MAX) + 1) { PathBytes.string(cString: $0) }
             }
             if name != "." && name != ".." { names.append(name) }
         }

@@ -3,34 +3,38 @@ import Glibc
 #endif
 
 /// Path arithmetic on plain strings: links and `..` are never resolved, so a path
-/// means what the user typed.
+/// means what the user typed. It works on Unicode scalars, never on Characters: a name
+/// that starts with a combining mark must not merge with the `/` before it.
 package enum Path {
     /// Whether `path` is a directory (following a final symlink, as `open` would).
     package static func isDirectory(_ path: String) -> Bool {
-        var info = stat()
-        return stat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFDIR
+        POSIX.fileInfo(path).map { $0.st_mode & S_IFMT == S_IFDIR } ?? false
     }
 
     /// `directory/name`, with no doubled slash.
     package static func join(_ directory: String, _ name: String) -> String {
-        directory.hasSuffix("/") ? directory + name : directory + "/" + name
+        directory.unicodeScalars.last == "/" ? directory + name : directory + "/" + name
     }
 
     /// The last component (`a/b/` → `b`).
     package static func lastComponent(_ path: String) -> String {
-        let trimmed = path.hasSuffix("/") && path.count > 1 ? String(path.dropLast()) : path
-        return trimmed.split(separator: "/", omittingEmptySubsequences: false).last.map(String.init) ?? trimmed
+        var scalars = Substring(path).unicodeScalars
+        if scalars.count > 1 && scalars.last == "/" { scalars.removeLast() }
+        guard let slash = scalars.lastIndex(of: "/") else { return String(scalars) }
+        return String(scalars[scalars.index(after: slash)...])
     }
 
     /// The directory part: `.` for a bare name, `/` for a name in the root.
     package static func parent(_ path: String) -> String {
-        guard let slash = path.lastIndex(of: "/") else { return "." }
-        return slash == path.startIndex ? "/" : String(path[..<slash])
+        let scalars = path.unicodeScalars
+        guard let slash = scalars.lastIndex(of: "/") else { return "." }
+        return slash == scalars.startIndex ? "/" : String(scalars[..<slash])
     }
 
     /// The name without its last extension; a leading dot is not an extension.
     package static func stem(_ name: String) -> String {
-        guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return name }
-        return String(name[..<dot])
+        let scalars = name.unicodeScalars
+        guard let dot = scalars.lastIndex(of: "."), dot != scalars.startIndex else { return name }
+        return String(scalars[..<dot])
     }
 }

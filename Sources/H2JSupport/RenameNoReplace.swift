@@ -24,16 +24,18 @@ extension POSIX {
     /// file created between the two calls could be replaced: that window is documented.
     package static func renameNoReplace(_ from: String, _ to: String) -> Int32 {
         if let renameat2 {
-            if renameat2(AT_FDCWD, from, AT_FDCWD, to, renameNoReplaceFlag) == 0 { return 0 }
+            let code = at(from, failure: -1) { fromDirectory, fromName in
+                at(to, failure: -1) { renameat2(fromDirectory, fromName, $0, $1, renameNoReplaceFlag) }
+            }
+            if code == 0 { return 0 }
             guard errno == EINVAL || errno == ENOSYS else { return errno }
         }
-        if link(from, to) == 0 {
-            unlink(from)
+        if hardLink(from, to) == 0 {
+            _ = removeFile(from)
             return 0
         }
         guard errno == EPERM || errno == ENOTSUP || errno == EOPNOTSUPP || errno == EXDEV else { return errno }
-        var info = stat()
-        if lstat(to, &info) == 0 { return EEXIST }
-        return rename(from, to) == 0 ? 0 : errno
+        if fileInfo(to, followingLinks: false) != nil { return EEXIST }
+        return renameReplacing(from, to) == 0 ? 0 : errno
     }
 }

@@ -11,7 +11,7 @@ package final class SourceFile {
 
     /// Opens `path` read-only; the error text names the cause (errno).
     package init(path: String) throws(SourceError) {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        let fd = POSIX.openFile(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { throw SourceError(reason: "cannot open: \(POSIX.lastError())", errno: errno) }
         var info = stat()
         guard fstat(fd, &info) == 0 else {
@@ -47,8 +47,8 @@ package final class SourceFile {
 
     /// True when `other` names this same file (device and inode).
     package func isSameFile(as other: String) -> Bool {
-        var otherInfo = stat()
-        return stat(other, &otherInfo) == 0 && otherInfo.st_dev == info.st_dev && otherInfo.st_ino == info.st_ino
+        guard let otherInfo = POSIX.fileInfo(other) else { return false }
+        return otherInfo.st_dev == info.st_dev && otherInfo.st_ino == info.st_ino
     }
 }
 

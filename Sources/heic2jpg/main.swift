@@ -3,7 +3,10 @@ import Glibc
 #endif
 
 import H2JPipeline
+import H2JSupport
 
-let arguments = Array(CommandLine.arguments.dropFirst())
+// The arguments' bytes as they are: `CommandLine.arguments` would "repair" a file name
+// that is not UTF-8 into another name (`PathBytes` keeps every byte).
+let arguments = (1..<Int(CommandLine.argc)).map { PathBytes.string(cString: CommandLine.unsafeArgv[$0]!) }
 // A worker process (started by the parent's WorkerSupervisor), or the program.
 exit(arguments.first == WorkerMain.argument ? WorkerMain.run(arguments.dropFirst()) : CommandLineTool.main(arguments))

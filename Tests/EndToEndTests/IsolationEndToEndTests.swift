@@ -93,3 +93,38 @@ struct IsolationEndToEndTests {
         #expect(scratch.files("out") == ["monochrome.jpg"])
     }
 }
+
+/// Why 1 of issue #10, as a user met it: one hostile file among good ones.
+@Suite("End to end: one hostile file in a batch")
+struct HostileFileInBatchEndToEndTests {
+    /// The grid Sample with its first tile replaced by the grid itself: a derived image
+    /// that lists itself as an input (libheif 1.15 recursed to 13.5 GB on such a file).
+    static func selfReferencingGrid() throws -> [UInt8] {
+        var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: Tool.samples + "/grid-rotated-mirrored.heic")))
+        let iref = try #require(bytes.indices.dropLast(16).first { bytes[$0..<($0 + 4)].elementsEqual("iref".utf8) })
+        // iref (version 0): 4 bytes of version and flags, then 'dimg' boxes: size, type,
+        // from_item_ID (16 bits), reference_count, to_item_IDs.
+        let dimg = iref + 8 + 4
+        try #require(bytes[dimg..<(dimg + 4)].elementsEqual("dimg".utf8))
+        bytes[dimg + 8] = bytes[dimg + 4]
+        bytes[dimg + 9] = bytes[dimg + 5]
+        return bytes
+    }
+
+    @Test("Twenty good files and a self-referencing grid sorted fifth: all twenty convert, the grid fails with a reason, the summary is written")
+    func oneHostileAmongTwenty() throws {
+        let scratch = TemporaryDirectory()
+        let good = [UInt8](try Data(contentsOf: URL(fileURLWithPath: Tool.samples + "/monochrome.heic")))
+        for i in 0..<20 { scratch.file("in/\(String(format: "%02d", i < 4 ? i : i + 1)).heic", good) }
+        scratch.file("in/04.heic", try Self.selfReferencingGrid())
+        let outcome = try Tool.run(["-o", scratch.sub("out"), "--report", scratch.sub("r.jsonl"), scratch.sub("in")])
+        #expect(outcome.status == 1, "\(outcome.stderr)")
+        let report = try ReportFile(scratch.sub("r.jsonl"))
+        #expect(report.entries("converted").count == 20)
+        let hostile = try #require(report.bySource["04.heic"])
+        #expect(hostile["errorCode"] as? String == "corrupt-container")
+        #expect((hostile["reason"] as? String)?.contains("a derivation cycle") == true, "\(hostile)")
+        #expect(report.summary?["converted"] as? Int == 20 && report.summary?["failed"] as? Int == 1)
+        #expect(scratch.files("out").count == 20 && scratch.files("out").allSatisfy { $0.hasSuffix(".jpg") })
+    }
+}

@@ -67,11 +67,11 @@ struct DerivationCheckTests {
     func cyclesAndDepth() {
         let selfOverlay = Self.file(primary: 10, items: Self.tiles + [(10, "iovl")], dimg: [(10, [1, 10])],
                                     descriptors: [10: Self.overlay(width: 64, height: 64, inputs: 2)])
-        #expect(throws: HEIFError.corruptStructure("item 10 derives from item 10, which derives from it: a derivation cycle")) {
+        #expect(throws: HEIFError.malformedBox("iref", reason: "item 10 derives from item 10, which derives from it: a derivation cycle")) {
             try Self.check(selfOverlay)
         }
         let loop = Self.file(primary: 10, items: [(10, "iden"), (11, "iden")], dimg: [(10, [11]), (11, [10])])
-        #expect(throws: HEIFError.corruptStructure("item 11 derives from item 10, which derives from it: a derivation cycle")) {
+        #expect(throws: HEIFError.malformedBox("iref", reason: "item 11 derives from item 10, which derives from it: a derivation cycle")) {
             try Self.check(loop)
         }
         // An alpha grid whose tile is the primary grid: decoding the primary decodes its
@@ -84,7 +84,7 @@ struct DerivationCheckTests {
                                                              B.Location(id: 11, construction: 1, extents: [(0, 8, 8)])]),
                                                      B.idat(B.grid(rows: 1, columns: 1, width: 64, height: 64)
                                                             + B.grid(rows: 1, columns: 1, width: 64, height: 64))])
-        #expect(throws: HEIFError.corruptStructure("item 11 derives from item 10, which derives from it: a derivation cycle")) {
+        #expect(throws: HEIFError.malformedBox("iref", reason: "item 11 derives from item 10, which derives from it: a derivation cycle")) {
             try Self.check(alphaLoop)
         }
         let chain = (10..<20).map { ($0, "iden") } + [(1, "hvc1")]

@@ -58,7 +58,7 @@ final class WorkerProcess {
         posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
         posix_spawn_file_actions_adddup2(&actions, childStderr, 2)
         posix_spawn_file_actions_adddup2(&actions, childSocket, Self.socketDescriptor)
-        let arguments = ["heic2jpg", WorkerMain.argument] + limits.arguments
+        let arguments = (["heic2jpg", WorkerMain.argument] + limits.arguments).map { Array($0.utf8) }
         var pid: pid_t = 0
         let code = Self.withCStrings(arguments) { argv in
             Self.withCStrings(Self.environment) { envp in
@@ -110,21 +110,27 @@ final class WorkerProcess {
     /// The parent's environment, with Swift's crash backtracer off: a crashing worker
     /// should die at once with the runtime's one-line message, not spend seconds
     /// symbolicating.
-    private static let environment: [String] = {
-        var entries: [String] = []
+    /// Entries are kept as bytes: an environment need not be UTF-8.
+    private static let environment: [[UInt8]] = {
+        var entries: [[UInt8]] = []
         var pointer = environ
         while let entry = pointer.pointee {
-            let text = String(cString: entry)
-            if !text.hasPrefix("SWIFT_BACKTRACE=") { entries.append(text) }
+            let bytes = PathBytes.bytes(PathBytes.string(cString: entry))
+            if !bytes.starts(with: "SWIFT_BACKTRACE=".utf8) { entries.append(bytes) }
             pointer += 1
         }
-        return entries + ["SWIFT_BACKTRACE=enable=no"]
+        return entries + [Array("SWIFT_BACKTRACE=enable=no".utf8)]
     }()
 
     /// `strings` as a NULL-terminated C array for the duration of `body`.
-    private static func withCStrings<R>(_ strings: [String], _ body: ([UnsafeMutablePointer<CChar>?]) -> R) -> R {
-        let pointers = strings.map { strdup($0) } + [nil]
-        defer { pointers.forEach { free($0) } }
+    private static func withCStrings<R>(_ strings: [[UInt8]], _ body: ([UnsafeMutablePointer<CChar>?]) -> R) -> R {
+        let pointers: [UnsafeMutablePointer<CChar>?] = strings.map { bytes in
+            let copy = UnsafeMutablePointer<CChar>.allocate(capacity: bytes.count + 1)
+            for (i, byte) in bytes.enumerated() { copy[i] = CChar(bitPattern: byte) }
+            copy[bytes.count] = 0
+            return copy
+        } + [nil]
+        defer { pointers.forEach { $0?.deallocate() } }
         return body(pointers)
     }
 }

@@ -154,7 +154,7 @@ package final class OutputPublisher: @unchecked Sendable {
     package func removeAllAndSeal() {
         lock.withLock {
             sealed = true
-            for path in openTemps { unlink(path) }
+            for path in openTemps { _ = POSIX.removeFile(path) }
             openTemps.removeAll()
         }
     }
@@ -167,7 +167,7 @@ package final class OutputPublisher: @unchecked Sendable {
             counter += 1
             let name = TempFileName.make(counter)
             let path = Path.join(Path.parent(target), name)
-            let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+            let fd = POSIX.openFile(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
             guard fd >= 0 else { throw WriteError.system(target) }
             openTemps.insert(path)
             return (fd, path)
@@ -180,7 +180,7 @@ package final class OutputPublisher: @unchecked Sendable {
         try lock.withLock { () throws in
             guard !sealed else { throw PublishInterrupted(path: target) }
             if replacing {
-                guard Glibc.rename(temp, target) == 0 else { throw WriteError.system(target) }
+                guard POSIX.renameReplacing(temp, target) == 0 else { throw WriteError.system(target) }
             } else {
                 let code = POSIX.renameNoReplace(temp, target)
                 if code == EEXIST { throw ForeignOutputError(output: target) }
@@ -196,7 +196,7 @@ package final class OutputPublisher: @unchecked Sendable {
     private func sweepOrphans(in directory: String) {
         guard lock.withLock({ swept.insert(Array(directory.utf8)).inserted }) else { return }
         let orphans = ((try? POSIX.directoryNames(directory)) ?? []).filter(TempFileName.isOrphan)
-        let removed = orphans.filter { unlink(Path.join(directory, $0)) == 0 }.count
+        let removed = orphans.filter { POSIX.removeFile(Path.join(directory, $0)) == 0 }.count
         lock.withLock { orphansRemoved += removed }
     }
 
@@ -204,7 +204,7 @@ package final class OutputPublisher: @unchecked Sendable {
     private func discard(_ temp: String) {
         lock.withLock {
             guard openTemps.remove(temp) != nil else { return }
-            unlink(temp)
+            _ = POSIX.removeFile(temp)
         }
     }
 
@@ -213,31 +213,26 @@ package final class OutputPublisher: @unchecked Sendable {
     /// directory's parent mirrors in turn; 0755 where there is none. The owner always
     /// keeps rwx, so the run can write into a directory mirroring a read-only one.
     static func makeDirectories(_ path: String, mirroring source: String?) throws(WriteError) {
-        var info = stat()
-        if stat(path, &info) == 0 {
+        if let info = POSIX.fileInfo(path) {
             guard info.st_mode & S_IFMT == S_IFDIR else { throw WriteError(path: path, reason: "exists and is not a directory") }
             return
         }
         let parent = Path.parent(path)
         let sourceParent = source.map(Path.parent)
         if parent != path { try makeDirectories(parent, mirroring: sourceParent == source ? nil : sourceParent) }
-        var model = stat()
-        let mirrored = source.map { stat($0, &model) == 0 && model.st_mode & S_IFMT == S_IFDIR } ?? false
-        let mode = mirrored ? model.st_mode & 0o7777 | 0o700 : 0o755
-        guard mkdir(path, mode) == 0 else {
+        let model = source.flatMap { POSIX.fileInfo($0) }.flatMap { $0.st_mode & S_IFMT == S_IFDIR ? $0 : nil }
+        let mode = model.map { $0.st_mode & 0o7777 | 0o700 } ?? 0o755
+        guard POSIX.makeDirectory(path, mode) == 0 else {
             guard errno == EEXIST else { throw WriteError.system(path, "cannot create directory") }
             return
         }
         // mkdir's mode is reduced by the umask; the source's bits are what is wanted.
-        if mirrored {
-            chmod(path, mode)
-            if OutputAttributes.copiesOwner { chown(path, model.st_uid, model.st_gid) }
-        }
+        if let model { _ = POSIX.setMode(path, mode, owner: OutputAttributes.copiesOwner ? (model.st_uid, model.st_gid) : nil) }
     }
 
     /// Makes the rename durable; failures are harmless (the data itself is synced).
     private static func syncDirectory(_ path: String) {
-        let fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        let fd = POSIX.openFile(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard fd >= 0 else { return }
         fsync(fd)
         close(fd)

@@ -31,8 +31,8 @@ enum StagedStreamWriter {
     }
 
     private static func openAnonymousTemp() throws -> Int32 {
-        let directory = getenv("TMPDIR").map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
-        var template = Array((directory + "/.heic2jpg-stdout-XXXXXX").utf8CString)
+        let directory = getenv("TMPDIR").map { PathBytes.string(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
+        var template = (PathBytes.bytes(Path.join(directory, ".heic2jpg-stdout-XXXXXX")) + [0]).map { CChar(bitPattern: $0) }
         let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
         guard fd >= 0 else { throw WriteError.system(directory, "cannot create a temp file for stdout") }
         template.withUnsafeBufferPointer { _ = unlink($0.baseAddress!) }
