@@ -8,6 +8,7 @@
 #include <linux/seccomp.h>
 #include <stdint.h>
 #include <string.h>
+#include <signal.h>
 #include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
@@ -65,6 +66,29 @@ ssize_t h2j_receive(int socket, void *bytes, size_t capacity, int *fd) {
         }
     }
     return received;
+}
+
+int h2j_fork_worker(int socket, int error_output) {
+    pid_t child = fork();
+    if (child != 0) return child;
+    int null_input = open("/dev/null", O_RDONLY | O_CLOEXEC);
+    int null_output = open("/dev/null", O_WRONLY | O_CLOEXEC);
+    if (null_input < 0 || null_output < 0 || dup2(null_input, 0) < 0 || dup2(null_output, 1) < 0 ||
+        dup2(error_output, 2) < 0 || dup2(socket, 3) < 0) _exit(71);
+    // Nothing else of the parent's: above all not its ends of this worker's sockets (or of
+    // other workers'), which would keep them from seeing the parent go.
+    if (syscall(SYS_close_range, 4U, ~0U, 0U) != 0) {
+        for (int fd = 4; fd < 65536; fd++) close(fd);
+    }
+    for (int number = 1; number < NSIG; number++) {
+        if (number != SIGKILL && number != SIGSTOP && number != SIGXFSZ) signal(number, SIG_DFL);
+    }
+    sigset_t none;
+    sigemptyset(&none);
+    sigprocmask(SIG_SETMASK, &none, NULL);
+    // What ps and top show as its name (its command line is the parent's).
+    prctl(PR_SET_NAME, "heic2jpg-worker", 0, 0, 0);
+    return 0;
 }
 
 #if defined(__x86_64__)

@@ -33,6 +33,9 @@ enum FuzzedParsers {
     }
 
     static func run(_ input: [UInt8]) {
+        // A file name is untrusted bytes too: its string must give back exactly its bytes.
+        let name = Array(input.prefix(255))
+        precondition(PathBytes.bytes(PathBytes.string(name)) == name, "PathBytes lost a name's bytes")
         let format = ImageFormat.sniff(Array(input.prefix(ImageFormat.sniffLength)))
         _ = format.description  // quotes a brand from the file
         let source = MemoryByteSource(input)

@@ -97,6 +97,24 @@ struct FailureEndToEndTests {
         #expect(scratch.files("batch") == ["good.jpg"])
     }
 
+    @Test("-o -: a file that fails halfway through its tiles puts nothing on stdout, not a truncated JPEG")
+    func stdoutFailureMidStream() throws {
+        let source = Tool.samples + "/grid-rotated-mirrored.heic"
+        var file = try bytes(source)
+        let structure = try HEIFStructure.read(from: MemoryByteSource(file))
+        // The last tile is decoded after most of the JPEG has been encoded.
+        let tile = try #require(structure.referenced(from: structure.primaryID, type: "dimg").last)
+        let extent = try #require(structure.locations[tile]?.extents.first)
+        for i in (extent.offset + 12)..<(extent.offset + extent.length) { file[i] = UInt8(truncatingIfNeeded: i &* 131) }
+        let scratch = TemporaryDirectory()
+        try write(file, scratch.sub("corrupt.heic"))
+        let failed = try Tool.run(["-o", "-", scratch.sub("corrupt.heic")])
+        #expect(failed.status == 1, "\(failed.stderr)")
+        #expect(failed.stdout.isEmpty, "\(failed.stdout.count) bytes on stdout")
+        let good = try Tool.run(["-o", "-", source])
+        #expect(good.status == 0 && good.stdout.starts(with: [0xFF, 0xD8]) && good.stdout.suffix(2) == Data([0xFF, 0xD9]))
+    }
+
     @Test("Two inputs for one output: the second fails with a reason, the first converts")
     func collision() throws {
         let scratch = TemporaryDirectory()

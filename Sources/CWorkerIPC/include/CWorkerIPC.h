@@ -22,6 +22,15 @@ int h2j_send(int socket, const void *bytes, size_t length, int fd);
 /// retries EINTR.
 ssize_t h2j_receive(int socket, void *bytes, size_t capacity, int *fd);
 
+/// Forks a worker from a process that has exactly one thread (the caller checks): in the
+/// child, `socket` becomes descriptor 3, `error_output` descriptor 2, /dev/null
+/// descriptors 0 and 1, every other descriptor is closed, every signal but SIGXFSZ gets
+/// its default action, and 0 is
+/// returned; the parent gets the child's pid, or -1 with errno set. The child is a copy
+/// of a process whose libraries are loaded and initialised, so it starts at once
+/// (an exec costs about 10 ms, most of it dynamic linking and libde265's tables).
+int h2j_fork_worker(int socket, int error_output);
+
 /// Installs the worker's seccomp filter on the calling thread and every thread it
 /// creates afterwards (call it before any other thread exists): opening a file for
 /// writing or creating one, creating, renaming, linking or removing a directory entry,

@@ -21,6 +21,11 @@ package enum WorkerMain {
             POSIX.writeLine("heic2jpg: \(argument) is started by heic2jpg itself", to: STDERR_FILENO)
             return 64
         }
+        return run(limits)
+    }
+
+    /// The worker's life with `limits` (a forked worker starts here).
+    static func run(_ limits: WorkerLimits) -> Int32 {
         var none = rlimit(rlim_cur: 0, rlim_max: 0)
         setrlimit(__rlimit_resource_t(RLIMIT_CORE.rawValue), &none)
         var data = rlimit(rlim_cur: rlim_t(limits.memoryBytes), rlim_max: rlim_t(limits.memoryBytes))

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import CWorkerIPC
 import H2JSupport
 
 /// How a worker process ended, from `wait4`.
@@ -15,8 +16,10 @@ struct WorkerExit: Equatable {
 
 /// One worker process as the parent sees it: its pid, its socket, its stderr.
 ///
-/// The worker is this same executable started with `WorkerMain.argument` (no exec per
-/// file: it converts job after job). Its stdin and stdout are /dev/null (stdout may be
+/// The worker is this same executable: forked when the parent still has one thread (the
+/// workers pre-started before the run begins, which then start at once), otherwise
+/// started afresh with `WorkerMain.argument` (a replacement, about 10 ms of loading).
+/// Either way there is no exec per file: a worker converts job after job. Its stdin and stdout are /dev/null (stdout may be
 /// carrying a JPEG), its stderr is a pipe the parent drains, and fd 3 is its end of the
 /// socket. It stays in the parent's process group, so a Ctrl-C or a `kill -- -PGID`
 /// reaches it too.
@@ -51,21 +54,18 @@ final class WorkerProcess {
             if childSocket >= 0 { close(childSocket) }
             if childStderr >= 0 { close(childStderr) }
         }
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
-        posix_spawn_file_actions_adddup2(&actions, childStderr, 2)
-        posix_spawn_file_actions_adddup2(&actions, childSocket, Self.socketDescriptor)
-        let arguments = (["heic2jpg", WorkerMain.argument] + limits.arguments).map { Array($0.utf8) }
         var pid: pid_t = 0
-        let code = Self.withCStrings(arguments) { argv in
-            Self.withCStrings(Self.environment) { envp in
-                posix_spawn(&pid, "/proc/self/exe", &actions, nil, argv, envp)
+        var code: Int32 = EMFILE
+        if childSocket >= 0, childStderr >= 0 {
+            if Self.isSingleThreaded {
+                pid = h2j_fork_worker(childSocket, childStderr)
+                if pid == 0 { exit(WorkerMain.run(limits)) }
+                code = pid > 0 ? 0 : errno
+            } else {
+                code = Self.spawn(&pid, limits: limits, socket: childSocket, stderr: childStderr)
             }
         }
-        guard childSocket >= 0, childStderr >= 0, code == 0 else {
+        guard code == 0 else {
             let error = SystemError(errno: code != 0 ? code : EMFILE)
             close(pair[0])
             close(pipeEnds[0])
@@ -75,6 +75,37 @@ final class WorkerProcess {
         self.pid = pid
         socket = WorkerSocket(fd: pair[0], maxFrame: 1 << 26)
         stderr = StreamDrain(fd: pipeEnds[0])
+    }
+
+    /// Whether this process has one thread, so that a fork copies a consistent process.
+    private static var isSingleThreaded: Bool {
+        ((try? POSIX.directoryNames("/proc/self/task"))?.count ?? 0) == 1
+    }
+
+    /// `posix_spawn` of `/proc/self/exe`: descriptors as the worker expects them, every
+    /// signal but SIGXFSZ at its default action (the parent ignores some while it runs).
+    private static func spawn(_ pid: inout pid_t, limits: WorkerLimits, socket: Int32, stderr: Int32) -> Int32 {
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+        posix_spawn_file_actions_adddup2(&actions, stderr, 2)
+        posix_spawn_file_actions_adddup2(&actions, socket, socketDescriptor)
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var defaults = sigset_t(), mask = sigset_t()
+        sigfillset(&defaults)
+        sigdelset(&defaults, SIGXFSZ)
+        sigemptyset(&mask)
+        posix_spawnattr_setsigdefault(&attributes, &defaults)
+        posix_spawnattr_setsigmask(&attributes, &mask)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
+        let arguments = (["heic2jpg", WorkerMain.argument] + limits.arguments).map { Array($0.utf8) }
+        return withCStrings(arguments) { argv in
+            withCStrings(environment) { envp in posix_spawn(&pid, "/proc/self/exe", &actions, &attributes, argv, envp) }
+        }
     }
 
     deinit {
