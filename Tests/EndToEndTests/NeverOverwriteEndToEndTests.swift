@@ -46,6 +46,32 @@ struct NeverOverwriteEndToEndTests {
         #expect(!scratch.exists("in/IMG_1234-2.jpg"))
     }
 
+    @Test("Files that appear at output paths while the run converts (the planner saw nothing there) are never replaced")
+    func appearedMidRun() throws {
+        let scratch = TemporaryDirectory()
+        let photo = try Self.photo()
+        for i in 0..<30 { scratch.file("in/p\(String(format: "%02d", i)).heic", photo) }
+        let run = try RunningTool(["-j", "1", "-o", scratch.sub("out"), "--report", scratch.sub("r.jsonl"), scratch.sub("in")])
+        // While the worker is stopped, whatever it holds cannot be published: plant a file
+        // at every output path still free, the in-flight file's among them.
+        let worker = try #require(run.firstWorker(), "no worker process appeared")
+        kill(worker, SIGSTOP)
+        let camera = try Self.cameraJPEG
+        var planted: [String] = []
+        try FileManager.default.createDirectory(atPath: scratch.sub("out"), withIntermediateDirectories: true)
+        for i in 0..<30 where !scratch.exists("out/p\(String(format: "%02d", i)).jpg") {
+            planted.append(scratch.file("out/p\(String(format: "%02d", i)).jpg", camera))
+        }
+        kill(worker, SIGCONT)
+        #expect(run.wait() == 1)
+        #expect(!planted.isEmpty)
+        for path in planted { #expect(Self.bytes(path) == camera, "\(path) was replaced") }
+        let failed = try ReportFile(scratch.sub("r.jsonl")).entries("failed")
+        #expect(failed.count == planted.count && failed.values.allSatisfy { $0["errorCode"] as? String == "output-not-ours" },
+                "\(failed)")
+        #expect(scratch.files("out").allSatisfy { $0.hasSuffix(".jpg") })
+    }
+
     @Test("--overwrite replaces our own output, and only that")
     func overwriteOurs() throws {
         let scratch = TemporaryDirectory()

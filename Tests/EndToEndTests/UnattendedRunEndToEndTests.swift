@@ -69,6 +69,30 @@ struct UnattendedRunEndToEndTests {
         }
     }
 
+    /// The peak RSS of a dry run over `count` files, 100 to a directory (GNU time's %M).
+    static func dryRunPeak(_ scratch: TemporaryDirectory, count: Int) throws -> Int {
+        let photo = scratch.file("sample.heic", [UInt8](try Data(contentsOf: URL(fileURLWithPath: Tool.samples + "/monochrome.heic"))))
+        let tree = scratch.sub("tree\(count)")
+        for i in 0..<count {
+            let directory = tree + "/d\(i / 100)"
+            if i % 100 == 0 { try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true) }
+            #expect(link(photo, directory + "/IMG_\(i).HEIC") == 0)
+        }
+        let outcome = try ChildProcess.run("/usr/bin/time", ["-f", "%M", Tool.binary, "--dry-run", "--quiet", "-o", scratch.sub("out"), tree])
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        return try #require(outcome.stderr.split(separator: "\n").last.flatMap { Int($0) }, "\(outcome.stderr)")
+    }
+
+    @Test("Nothing per file lives for the whole run: a 20,000-file dry run peaks within 10% of a 1,000-file one",
+          .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/time"), "GNU time is not installed"))
+    func memoryDoesNotGrowWithFiles() throws {
+        let scratch = TemporaryDirectory()
+        let small = try Self.dryRunPeak(scratch, count: 1000)
+        let large = try Self.dryRunPeak(scratch, count: 20_000)
+        // Before claims were released per directory, 20,000 files cost about 10 MB more.
+        #expect(Double(large) <= Double(small) * 1.10, "1,000 files: \(small) kB; 20,000 files: \(large) kB")
+    }
+
     @Test("Two input trees into one output root: a collision in a subdirectory the walk has left is still caught")
     func collisionAcrossInputs() throws {
         let scratch = TemporaryDirectory()
