@@ -48,6 +48,20 @@ struct CommandLineParserTests {
         #expect(usageError(["--max-pixels", "1e9", "x"]) == "The value '1e9' is invalid for '--max-pixels <MP>': expected megapixels, a whole number from 1 to 4294")
     }
 
+    @Test("--max-memory takes a size of at least 64M (default: from the pixel limit); --timeout seconds, 0 for none (default 120)")
+    func workerLimits() throws {
+        let defaults = try request(["x"])
+        #expect(defaults.maxMemory == nil && defaults.timeoutSeconds == 120)
+        #expect(defaults.workerLimits == WorkerLimits(memoryBytes: 256_000_000 * 8 + (512 << 20), timeoutSeconds: 120))
+        #expect(try request(["--max-pixels", "50", "x"]).workerLimits.memoryBytes == 50_000_000 * 8 + (512 << 20))
+        let set = try request(["--max-memory", "1G", "--timeout=0", "x"])
+        #expect(set.workerLimits == WorkerLimits(memoryBytes: 1 << 30, timeoutSeconds: 0))
+        #expect(try request(["--max-memory=64M", "x"]).maxMemory == 64 << 20)
+        #expect(usageError(["--max-memory", "63M", "x"]) == "The value '63M' is invalid for '--max-memory <size>': expected a size of at least 64M, such as 2G or 512M")
+        #expect(usageError(["--timeout=-1", "x"]) == "The value '-1' is invalid for '--timeout <seconds>': expected seconds, a whole number from 0 (no limit) to 86400")
+        #expect(usageError(["--timeout", "2m", "x"]) != nil)
+    }
+
     @Test("Every option, in its long, short and attached spellings")
     func allOptions() throws {
         let r = try request(["convert", "-o", "out", "-q80", "--jobs=3", "--metadata", "strip", "--overwrite",

@@ -89,7 +89,7 @@ package enum ErrorCode: String, Sendable, CaseIterable {
     /// Errnos that mean the disk is full.
     static let diskFullErrnos: Set<Int32> = [ENOSPC, EDQUOT]
     /// Errnos that mean another resource ran out.
-    package static let exhaustionErrnos: Set<Int32> = [EFBIG, EROFS, EMFILE, ENFILE]
+    static let exhaustionErrnos: Set<Int32> = [EFBIG, EROFS, EMFILE, ENFILE]
 
     /// The code for a failed call's `errno`: a resource that ran out, or `otherwise`.
     package init(errno: Int32?, otherwise: ErrorCode) {
