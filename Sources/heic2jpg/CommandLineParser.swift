@@ -99,8 +99,8 @@ package enum CommandLineParser {
                 }
                 request.maxMemory = bytes
             case "--timeout":
-                guard let seconds = Int(text), (0...86_400).contains(seconds) else {
-                    throw .invalidValue(text, for: label, "expected seconds, a whole number from 0 (no limit) to 86400")
+                guard let seconds = Int(text), (0...WorkerLimits.maxTimeoutSeconds).contains(seconds) else {
+                    throw .invalidValue(text, for: label, "expected seconds, a whole number from 0 (no limit) to \(WorkerLimits.maxTimeoutSeconds)")
                 }
                 request.timeoutSeconds = seconds
             case "--verbose":

@@ -117,6 +117,7 @@ struct WorkerLimitsTests {
         #expect(WorkerLimits(arguments: limits.arguments[...]) == limits)
         #expect(WorkerLimits(arguments: ["x", "1"]) == nil)
         #expect(WorkerLimits(arguments: ["1"]) == nil)
+        #expect(WorkerLimits(arguments: ["1", "99999999999999"]) == nil, "a timeout past a day would not fit alarm()")
     }
 
     static let limits = WorkerLimits(memoryBytes: 1 << 30)

@@ -33,10 +33,14 @@ package struct WorkerLimits: Sendable, Equatable {
     /// What the worker is started with (`WorkerMain` parses it back).
     var arguments: [String] { [String(memoryBytes), String(timeoutSeconds)] }
 
+    /// Longest `--timeout`: a day.
+    package static let maxTimeoutSeconds = 86_400
+
     /// The limits a worker was started with; nil for anything `arguments` cannot have made.
     init?(arguments: ArraySlice<String>) {
         guard arguments.count == 2, let memory = Int(arguments[arguments.startIndex]),
-              let timeout = Int(arguments[arguments.startIndex + 1]), memory > 0, timeout >= 0 else { return nil }
+              let timeout = Int(arguments[arguments.startIndex + 1]), memory > 0,
+              (0...Self.maxTimeoutSeconds).contains(timeout) else { return nil }
         self.init(memoryBytes: memory, timeoutSeconds: timeout)
     }
 
