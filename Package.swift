@@ -25,6 +25,7 @@ let package = Package(
         .systemLibrary(name: "CLibJPEG", pkgConfig: "libjpeg", providers: [.apt(["libjpeg62-turbo-dev"])]),
         .systemLibrary(name: "CDe265", pkgConfig: "libde265", providers: [.apt(["libde265-dev"])]),
         .systemLibrary(name: "CLCMS2", pkgConfig: "lcms2", providers: [.apt(["liblcms2-dev"])]),
+        .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .target(name: "CJPEGCodec", dependencies: ["CLibJPEG"]),
         // Descriptor passing and the seccomp filter of the worker processes (CMSG_* and
         // BPF macros Swift cannot import).
@@ -42,13 +43,14 @@ let package = Package(
         .target(name: "H2JJPEGCodec", dependencies: ["H2JSupport", "CJPEGCodec"]),
         .target(name: "H2JDe265", dependencies: ["H2JSupport", "H2JContainer", "H2JTiles", "CDe265"]),
         .target(name: "H2JLibheif", dependencies: ["H2JSupport", "CHeif"]),
+        .target(name: "H2JState", dependencies: ["H2JSupport", "CSQLite"]),
 
         // Commands.
         .target(name: "H2JInspect",
                 dependencies: ["H2JSupport", "H2JContainer", "H2JJPEG", "H2JMetadata", "H2JColour"]),
         .target(name: "H2JPipeline",
                 dependencies: ["H2JSupport", "H2JContainer", "H2JJPEG", "H2JMetadata", "H2JTiles", "H2JColour",
-                               "H2JJPEGCodec", "H2JDe265", "H2JLibheif", "CWorkerIPC"]),
+                               "H2JJPEGCodec", "H2JDe265", "H2JLibheif", "H2JState", "CWorkerIPC"]),
         .executableTarget(name: "heic2jpg", dependencies: ["H2JSupport", "H2JPipeline", "H2JInspect"]),
 
         // libFuzzer target over the parsers of file bytes (Scripts/fuzz builds it with
@@ -78,6 +80,7 @@ let package = Package(
         .testTarget(name: "H2JMetadataTests",
                     dependencies: ["H2JSupport", "H2JContainer", "H2JJPEG", "H2JMetadata", "H2JPipeline", "H2JTestSupport"]),
         .testTarget(name: "H2JTilesTests", dependencies: ["H2JTiles", "H2JTestSupport"]),
+        .testTarget(name: "H2JStateTests", dependencies: ["H2JSupport", "H2JState", "H2JTestSupport", "CSQLite"]),
         .testTarget(name: "H2JColourTests", dependencies: ["H2JSupport", "H2JContainer", "H2JColour", "H2JTestSupport"]),
         // Test-only C: a raw-plane JPEG decoder, so tests compare the samples the raw
         // encoder was given with what comes back; the shipped codec never needs it.

@@ -1,0 +1,127 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import CSQLite
+import H2JSupport
+
+/// Why the state database could not do something: SQLite's result code and message,
+/// and the file.
+package struct StateError: Error, Equatable, CustomStringConvertible {
+    package let path: String
+    /// SQLite's (extended) result code; 0 for our own checks.
+    package let code: Int32
+    package let message: String
+
+    package var description: String { "state \(path): \(message)" }
+}
+
+/// A value bound to, or read from, an SQL statement. Paths are blobs: they are bytes.
+package enum SQLValue: Equatable, Sendable {
+    case integer(Int)
+    case text(String)
+    case blob([UInt8])
+    case null
+}
+
+/// One SQLite connection: the one place a `sqlite3_*` call is made. Not thread-safe on
+/// its own; `StateDatabase` serialises every use with a lock.
+final class SQLiteConnection {
+    let path: String
+    private let handle: OpaquePointer
+
+    /// Opens (and with `create`, creates) the database at `path`.
+    init(path: String, create: Bool) throws(StateError) {
+        var opened: OpaquePointer?
+        let flags = SQLITE_OPEN_READWRITE | (create ? SQLITE_OPEN_CREATE : 0) | SQLITE_OPEN_NOMUTEX
+        let code = (PathBytes.bytes(path) + [0]).withUnsafeBufferPointer { bytes in
+            bytes.withMemoryRebound(to: CChar.self) { sqlite3_open_v2($0.baseAddress, &opened, flags, nil) }
+        }
+        guard code == SQLITE_OK, let opened else {
+            let message = opened.map { String(cString: sqlite3_errmsg($0)) } ?? "cannot open: code \(code)"
+            sqlite3_close(opened)
+            throw StateError(path: path, code: code, message: message)
+        }
+        self.path = path
+        handle = opened
+        sqlite3_extended_result_codes(handle, 1)
+        sqlite3_busy_timeout(handle, 10_000)
+    }
+
+    deinit { sqlite3_close(handle) }
+
+    /// Runs one or more statements that return no rows.
+    func execute(_ sql: String) throws(StateError) {
+        var error: UnsafeMutablePointer<CChar>?
+        let code = sqlite3_exec(handle, sql, nil, nil, &error)
+        guard code == SQLITE_OK else {
+            let message = error.map { String(cString: $0) } ?? "code \(code)"
+            sqlite3_free(error)
+            throw StateError(path: path, code: code, message: message)
+        }
+    }
+
+    /// The rows of `sql` with `values` bound to its `?` parameters, each row its columns.
+    func rows(_ sql: String, _ values: [SQLValue] = []) throws(StateError) -> [[SQLValue]] {
+        var statement: OpaquePointer?
+        guard sqlite3_prepare_v2(handle, sql, -1, &statement, nil) == SQLITE_OK, let statement else {
+            throw failure()
+        }
+        defer { sqlite3_finalize(statement) }
+        for (index, value) in values.enumerated() {
+            let position = Int32(index + 1)
+            let code: Int32 = switch value {
+            case .integer(let number): sqlite3_bind_int64(statement, position, sqlite3_int64(number))
+            case .text(let text): sqlite3_bind_text(statement, position, text, -1, Self.transient)
+            case .blob(let bytes): bytes.withUnsafeBytes { sqlite3_bind_blob(statement, position, $0.baseAddress ?? UnsafeRawPointer(bitPattern: 1), Int32($0.count), Self.transient) }
+            case .null: sqlite3_bind_null(statement, position)
+            }
+            guard code == SQLITE_OK else { throw failure() }
+        }
+        var result: [[SQLValue]] = []
+        while true {
+            let code = sqlite3_step(statement)
+            if code == SQLITE_DONE { return result }
+            guard code == SQLITE_ROW else { throw failure() }
+            result.append((0..<sqlite3_column_count(statement)).map { column(statement, $0) })
+        }
+    }
+
+    /// Runs `body` in one transaction (`BEGIN IMMEDIATE`, so two runs never interleave
+    /// their writes); rolls back when it throws.
+    func transaction<R>(_ body: () throws -> R) throws(StateError) -> R {
+        try execute("BEGIN IMMEDIATE")
+        do {
+            let result = try body()
+            try execute("COMMIT")
+            return result
+        } catch {
+            try? execute("ROLLBACK")
+            throw error as? StateError ?? StateError(path: path, code: 0, message: "\(error)")
+        }
+    }
+
+    private func column(_ statement: OpaquePointer, _ index: Int32) -> SQLValue {
+        switch sqlite3_column_type(statement, index) {
+        case SQLITE_INTEGER: return .integer(Int(sqlite3_column_int64(statement, index)))
+        case SQLITE_TEXT: return .text(sqlite3_column_text(statement, index).map { String(cString: $0) } ?? "")
+        case SQLITE_BLOB:
+            let count = Int(sqlite3_column_bytes(statement, index))
+            guard count > 0, let bytes = sqlite3_column_blob(statement, index) else { return .blob([]) }
+            return .blob(Array(UnsafeRawBufferPointer(start: bytes, count: count)))
+        default: return .null
+        }
+    }
+
+    private func failure() -> StateError {
+        StateError(path: path, code: sqlite3_extended_errcode(handle), message: String(cString: sqlite3_errmsg(handle)))
+    }
+
+    /// SQLITE_TRANSIENT: SQLite copies a bound value before the call returns.
+    private static let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
+}
+
+extension SQLValue {
+    var integer: Int? { if case .integer(let value) = self { value } else { nil } }
+    var text: String? { if case .text(let value) = self { value } else { nil } }
+    var blob: [UInt8]? { if case .blob(let value) = self { value } else { nil } }
+}

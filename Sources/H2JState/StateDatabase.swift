@@ -1,0 +1,227 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import CSQLite
+import H2JSupport
+
+/// The run state of `--state FILE`: an SQLite database in WAL mode that remembers every
+/// source, how its conversion ended and its outputs, so a rerun converts only what
+/// changed. One connection, used from any thread under one lock.
+///
+/// Opening checks integrity (`PRAGMA quick_check`). A damaged file is never silently
+/// recreated: it is moved aside (`FILE.damaged-<time>`, with its `-wal` and `-shm`),
+/// a new state is started, and `damage` says what happened, for the run to report.
+package final class StateDatabase: @unchecked Sendable {
+    package let path: String
+    /// Why the previous file was moved aside, when it was.
+    package let damage: String?
+    private let connection: SQLiteConnection
+    private let lock = Lock()
+
+    package init(path: String) throws(StateError) {
+        self.path = path
+        var damage: String?
+        var opened: SQLiteConnection
+        do {
+            opened = try Self.openChecked(path)
+        } catch where error.code == 0 || [SQLITE_CORRUPT, SQLITE_NOTADB].contains(error.code & 0xFF) {
+            let aside = path + ".damaged-\(Self.timestamp())"
+            for suffix in ["", "-wal", "-shm"] where POSIX.fileInfo(path + suffix) != nil {
+                guard POSIX.renameNoReplace(path + suffix, aside + suffix) == 0 else {
+                    throw StateError(path: path, code: 0, message: "is damaged (\(error.message)) and cannot be moved aside: \(POSIX.lastError())")
+                }
+            }
+            damage = "\(path) was damaged (\(error.message)); it was moved to \(aside) and a new state was started"
+            opened = try Self.openChecked(path)
+        }
+        connection = opened
+        self.damage = damage
+        try migrate()
+        try connection.execute("CREATE TEMP TABLE seen (root BLOB NOT NULL, path BLOB NOT NULL, PRIMARY KEY (root, path)) WITHOUT ROWID")
+    }
+
+    /// Opens `path` and checks it; a check that fails is an error with code 0.
+    private static func openChecked(_ path: String) throws(StateError) -> SQLiteConnection {
+        let connection = try SQLiteConnection(path: path, create: true)
+        let check = try connection.rows("PRAGMA quick_check").first?.first?.text ?? "no answer"
+        guard check == "ok" else { throw StateError(path: path, code: 0, message: "integrity check: \(check)") }
+        try connection.execute("PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON")
+        return connection
+    }
+
+    /// Applies the migrations this database lacks; refuses one from a newer heic2jpg.
+    private func migrate() throws(StateError) {
+        let version = try connection.rows("PRAGMA user_version").first?.first?.integer ?? 0
+        guard version <= StateSchema.currentVersion else {
+            throw StateError(path: path, code: 0, message: "has schema version \(version), newer than this heic2jpg's \(StateSchema.currentVersion); use a newer heic2jpg")
+        }
+        for (index, migration) in StateSchema.migrations.enumerated().dropFirst(version) {
+            try connection.transaction { () throws in
+                try connection.execute(migration)
+                try connection.execute("PRAGMA user_version = \(index + 1)")
+            }
+        }
+    }
+
+    /// The schema version (after migration, `StateSchema.currentVersion`).
+    package var schemaVersion: Int {
+        get throws(StateError) { try locked { try connection.rows("PRAGMA user_version").first?.first?.integer ?? 0 } }
+    }
+
+    // MARK: - Runs
+
+    /// Records the start of a run; returns its ID.
+    package func beginRun(pid: Int32, host: String, version: String, options: String) throws(StateError) -> Int {
+        try locked {
+            try connection.transaction { () throws -> Int in
+                _ = try connection.rows("INSERT INTO runs (started_ns, pid, host, version, options) VALUES (?, ?, ?, ?, ?)",
+                                        [.integer(Self.now()), .integer(Int(pid)), .text(host), .text(version), .text(options)])
+                return try connection.rows("SELECT last_insert_rowid()").first?.first?.integer ?? 0
+            }
+        }
+    }
+
+    /// Counts of one run, as its summary gives them.
+    package struct RunCounts: Sendable, Equatable {
+        package var converted = 0, updated = 0, copied = 0, skipped = 0, failed = 0, missing = 0
+        package init() {}
+    }
+
+    package func finishRun(_ id: Int, counts: RunCounts, exitCode: Int32) throws(StateError) {
+        try locked {
+            _ = try connection.rows("""
+                UPDATE runs SET finished_ns = ?, converted = ?, updated = ?, copied = ?, skipped = ?, failed = ?,
+                missing = ?, exit_code = ? WHERE id = ?
+                """, [.integer(Self.now()), .integer(counts.converted), .integer(counts.updated), .integer(counts.copied),
+                      .integer(counts.skipped), .integer(counts.failed), .integer(counts.missing), .integer(Int(exitCode)),
+                      .integer(id)])
+        }
+    }
+
+    // MARK: - Sources
+
+    /// The record of the source at `path` under `root`, with its outputs; nil if none.
+    package func source(root: String, path: String) throws(StateError) -> SourceRecord? {
+        try locked {
+            let key: [SQLValue] = [.blob(PathBytes.bytes(root)), .blob(PathBytes.bytes(path))]
+            guard let row = try connection.rows("""
+                SELECT size, mtime_ns, inode, device, sha256, status, error_code, reason, tool_version, options,
+                started_ns, finished_ns FROM sources WHERE root = ? AND path = ?
+                """, key).first, row.count == 12 else { return nil }
+            let outputs = try connection.rows("SELECT path, size, sha256, kind, inode, mtime_ns FROM outputs WHERE root = ? AND source = ?", key)
+                .compactMap(Self.output)
+            return SourceRecord(root: root, path: path,
+                                identity: FileIdentity(size: row[0].integer ?? -1, mtimeNanoseconds: row[1].integer ?? -1,
+                                                       inode: row[2].integer ?? -1, device: row[3].integer ?? -1),
+                                sha256: row[4].text, status: row[5].text ?? "", errorCode: row[6].text, reason: row[7].text,
+                                toolVersion: row[8].text ?? "", options: row[9].text ?? "",
+                                startedNanoseconds: row[10].integer ?? 0, finishedNanoseconds: row[11].integer ?? 0,
+                                outputs: outputs)
+        }
+    }
+
+    private static func output(_ row: [SQLValue]) -> OutputRecord? {
+        guard row.count == 6, let path = row[0].blob, let size = row[1].integer, let kind = row[3].text,
+              let inode = row[4].integer, let mtime = row[5].integer else { return nil }
+        return OutputRecord(path: PathBytes.string(path), size: size, sha256: row[2].text, kind: kind, inode: inode,
+                            mtimeNanoseconds: mtime)
+    }
+
+    /// Records (or replaces) a source and its outputs, in one transaction.
+    package func record(_ source: SourceRecord, run: Int) throws(StateError) {
+        try locked {
+            try connection.transaction { () throws in
+                let key: [SQLValue] = [.blob(PathBytes.bytes(source.root)), .blob(PathBytes.bytes(source.path))]
+                _ = try connection.rows("DELETE FROM outputs WHERE root = ? AND source = ?", key)
+                _ = try connection.rows("""
+                    INSERT OR REPLACE INTO sources (root, path, size, mtime_ns, inode, device, sha256, status, error_code,
+                    reason, tool_version, options, started_ns, finished_ns, run_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    """, key + [.integer(source.identity.size), .integer(source.identity.mtimeNanoseconds),
+                                .integer(source.identity.inode), .integer(source.identity.device), Self.optional(source.sha256),
+                                .text(source.status), Self.optional(source.errorCode), Self.optional(source.reason),
+                                .text(source.toolVersion), .text(source.options), .integer(source.startedNanoseconds),
+                                .integer(source.finishedNanoseconds), .integer(run)])
+                for output in source.outputs {
+                    _ = try connection.rows("INSERT OR REPLACE INTO outputs (root, source, path, size, sha256, kind, inode, mtime_ns) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                                            key + [.blob(PathBytes.bytes(output.path)), .integer(output.size), Self.optional(output.sha256),
+                                                   .text(output.kind), .integer(output.inode), .integer(output.mtimeNanoseconds)])
+                }
+            }
+        }
+    }
+
+    /// Notes that this run met the source (for `unseen`); costs no write to the file.
+    package func markSeen(root: String, path: String) throws(StateError) {
+        try locked {
+            _ = try connection.rows("INSERT OR IGNORE INTO temp.seen (root, path) VALUES (?, ?)",
+                                    [.blob(PathBytes.bytes(root)), .blob(PathBytes.bytes(path))])
+        }
+    }
+
+    /// Sources recorded under `root` (not already `missing-source`) that this run has not
+    /// met, in path order.
+    package func unseen(root: String) throws(StateError) -> [String] {
+        try locked {
+            try connection.rows("""
+                SELECT path FROM sources s WHERE root = ? AND status != 'missing-source'
+                AND NOT EXISTS (SELECT 1 FROM temp.seen t WHERE t.root = s.root AND t.path = s.path) ORDER BY path
+                """, [.blob(PathBytes.bytes(root))]).compactMap { $0.first?.blob.map(PathBytes.string) }
+        }
+    }
+
+    /// Marks a recorded source `missing-source`; its outputs stay recorded.
+    package func markMissing(root: String, path: String, run: Int) throws(StateError) {
+        try locked {
+            _ = try connection.rows("UPDATE sources SET status = 'missing-source', error_code = NULL, reason = ?, run_id = ?, finished_ns = ? WHERE root = ? AND path = ?",
+                                    [.text("the source is gone; its outputs are kept"), .integer(run), .integer(Self.now()),
+                                     .blob(PathBytes.bytes(root)), .blob(PathBytes.bytes(path))])
+        }
+    }
+
+    /// Whether `path` is recorded as an output of some source (ownership for `--no-mark`).
+    package func recordsOutput(_ path: String, size: Int, inode: Int) throws(StateError) -> Bool {
+        try locked {
+            try !connection.rows("SELECT 1 FROM outputs WHERE path = ? AND size = ? AND inode = ? LIMIT 1",
+                                 [.blob(PathBytes.bytes(path)), .integer(size), .integer(inode)]).isEmpty
+        }
+    }
+
+    /// `PRAGMA integrity_check`'s answer (`ok` when sound).
+    package func integrityCheck() throws(StateError) -> String {
+        try locked { try connection.rows("PRAGMA integrity_check").map { $0.first?.text ?? "" }.joined(separator: "; ") }
+    }
+
+    // MARK: - Helpers
+
+    /// Runs `body` holding the lock. Everything it calls throws `StateError` (closures
+    /// are not yet inferred as typed-throwing, hence the cast).
+    private func locked<R>(_ body: () throws -> R) throws(StateError) -> R {
+        lock.lock()
+        defer { lock.unlock() }
+        do {
+            return try body()
+        } catch let error as StateError {
+            throw error
+        } catch {
+            throw StateError(path: path, code: 0, message: "\(error)")
+        }
+    }
+
+    private static func optional(_ text: String?) -> SQLValue { text.map(SQLValue.text) ?? .null }
+
+    /// Now, in nanoseconds since 1970.
+    package static func now() -> Int {
+        var time = timespec()
+        clock_gettime(CLOCK_REALTIME, &time)
+        return Int(time.tv_sec) * 1_000_000_000 + Int(time.tv_nsec)
+    }
+
+    /// `YYYYmmddTHHMMSS` in UTC, for the name of a damaged file moved aside.
+    static func timestamp() -> String {
+        var seconds = time(nil)
+        var parts = tm()
+        gmtime_r(&seconds, &parts)
+        func two(_ value: Int32) -> String { value < 10 ? "0\(value)" : "\(value)" }
+        return "\(parts.tm_year + 1900)\(two(parts.tm_mon + 1))\(two(parts.tm_mday))T\(two(parts.tm_hour))\(two(parts.tm_min))\(two(parts.tm_sec))"
+    }
+}

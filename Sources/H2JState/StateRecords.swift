@@ -1,0 +1,80 @@
+/// What the state knows of one source: where it is, what it was when it was converted,
+/// how that ended, and its outputs.
+package struct SourceRecord: Equatable, Sendable {
+    /// The input root, absolute.
+    package var root: String
+    /// The path relative to `root`.
+    package var path: String
+    package var identity: FileIdentity
+    /// The source's SHA-256 (hex), when the run computed it (the provenance mark does).
+    package var sha256: String?
+    /// The report's status (`converted`, `updated`, `copied`, `skipped`, `failed`,
+    /// `missing-source`).
+    package var status: String
+    package var errorCode: String?
+    package var reason: String?
+    package var toolVersion: String
+    /// The options that shape the output (`ConversionOptions.fingerprint`).
+    package var options: String
+    package var startedNanoseconds: Int
+    package var finishedNanoseconds: Int
+    package var outputs: [OutputRecord]
+
+    package init(root: String, path: String, identity: FileIdentity, sha256: String? = nil, status: String,
+                 errorCode: String? = nil, reason: String? = nil, toolVersion: String, options: String,
+                 startedNanoseconds: Int, finishedNanoseconds: Int, outputs: [OutputRecord] = []) {
+        self.root = root
+        self.path = path
+        self.identity = identity
+        self.sha256 = sha256
+        self.status = status
+        self.errorCode = errorCode
+        self.reason = reason
+        self.toolVersion = toolVersion
+        self.options = options
+        self.startedNanoseconds = startedNanoseconds
+        self.finishedNanoseconds = finishedNanoseconds
+        self.outputs = outputs
+    }
+
+    /// Statuses after which the outputs are complete and the source need not be converted
+    /// again while nothing changes.
+    package static let doneStatuses: Set<String> = ["converted", "updated", "copied", "skipped"]
+}
+
+/// One output of a source, as published.
+package struct OutputRecord: Equatable, Sendable {
+    /// Absolute path.
+    package var path: String
+    package var size: Int
+    package var sha256: String?
+    /// What the output is: `primary` (the JPEG of the primary image).
+    package var kind: String
+    package var inode: Int
+    package var mtimeNanoseconds: Int
+
+    package init(path: String, size: Int, sha256: String? = nil, kind: String = "primary", inode: Int, mtimeNanoseconds: Int) {
+        self.path = path
+        self.size = size
+        self.sha256 = sha256
+        self.kind = kind
+        self.inode = inode
+        self.mtimeNanoseconds = mtimeNanoseconds
+    }
+}
+
+/// What makes a file the same file for the state: size, modification time to the
+/// nanosecond, inode and device.
+package struct FileIdentity: Equatable, Sendable {
+    package var size: Int
+    package var mtimeNanoseconds: Int
+    package var inode: Int
+    package var device: Int
+
+    package init(size: Int, mtimeNanoseconds: Int, inode: Int, device: Int) {
+        self.size = size
+        self.mtimeNanoseconds = mtimeNanoseconds
+        self.inode = inode
+        self.device = device
+    }
+}

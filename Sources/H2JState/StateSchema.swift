@@ -1,0 +1,66 @@
+/// The state database's schema, versioned with `PRAGMA user_version`: `migrations[i]`
+/// takes a database from version i to i + 1, and opening applies whatever is missing.
+/// A database of a newer version than this binary knows is refused, never changed.
+///
+/// Paths are blobs of their exact bytes (`PathBytes`): a source's `root` is its input's
+/// absolute path, `path` the source's path relative to it; an output's `path` is
+/// absolute. Times are nanoseconds since 1970.
+enum StateSchema {
+    static let migrations: [String] = [
+        // 1: runs, sources, outputs, hand-offs.
+        """
+        CREATE TABLE runs (
+            id INTEGER PRIMARY KEY,
+            started_ns INTEGER NOT NULL,
+            finished_ns INTEGER,
+            pid INTEGER NOT NULL,
+            host TEXT NOT NULL,
+            version TEXT NOT NULL,
+            options TEXT NOT NULL,
+            converted INTEGER, updated INTEGER, copied INTEGER, skipped INTEGER, failed INTEGER,
+            missing INTEGER, exit_code INTEGER
+        );
+        CREATE TABLE sources (
+            root BLOB NOT NULL,
+            path BLOB NOT NULL,
+            size INTEGER NOT NULL,
+            mtime_ns INTEGER NOT NULL,
+            inode INTEGER NOT NULL,
+            device INTEGER NOT NULL,
+            sha256 TEXT,
+            status TEXT NOT NULL,
+            error_code TEXT,
+            reason TEXT,
+            tool_version TEXT NOT NULL,
+            options TEXT NOT NULL,
+            started_ns INTEGER NOT NULL,
+            finished_ns INTEGER NOT NULL,
+            run_id INTEGER NOT NULL REFERENCES runs(id),
+            PRIMARY KEY (root, path)
+        ) WITHOUT ROWID;
+        CREATE TABLE outputs (
+            root BLOB NOT NULL,
+            source BLOB NOT NULL,
+            path BLOB NOT NULL,
+            size INTEGER NOT NULL,
+            sha256 TEXT,
+            kind TEXT NOT NULL,
+            inode INTEGER NOT NULL,
+            mtime_ns INTEGER NOT NULL,
+            PRIMARY KEY (root, source, path),
+            FOREIGN KEY (root, source) REFERENCES sources(root, path) ON DELETE CASCADE
+        ) WITHOUT ROWID;
+        CREATE INDEX outputs_by_path ON outputs(path);
+        CREATE TABLE handoffs (
+            root BLOB NOT NULL,
+            source BLOB NOT NULL,
+            action TEXT NOT NULL,
+            destination BLOB,
+            at_ns INTEGER NOT NULL,
+            run_id INTEGER NOT NULL REFERENCES runs(id)
+        );
+        """,
+    ]
+
+    static var currentVersion: Int { migrations.count }
+}

@@ -1,0 +1,103 @@
+import CSQLite
+import Foundation
+import H2JTestSupport
+import Testing
+@testable import H2JState
+@testable import H2JSupport
+
+@Suite("State database: schema, records, damage")
+struct StateDatabaseTests {
+    static func record(_ path: String, status: String = "converted", outputs: [OutputRecord] = []) -> SourceRecord {
+        SourceRecord(root: "/archive", path: path, identity: FileIdentity(size: 1234, mtimeNanoseconds: 1_700_000_000_123_456_789,
+                                                                         inode: 42, device: 7),
+                     sha256: String(repeating: "ab", count: 32), status: status, toolVersion: "0.1.0",
+                     options: "metadata=keep;quality=90", startedNanoseconds: 1, finishedNanoseconds: 2, outputs: outputs)
+    }
+
+    @Test("A new state has the current schema, in WAL mode; a reopened one keeps its records")
+    func createAndReopen() throws {
+        let scratch = TemporaryDirectory()
+        let path = scratch.sub("state.db")
+        do {
+            let state = try StateDatabase(path: path)
+            #expect(try state.schemaVersion == StateSchema.currentVersion)
+            #expect(state.damage == nil)
+            let run = try state.beginRun(pid: 1, host: "h", version: "0.1.0", options: "o")
+            try state.record(Self.record("a/IMG_1.HEIC", outputs: [OutputRecord(path: "/out/a/IMG_1.jpg", size: 99, inode: 5, mtimeNanoseconds: 3)]), run: run)
+        }
+        #expect(scratch.exists("state.db-wal") || scratch.exists("state.db"))
+        let reopened = try StateDatabase(path: path)
+        let found = try #require(try reopened.source(root: "/archive", path: "a/IMG_1.HEIC"))
+        #expect(found == Self.record("a/IMG_1.HEIC", outputs: [OutputRecord(path: "/out/a/IMG_1.jpg", size: 99, inode: 5, mtimeNanoseconds: 3)]))
+        #expect(try reopened.integrityCheck() == "ok")
+        #expect(try reopened.source(root: "/archive", path: "a/none.HEIC") == nil)
+    }
+
+    @Test("Paths are bytes: a name that is not UTF-8 and its U+FFFD look-alike are two records")
+    func rawPaths() throws {
+        let scratch = TemporaryDirectory()
+        let state = try StateDatabase(path: scratch.sub("s.db"))
+        let run = try state.beginRun(pid: 1, host: "h", version: "v", options: "o")
+        let raw = PathBytes.string(Array("caf".utf8) + [0xE9] + Array(".heic".utf8))
+        try state.record(Self.record(raw), run: run)
+        try state.record(Self.record("caf\u{FFFD}.heic", status: "failed"), run: run)
+        #expect(try state.source(root: "/archive", path: raw)?.status == "converted")
+        #expect(try state.source(root: "/archive", path: "caf\u{FFFD}.heic")?.status == "failed")
+    }
+
+    @Test("Recording again replaces the source and its outputs")
+    func replace() throws {
+        let scratch = TemporaryDirectory()
+        let state = try StateDatabase(path: scratch.sub("s.db"))
+        let run = try state.beginRun(pid: 1, host: "h", version: "v", options: "o")
+        try state.record(Self.record("x", outputs: [OutputRecord(path: "/o/x.jpg", size: 1, inode: 1, mtimeNanoseconds: 1),
+                                                    OutputRecord(path: "/o/x-2.jpg", size: 1, inode: 2, mtimeNanoseconds: 1)]), run: run)
+        try state.record(Self.record("x", status: "updated", outputs: [OutputRecord(path: "/o/x.jpg", size: 7, inode: 9, mtimeNanoseconds: 1)]), run: run)
+        let found = try #require(try state.source(root: "/archive", path: "x"))
+        #expect(found.status == "updated" && found.outputs.count == 1 && found.outputs[0].size == 7)
+        #expect(try state.recordsOutput("/o/x.jpg", size: 7, inode: 9))
+        #expect(try !state.recordsOutput("/o/x.jpg", size: 1, inode: 1))
+        #expect(try !state.recordsOutput("/o/x-2.jpg", size: 1, inode: 2))
+    }
+
+    @Test("Sources this run has not met are found per root; marking them missing keeps their outputs")
+    func unseenAndMissing() throws {
+        let scratch = TemporaryDirectory()
+        let state = try StateDatabase(path: scratch.sub("s.db"))
+        let run = try state.beginRun(pid: 1, host: "h", version: "v", options: "o")
+        for name in ["a", "b", "c"] { try state.record(Self.record(name, outputs: [OutputRecord(path: "/o/\(name).jpg", size: 1, inode: 1, mtimeNanoseconds: 1)]), run: run) }
+        try state.markSeen(root: "/archive", path: "b")
+        #expect(try state.unseen(root: "/archive") == ["a", "c"])
+        #expect(try state.unseen(root: "/elsewhere").isEmpty)
+        try state.markMissing(root: "/archive", path: "a", run: run)
+        #expect(try state.unseen(root: "/archive") == ["c"])
+        let missing = try #require(try state.source(root: "/archive", path: "a"))
+        #expect(missing.status == "missing-source" && missing.outputs.count == 1)
+    }
+
+    @Test("A damaged state file is moved aside and reported, never silently recreated; its data is kept")
+    func damaged() throws {
+        let scratch = TemporaryDirectory()
+        let garbage = [UInt8](repeating: 0x5A, count: 8192)
+        let path = scratch.file("state.db", garbage)
+        let state = try StateDatabase(path: path)
+        let damage = try #require(state.damage)
+        #expect(damage.hasPrefix("\(path) was damaged ("))
+        let aside = try #require(scratch.files().first { $0.hasPrefix("state.db.damaged-") })
+        #expect(FileManager.default.contents(atPath: scratch.sub(aside)) == Data(garbage))
+        #expect(try state.schemaVersion == StateSchema.currentVersion)
+    }
+
+    @Test("A state from a newer heic2jpg (a higher schema version) is refused and left as it is")
+    func newerSchema() throws {
+        let scratch = TemporaryDirectory()
+        let path = scratch.sub("s.db")
+        do { _ = try StateDatabase(path: path) }
+        var handle: OpaquePointer?
+        #expect(sqlite3_open(path, &handle) == SQLITE_OK)
+        #expect(sqlite3_exec(handle, "PRAGMA user_version = 99", nil, nil, nil) == SQLITE_OK)
+        sqlite3_close(handle)
+        #expect(throws: StateError.self) { _ = try StateDatabase(path: path) }
+        #expect(!scratch.files().contains { $0.contains("damaged") })
+    }
+}
