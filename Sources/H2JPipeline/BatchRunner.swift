@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import H2JState
 import H2JSupport
 
 /// Everything one `convert` run needs, as parsed from the command line.
@@ -18,6 +19,10 @@ package struct BatchRequest: Sendable, Equatable {
     package var maxMemory: Int?
     /// `--timeout` in seconds; 0 = none.
     package var timeoutSeconds = WorkerLimits.defaultTimeoutSeconds
+    /// `--state FILE`: the run state database.
+    package var state: String?
+    /// `--wait[=SECONDS]`: how long to wait for another run's lock; nil = not at all.
+    package var waitSeconds: Double?
 
     package init() {}
 
@@ -51,7 +56,19 @@ package enum BatchRunner {
     /// Converts everything `request` names and returns the summary (already printed).
     /// Every path output goes through `publisher`, and every job through `workers`,
     /// which the caller owns (the signal handler seals the one and kills the other).
+    /// With another run holding the lock, nothing is done and the summary is empty.
     package static func run(_ request: BatchRequest, publisher: OutputPublisher, workers: WorkerSupervisor) -> RunSummary {
+        let lock: RunLock?
+        do {
+            lock = try takeLock(request)
+        } catch let busy as RunLock.Busy {
+            POSIX.writeLine("heic2jpg: \(busy); nothing done", to: STDERR_FILENO)
+            return RunSummary()
+        } catch {
+            lock = nil
+            POSIX.writeLine("heic2jpg: cannot take the run lock: \(error); going on without it", to: STDERR_FILENO)
+        }
+        defer { withExtendedLifetime(lock) {} }
         var reportFD: Int32?
         var reportFailure: String?
         switch request.report {
@@ -68,6 +85,14 @@ package enum BatchRunner {
         if let reportFailure {
             reporter.record(.failed(source: "--report", output: nil, .reportUnwritable, reportFailure))
         }
+        let state: RunState?
+        do {
+            state = try request.state.map { path throws(StateError) in try RunState(path: path, options: request.options) }
+            if let damage = state?.database.damage { POSIX.writeLine("warning: --state \(damage)", to: STDERR_FILENO) }
+        } catch {
+            reporter.record(.failed(source: "--state", output: nil, .stateUnusable, error.description))
+            return reporter.finish()
+        }
 
         var options = request.options
         let jobs = request.concurrentFiles
@@ -75,28 +100,37 @@ package enum BatchRunner {
         let planner = Planner(options: options, publisher: publisher)
         let pool = WorkerPool(workers: jobs)
 
-        let submit = { (plan: Plan) in
+        /// Reports a result and, with `--state`, records it.
+        let finish: @Sendable (Candidate?, ConversionResult, Int) -> Void = { candidate, result, started in
+            if let state, let candidate {
+                do { try state.record(candidate, result, started: started) } catch { reporter.noteStateError(error) }
+            }
+            reporter.record(result)
+        }
+        let submit = { (plan: Plan, candidate: Candidate?, refreshing: Bool) in
+            let started = StateDatabase.now()
             switch plan {
             case .ignore: break
-            case .done(let result): reporter.record(result)
+            case .done(let result): finish(candidate, result, started)
             case .job(let job):
                 pool.submit { [options] in
-                    let started = POSIX.monotonicSeconds()
+                    let clock = POSIX.monotonicSeconds()
                     // A job planned just before the run stopped is not started either.
                     var result = reporter.stoppedBy.map {
                         ConversionResult.failed(source: job.source.display, output: job.output.display, .outOfResources,
                                                 "not started: the run stopped (\($0))")
                     } ?? workers.run(job, options: options)
                     job.reservation?.settle(published: result.status == .converted || result.status == .copied)
-                    result.milliseconds = Int((POSIX.monotonicSeconds() - started) * 1000)
-                    reporter.record(result)
+                    if refreshing && result.status == .converted { result.status = .updated }
+                    result.milliseconds = Int((POSIX.monotonicSeconds() - clock) * 1000)
+                    finish(candidate, result, started)
                 }
             }
         }
         let outputRoot: String? = if case .path(let root) = request.output { root } else { nil }
         let walkInputs = request.inputs.filter { $0 != "-" }
         if request.inputs.contains("-") {
-            submit(planStandardInput(planner, output: request.output ?? .standardStream))
+            submit(planStandardInput(planner, output: request.output ?? .standardStream), nil, false)
         }
         let releases = claimsReleasable(walkInputs, outputRoot: outputRoot)
         let walker = InputWalker(inputs: walkInputs, outputRoot: outputRoot) { directory in
@@ -110,13 +144,42 @@ package enum BatchRunner {
             case .failure(let error):
                 reporter.record(.failed(source: error.path, output: nil, ErrorCode(errno: error.errno, otherwise: .sourceUnreadable),
                                         error.reason))
+            case .success(let candidate) where request.output == .standardStream:
+                submit(planner.planToStandardOutput(candidate), nil, false)
             case .success(let candidate):
-                submit(request.output == .standardStream ? planner.planToStandardOutput(candidate) : planner.plan(candidate))
+                do {
+                    switch try state?.verdict(for: candidate) ?? .new {
+                    case .upToDate(let result): reporter.record(result)
+                    case .changed(let record): submit(planner.plan(candidate, refreshing: record), candidate, true)
+                    case .new: submit(planner.plan(candidate), candidate, false)
+                    }
+                } catch {
+                    reporter.noteStateError(error)
+                    submit(planner.plan(candidate), candidate, false)
+                }
             }
         }
         pool.waitForAll()
         workers.shutDown()
-        return reporter.finish(tempFilesRemoved: publisher.removedOrphans)
+        if let state, reporter.stoppedBy == nil {
+            for input in walkInputs where Path.isDirectory(input) {
+                do { try state.missingSources(under: input).forEach(reporter.record) } catch { reporter.noteStateError(error) }
+            }
+        }
+        let summary = reporter.finish(tempFilesRemoved: publisher.removedOrphans)
+        do { try state?.finish(summary) } catch { POSIX.writeLine("error: \(error)", to: STDERR_FILENO) }
+        return summary
+    }
+
+    /// The run's lock (`RunLock`): on `STATE.lock` with `--state`, else on
+    /// `OUTPUT/.heic2jpg.lock` with an output directory; none for a dry run, stdout, or
+    /// outputs beside their sources.
+    static func takeLock(_ request: BatchRequest) throws -> RunLock? {
+        guard !request.options.dryRun else { return nil }
+        if let state = request.state { return try RunLock(path: state + ".lock", wait: request.waitSeconds) }
+        guard case .path(let root) = request.output else { return nil }
+        try OutputPublisher.makeDirectories(root, mirroring: nil)
+        return try RunLock(path: Path.join(root, ".heic2jpg.lock"), wait: request.waitSeconds)
     }
 
     /// Whether a directory's output claims may be dropped once the walk leaves it: only

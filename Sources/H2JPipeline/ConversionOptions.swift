@@ -33,6 +33,13 @@ package struct ConversionOptions: Sendable, Equatable {
     package static let maxDimension = 65535
 
     package init() {}
+
+    /// The settings that shape an output, as the state database records them: a source
+    /// converted with other settings is converted again.
+    package var fingerprint: String {
+        "metadata=\(metadata.rawValue);quality=\(quality);strip-gps=\(stripGPS);mark=\(mark);background=\(background);"
+            + "max-pixels=\(maxPixels)"
+    }
 }
 
 /// `--on-conflict`: the answer to a file at the output path that is not ours.

@@ -14,6 +14,10 @@ package struct ConversionResult: Sendable, Equatable {
         case planned
         /// Nothing written; `reason` says why.
         case failed
+        /// `--state`: the source changed since its recorded conversion and was converted again.
+        case updated
+        /// `--state`: a recorded source is gone; its outputs are kept.
+        case missingSource = "missing-source"
     }
 
     /// Which engine decoded a converted file.
@@ -39,6 +43,8 @@ package struct ConversionResult: Sendable, Equatable {
     package var engine: Engine?
     /// Why the tile engine did not take the file, when libheif converted it.
     package var engineReason: String?
+    /// The source's SHA-256 (hex), when the conversion computed it (for the mark).
+    package var sourceSHA256: String?
     package var milliseconds = 0
 
     package init(source: String, output: String?, status: Status, reason: String? = nil, errorCode: ErrorCode? = nil) {

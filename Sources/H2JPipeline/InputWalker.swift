@@ -12,6 +12,17 @@ package struct Candidate: Sendable, Equatable {
     package let outputStem: String
     /// Named on the command line (then content that is not HEIF is an error, not ignored).
     package let explicit: Bool
+    /// The input it was found under (a directory input, or a file input's directory), and
+    /// its path relative to that: what the state database records it by.
+    package var root: String = "."
+    package var relativePath: String = ""
+    /// Its size, times and inode, as the walk found them.
+    package var info: stat?
+
+    package static func == (a: Candidate, b: Candidate) -> Bool {
+        a.path == b.path && a.outputStem == b.outputStem && a.explicit == b.explicit && a.root == b.root
+            && a.relativePath == b.relativePath
+    }
 }
 
 /// Why an input argument could not be walked.
@@ -39,10 +50,13 @@ package struct WalkError: Error, Equatable, Sendable, CustomStringConvertible {
 /// the run reports them and fails. Memory is one directory listing per level of depth,
 /// never the whole tree.
 package final class InputWalker: IteratorProtocol, Sequence {
-    /// A directory being listed: its remaining entry names and the output directory it maps to.
+    /// A directory being listed: its remaining entry names, the output directory it maps
+    /// to, its input and its path relative to that.
     private struct Level {
         let directory: String
         let outputDirectory: String
+        let root: String
+        let relativeDirectory: String
         var names: [String]
     }
 
@@ -76,7 +90,7 @@ package final class InputWalker: IteratorProtocol, Sequence {
                 }
                 stack.append(level)
                 let path = Path.join(level.directory, name)
-                if let found = visit(path: path, name: name, outputDirectory: level.outputDirectory) { return found }
+                if let found = visit(path: path, name: name, in: level) { return found }
                 continue
             }
             guard let input = inputs.popLast() else { return nil }
@@ -88,16 +102,20 @@ package final class InputWalker: IteratorProtocol, Sequence {
     private func visitInput(_ input: String) -> Result<Candidate, WalkError>? {
         guard let info = POSIX.fileInfo(input) else { return .failure(.system(input)) }
         if info.st_mode & S_IFMT == S_IFDIR {
-            return push(directory: input, outputDirectory: outputRoot ?? input).map { .failure($0) }
+            return push(directory: input, outputDirectory: outputRoot ?? input, root: input, relativeDirectory: "")
+                .map { .failure($0) }
         }
         let name = Path.lastComponent(input)
         let directory = outputRoot ?? Path.parent(input)
-        return .success(Candidate(path: input, outputStem: Path.join(directory, Path.stem(name)), explicit: true))
+        return .success(Candidate(path: input, outputStem: Path.join(directory, Path.stem(name)), explicit: true,
+                                  root: Path.parent(input), relativePath: name, info: info))
     }
 
     /// An entry inside a walked directory: a file, a failure, or nil for entries that are
     /// neither (other file types, symlinked directories, our temp files).
-    private func visit(path: String, name: String, outputDirectory: String) -> Result<Candidate, WalkError>? {
+    private func visit(path: String, name: String, in level: Level) -> Result<Candidate, WalkError>? {
+        let outputDirectory = level.outputDirectory
+        let relative = level.relativeDirectory.isEmpty ? name : Path.join(level.relativeDirectory, name)
         guard let link = POSIX.fileInfo(path, followingLinks: false) else { return .failure(.system(path, "cannot examine")) }
         var info = link
         if link.st_mode & S_IFMT == S_IFLNK {
@@ -111,17 +129,19 @@ package final class InputWalker: IteratorProtocol, Sequence {
         switch info.st_mode & S_IFMT {
         case S_IFDIR:
             if let skip = skipDirectory, skip.0 == info.st_dev, skip.1 == info.st_ino { return nil }
-            return push(directory: path, outputDirectory: Path.join(outputDirectory, name)).map { .failure($0) }
+            return push(directory: path, outputDirectory: Path.join(outputDirectory, name), root: level.root,
+                        relativeDirectory: relative).map { .failure($0) }
         case S_IFREG:
             guard !OutputPublisher.isTempName(name) else { return nil }
-            return .success(Candidate(path: path, outputStem: Path.join(outputDirectory, Path.stem(name)), explicit: false))
+            return .success(Candidate(path: path, outputStem: Path.join(outputDirectory, Path.stem(name)), explicit: false,
+                                      root: level.root, relativePath: relative, info: info))
         default:
             return nil
         }
     }
 
     /// Lists `directory` (sorted, so runs are reproducible) and pushes it on the stack.
-    private func push(directory: String, outputDirectory: String) -> WalkError? {
+    private func push(directory: String, outputDirectory: String, root: String, relativeDirectory: String) -> WalkError? {
         let names: [String]
         do {
             names = try POSIX.directoryNames(directory)
@@ -129,7 +149,8 @@ package final class InputWalker: IteratorProtocol, Sequence {
             return WalkError(path: directory, reason: "cannot list directory: \(error)", errno: error.errno)
         }
         // Reversed so that popLast yields names in ascending order.
-        stack.append(Level(directory: directory, outputDirectory: outputDirectory, names: names.sorted(by: >)))
+        stack.append(Level(directory: directory, outputDirectory: outputDirectory, root: root,
+                           relativeDirectory: relativeDirectory, names: names.sorted(by: >)))
         return nil
     }
 }

@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import H2JContainer
+import H2JState
 import H2JSupport
 
 /// What the planner decided for one candidate.
@@ -36,8 +37,11 @@ package final class Planner {
         self.publisher = publisher
     }
 
-    /// Plans one file found by the walker.
-    package func plan(_ candidate: Candidate) -> Plan {
+    /// Plans one file found by the walker. `refreshing` is the state's record of this
+    /// source when it changed since (`RunState.Verdict.changed`): its own earlier outputs
+    /// are then replaced, without `--overwrite`, and a file recorded as its output is
+    /// its own even with no mark.
+    package func plan(_ candidate: Candidate, refreshing: SourceRecord? = nil) -> Plan {
         let namedLikeHEIF = HEIFExtensions.matches(candidate.path)
         let source: SourceFile
         let format: ImageFormat
@@ -53,7 +57,7 @@ package final class Planner {
             return .done(Self.notHEIF(format, source: candidate.path, output: nil))
         }
         return decide(source: .path(candidate.path), file: source, bytes: nil,
-                      output: .path(candidate.outputStem + ".jpg"), action: action)
+                      output: .path(candidate.outputStem + ".jpg"), action: action, refreshing: refreshing)
     }
 
     /// Plans a file whose output goes to stdout (`-o -`): nothing to claim or skip.
@@ -90,13 +94,14 @@ package final class Planner {
     }
 
     /// Claims a path output and applies the never-overwrite rules; stdout needs neither.
-    private func decide(source: Endpoint, file: SourceFile?, bytes: [UInt8]?, output: Endpoint, action: Job.Action) -> Plan {
+    private func decide(source: Endpoint, file: SourceFile?, bytes: [UInt8]?, output: Endpoint, action: Job.Action,
+                        refreshing: SourceRecord? = nil) -> Plan {
         var reservation: OutputReservation?
         var output = output, replacing = false
         if case .path(let path) = output {
             let sourceName = source.display
             let ownership = Ownership(name: source.fileName, times: file?.times,
-                                      markExpected: options.mark && action == .convert)
+                                      markExpected: options.mark && action == .convert, refreshing: refreshing)
             var decision = reserveAndCheck(output: path, sourceName: sourceName, source: file, ownership: ownership)
             if decision.verdict == .foreign, options.onConflict == .suffix,
                let suffixed = reserveSuffixed(path, sourceName: sourceName, source: file, ownership: ownership) {
@@ -117,11 +122,21 @@ package final class Planner {
                         replacesExisting: replacing))
     }
 
-    /// What an existing output must show to be this source's (`OutputOwnership`).
+    /// What an existing output must show to be this source's (`OutputOwnership`), and
+    /// the state's record when the source is being refreshed.
     private struct Ownership {
         let name: String
         let times: FileTimes?
         let markExpected: Bool
+        let refreshing: SourceRecord?
+
+        /// The state records `existing` (at `path`) as this source's output.
+        func recorded(_ path: String, _ existing: SourceFile) -> Bool {
+            let absolute = Path.absolute(path)
+            return refreshing?.outputs.contains {
+                $0.path == absolute && $0.size == existing.size && $0.inode == Int(existing.info.st_ino)
+            } ?? false
+        }
     }
 
     /// What the never-overwrite rules say about one output path.
@@ -189,9 +204,10 @@ package final class Planner {
         if let prefix = try? existing.prefix(ImageFormat.sniffLength), ImageFormat.sniff(prefix).isHEIF {
             return refuse(.outputHoldsHEIF, "output \(output) exists and holds HEIF data; refusing to overwrite what may be a source")
         }
-        guard OutputOwnership.isOurs(existing, sourceName: ownership.name, sourceTimes: ownership.times,
-                                     markExpected: ownership.markExpected) else { return .foreign }
-        guard options.overwrite else {
+        guard ownership.recorded(output, existing)
+                || OutputOwnership.isOurs(existing, sourceName: ownership.name, sourceTimes: ownership.times,
+                                          markExpected: ownership.markExpected) else { return .foreign }
+        guard options.overwrite || ownership.refreshing != nil else {
             return .refused(.done(ConversionResult(source: sourceName, output: output, status: .skipped,
                                                    reason: "output exists (use --overwrite to replace it)")))
         }

@@ -45,6 +45,17 @@ package final class Reporter: @unchecked Sendable {
         showProgress()
     }
 
+    /// A state database failure during the run (the conversions go on; the run fails).
+    /// The first is printed and kept in the summary.
+    package func noteStateError(_ error: any Error) {
+        lock.lock()
+        defer { lock.unlock() }
+        guard summary.stateError == nil else { return }
+        summary.stateError = "\(error)"
+        clearProgress()
+        POSIX.writeLine("error: \(error)", to: STDERR_FILENO)
+    }
+
     /// The reason of the first result that means a resource ran out (`ErrorCode.isExhaustion`),
     /// once one has been recorded: the run then starts no more files.
     package var stoppedBy: String? { lock.withLock { summary.stoppedBy } }
@@ -80,6 +91,8 @@ package final class Reporter: @unchecked Sendable {
         switch result.status {
         case .failed:
             return "error: \(result.source): \(result.reason ?? "failed")"
+        case .missingSource where verbosity != .quiet:
+            return "missing: \(result.source): \(result.reason ?? "the source is gone")"
         case _ where verbosity == .verbose:
             var line = "\(result.status.rawValue): \(result.source)"
             if let output = result.output { line += " -> \(output)" }
@@ -127,10 +140,12 @@ package final class Reporter: @unchecked Sendable {
         var line = JSONLine()
         line.add("summary", true)
         line.add("converted", summary.converted)
+        line.add("updated", summary.updated)
         line.add("copied", summary.copied)
         line.add("skipped", summary.skipped)
         line.add("planned", summary.planned)
         line.add("failed", summary.failed)
+        line.add("missingSources", summary.missingSources)
         line.add("seconds", summary.seconds)
         line.add("imagesPerSecond", summary.imagesPerSecond)
         line.add("tempFilesRemoved", summary.tempFilesRemoved)

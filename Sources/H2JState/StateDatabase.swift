@@ -25,7 +25,7 @@ package final class StateDatabase: @unchecked Sendable {
         do {
             opened = try Self.openChecked(path)
         } catch where error.code == 0 || [SQLITE_CORRUPT, SQLITE_NOTADB].contains(error.code & 0xFF) {
-            let aside = path + ".damaged-\(Self.timestamp())"
+            let aside = path + ".damaged-\(POSIX.utcTime(compact: true))"
             for suffix in ["", "-wal", "-shm"] where POSIX.fileInfo(path + suffix) != nil {
                 guard POSIX.renameNoReplace(path + suffix, aside + suffix) == 0 else {
                     throw StateError(path: path, code: 0, message: "is damaged (\(error.message)) and cannot be moved aside: \(POSIX.lastError())")
@@ -216,12 +216,4 @@ package final class StateDatabase: @unchecked Sendable {
         return Int(time.tv_sec) * 1_000_000_000 + Int(time.tv_nsec)
     }
 
-    /// `YYYYmmddTHHMMSS` in UTC, for the name of a damaged file moved aside.
-    static func timestamp() -> String {
-        var seconds = time(nil)
-        var parts = tm()
-        gmtime_r(&seconds, &parts)
-        func two(_ value: Int32) -> String { value < 10 ? "0\(value)" : "\(value)" }
-        return "\(parts.tm_year + 1900)\(two(parts.tm_mon + 1))\(two(parts.tm_mday))T\(two(parts.tm_hour))\(two(parts.tm_min))\(two(parts.tm_sec))"
-    }
 }

@@ -11,6 +11,15 @@ package enum Path {
         POSIX.fileInfo(path).map { $0.st_mode & S_IFMT == S_IFDIR } ?? false
     }
 
+    /// `path` from the root: as it is when absolute, else joined to the working directory.
+    package static func absolute(_ path: String) -> String {
+        guard path.unicodeScalars.first != "/" else { return path }
+        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+        guard getcwd(&buffer, buffer.count) != nil else { return path }
+        let directory = PathBytes.string(cString: buffer)
+        return path == "." ? directory : join(directory, path.hasPrefix("./") ? String(path.dropFirst(2)) : path)
+    }
+
     /// `directory/name`, with no doubled slash.
     package static func join(_ directory: String, _ name: String) -> String {
         directory.unicodeScalars.last == "/" ? directory + name : directory + "/" + name

@@ -1,19 +1,23 @@
 /// One option a command accepts: its long name, an optional one-letter short form, and
-/// the name of its value in messages (`<1-100>`), nil for a flag.
+/// the name of its value in messages (`<1-100>`), nil for a flag. An optional value
+/// (`--wait`, `--wait=SECONDS`) can only be attached with `=`.
 struct OptionSpec: Sendable {
     let long: String
     let short: Character?
     let valueName: String?
+    let valueIsOptional: Bool
 
-    init(_ long: String, _ short: Character? = nil, value valueName: String? = nil) {
+    init(_ long: String, _ short: Character? = nil, value valueName: String? = nil, optional: Bool = false) {
         self.long = long
         self.short = short
         self.valueName = valueName
+        self.valueIsOptional = optional
     }
 
-    /// How messages name it: `--quality <1-100>`, or as the user spelled it.
+    /// How messages name it: `--quality <1-100>`, `--wait[=<seconds>]`, or as the user spelled it.
     func label(_ spelled: String) -> String {
-        valueName.map { "\(spelled) \($0)" } ?? spelled
+        guard let valueName else { return spelled }
+        return valueIsOptional ? "\(spelled)[=\(valueName)]" : "\(spelled) \(valueName)"
     }
 }
 
@@ -52,6 +56,7 @@ struct ArgumentScanner {
         let (option, spelled, inline) = try resolve(argument)
         guard option.valueName != nil else { return .option(option, spelled: spelled, value: nil) }
         if let inline { return .option(option, spelled: spelled, value: inline) }
+        if option.valueIsOptional { return .option(option, spelled: spelled, value: nil) }
         guard let value = rest.popFirst() else { throw .missingValue(option.label(spelled)) }
         if value.hasPrefix("-") && value != "-" { throw .optionAsValue(value, for: option.label(spelled), spelled: spelled) }
         return .option(option, spelled: spelled, value: value)

@@ -34,7 +34,8 @@ package enum CommandLineParser {
         OptionSpec("--on-conflict", value: "<policy>"), OptionSpec("--dry-run"),
         OptionSpec("--report", value: "<file>"), OptionSpec("--background", value: "<#rrggbb>"),
         OptionSpec("--max-pixels", value: "<MP>"), OptionSpec("--max-memory", value: "<size>"),
-        OptionSpec("--timeout", value: "<seconds>"), OptionSpec("--verbose", "v"),
+        OptionSpec("--timeout", value: "<seconds>"), OptionSpec("--state", value: "<file>"),
+        OptionSpec("--wait", value: "<seconds>", optional: true), OptionSpec("--verbose", "v"),
         OptionSpec("--quiet"), OptionSpec("--version"), OptionSpec("--help", "h"),
     ]
 
@@ -103,6 +104,18 @@ package enum CommandLineParser {
                     throw .invalidValue(text, for: label, "expected seconds, a whole number from 0 (no limit) to \(WorkerLimits.maxTimeoutSeconds)")
                 }
                 request.timeoutSeconds = seconds
+            case "--state":
+                guard !text.isEmpty, text != "-" else { throw .invalidValue(text, for: label, "expected a file") }
+                request.state = text
+            case "--wait":
+                guard let value else {
+                    request.waitSeconds = .infinity
+                    continue
+                }
+                guard let seconds = Double(value), seconds >= 0, seconds.isFinite else {
+                    throw .invalidValue(value, for: label, "expected seconds, such as 600")
+                }
+                request.waitSeconds = seconds
             case "--verbose":
                 sawVerbose = true
                 request.verbosity = .verbose

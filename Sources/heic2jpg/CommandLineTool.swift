@@ -13,9 +13,7 @@ package enum CommandLineTool {
     package static let exitFailure: Int32 = 1
     /// EX_USAGE (sysexits.h): the command line was wrong.
     package static let exitUsage: Int32 = 64
-    /// EX_TEMPFAIL (sysexits.h): a resource ran out (a full disk, a quota, a file size
-    /// limit, descriptors); cron and CI may retry later.
-    package static let exitTemporaryFailure: Int32 = 75
+    // A convert run's status, 75 (EX_TEMPFAIL) among them, is `RunSummary.exitStatus`.
 
     /// Runs with `arguments` (program name excluded) and returns the exit code.
     package static func main(_ arguments: [String]) -> Int32 {
@@ -53,11 +51,7 @@ package enum CommandLineTool {
     /// (`RunSummary.stoppedBy`); a report that could not be written fails the run: 75
     /// when a resource ran out, 1 otherwise.
     static func exitCode(_ summary: RunSummary) -> Int32 {
-        if summary.stoppedBy != nil { return exitTemporaryFailure }
-        if let error = summary.reportError {
-            return ErrorCode(errno: error.errno, otherwise: .writeFailed).isExhaustion ? exitTemporaryFailure : exitFailure
-        }
-        return summary.failed > 0 ? exitFailure : exitSuccess
+        summary.exitStatus
     }
 
     static func exitCode(_ status: CommandStatus) -> Int32 {

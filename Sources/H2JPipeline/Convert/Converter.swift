@@ -86,6 +86,7 @@ package struct Converter: Sendable {
         result.width = engine.width
         result.height = engine.height
         result.metadata = graft.kept
+        result.sourceSHA256 = graft.sourceSHA256
         result.warnings = context.structure.declaredSizeWarnings(from: context.source) + engine.warnings + graft.warnings
         return result
     }

@@ -60,6 +60,8 @@ package enum ErrorCode: String, Sendable, CaseIterable {
     case outputNotOurs = "output-not-ours"
     /// The `--report` file could not be opened.
     case reportUnwritable = "report-unwritable"
+    /// The `--state` database could not be opened (or is from a newer heic2jpg).
+    case stateUnusable = "state-unusable"
     /// An error this table does not classify: a gap in the table, to be reported as a bug.
     case unclassified
 

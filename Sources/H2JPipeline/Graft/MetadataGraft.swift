@@ -20,6 +20,8 @@ struct MetadataGraft {
     let trailers: VendorTrailers
     /// In output order: the segments' edits, the trailers', the auxiliary images'.
     let warnings: [Warning]
+    /// The source's SHA-256 (hex), when the provenance mark computed it.
+    let sourceSHA256: String?
 
     init(_ context: ConversionContext, engine: any ConversionEngine) throws {
         let options = context.options
@@ -33,9 +35,9 @@ struct MetadataGraft {
         metadata.icc = metadata.icc
             ?? SourceMetadata.nclx(context.structure, context.item.id).flatMap(ICCFromNCLX.profile(for:))
         trailers = try VendorTrailers(structure: context.structure, source: context.source, mode: options.metadata)
-        let mark = try options.mark ? ProvenanceMark(
-            sourceName: context.sourceName, sourceSHA256: SourceDigest.hex(of: context.source), mode: options.metadata,
-            quality: options.quality, version: Version.current) : nil
+        sourceSHA256 = try options.mark ? SourceDigest.hex(of: context.source) : nil
+        let mark = sourceSHA256.map { ProvenanceMark(sourceName: context.sourceName, sourceSHA256: $0, mode: options.metadata,
+                                                     quality: options.quality, version: Version.current) }
         segments = JPEGMarkers(source: metadata, mode: options.metadata, stripGPS: options.stripGPS, mark: mark,
                                width: engine.width, height: engine.height)
         warnings = segments.warnings + trailers.warnings

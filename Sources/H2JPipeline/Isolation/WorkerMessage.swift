@@ -177,6 +177,7 @@ extension ConversionResult {
         }
         out.optional(engine) { $0.string($1.rawValue) }
         out.optional(engineReason) { $0.string($1) }
+        out.optional(sourceSHA256) { $0.string($1) }
     }
 
     init(from reader: inout WireReader) throws(WireError) {
@@ -194,5 +195,6 @@ extension ConversionResult {
         warnings = try (0..<count).map { _ throws(WireError) in Warning(Warning.Code(try reader.string()), try reader.string()) }
         engine = try reader.optional { (r: inout WireReader) throws(WireError) in try r.value(Engine.self) }
         engineReason = try reader.optional(string)
+        sourceSHA256 = try reader.optional(string)
     }
 }

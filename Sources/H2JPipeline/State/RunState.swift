@@ -1,0 +1,122 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import H2JState
+import H2JSupport
+
+/// `--state`: what one run asks the state database and tells it. A source is up to date
+/// (and not even opened) when its size, mtime and inode are those recorded, its
+/// recorded outputs exist as recorded, and the options that shape the output are the
+/// same; a recorded source that changed is converted again and reported `updated`.
+package final class RunState: @unchecked Sendable {
+    package let database: StateDatabase
+    package let run: Int
+    private let options: String
+    private let lock = Lock()
+    /// Input roots as given → absolute (the state records absolute roots).
+    private var absoluteRoots: [String: String] = [:]
+
+    package init(path: String, options: ConversionOptions) throws(StateError) {
+        database = try StateDatabase(path: path)
+        self.options = options.fingerprint
+        var host = [CChar](repeating: 0, count: 256)
+        gethostname(&host, host.count - 1)
+        run = try database.beginRun(pid: getpid(), host: PathBytes.string(cString: host), version: Version.current,
+                                    options: self.options)
+    }
+
+    /// What the state says of a candidate the walk found.
+    enum Verdict {
+        /// Nothing changed: the result to report, without opening the file.
+        case upToDate(ConversionResult)
+        /// Converted before, and changed since (or its outputs did, or the options):
+        /// convert again, replacing its own outputs.
+        case changed(SourceRecord)
+        /// Not converted before (or it failed): plan as usual.
+        case new
+    }
+
+    func verdict(for candidate: Candidate) throws(StateError) -> Verdict {
+        let root = absolute(candidate.root)
+        try database.markSeen(root: root, path: candidate.relativePath)
+        guard let record = try database.source(root: root, path: candidate.relativePath),
+              SourceRecord.doneStatuses.contains(record.status), !record.outputs.isEmpty else { return .new }
+        let unchanged = candidate.info.map(Self.identity) == record.identity && record.options == options
+            && record.outputs.allSatisfy(Self.stillThere)
+        guard unchanged else { return .changed(record) }
+        var result = ConversionResult(source: candidate.path, output: record.outputs[0].path, status: .skipped,
+                                      reason: "up to date (--state)")
+        result.sourceSHA256 = record.sha256
+        return .upToDate(result)
+    }
+
+    /// Records how a candidate ended (a result from the planner or a worker).
+    func record(_ candidate: Candidate, _ result: ConversionResult, started: Int) throws(StateError) {
+        guard let info = candidate.info else { return }
+        let outputs: [OutputRecord] = [.converted, .updated, .copied, .skipped].contains(result.status)
+            ? result.output.flatMap(Self.outputRecord).map { [$0] } ?? [] : []
+        let record = SourceRecord(root: absolute(candidate.root), path: candidate.relativePath, identity: Self.identity(info),
+                                  sha256: result.sourceSHA256, status: result.status.rawValue,
+                                  errorCode: result.errorCode?.rawValue, reason: result.reason, toolVersion: Version.current,
+                                  options: options, startedNanoseconds: started, finishedNanoseconds: StateDatabase.now(),
+                                  outputs: outputs)
+        try database.record(record, run: run)
+    }
+
+    /// The recorded sources under the directory input `root` that this run did not meet
+    /// and that are gone (ENOENT: an unreadable directory is not a deletion), each now
+    /// `missing-source` with its outputs kept.
+    func missingSources(under root: String) throws(StateError) -> [ConversionResult] {
+        let absoluteRoot = absolute(root)
+        var results: [ConversionResult] = []
+        for path in try database.unseen(root: absoluteRoot) {
+            let source = Path.join(root, path)
+            guard POSIX.fileInfo(source, followingLinks: false) == nil, errno == ENOENT else { continue }
+            try database.markMissing(root: absoluteRoot, path: path, run: run)
+            let output = try database.source(root: absoluteRoot, path: path)?.outputs.first?.path
+            results.append(ConversionResult(source: source, output: output, status: .missingSource,
+                                            reason: "the source is gone; its outputs are kept"))
+        }
+        return results
+    }
+
+    /// Closes the run's record with its counts and exit status.
+    func finish(_ summary: RunSummary) throws(StateError) {
+        var counts = StateDatabase.RunCounts()
+        counts.converted = summary.converted
+        counts.updated = summary.updated
+        counts.copied = summary.copied
+        counts.skipped = summary.skipped
+        counts.failed = summary.failed
+        counts.missing = summary.missingSources
+        try database.finishRun(run, counts: counts, exitCode: summary.exitStatus)
+    }
+
+    private func absolute(_ root: String) -> String {
+        lock.withLock {
+            if let known = absoluteRoots[root] { return known }
+            let resolved = POSIX.realPath(root) ?? Path.absolute(root)
+            absoluteRoots[root] = resolved
+            return resolved
+        }
+    }
+
+    static func identity(_ info: stat) -> FileIdentity {
+        FileIdentity(size: Int(info.st_size), mtimeNanoseconds: Int(info.st_mtim.tv_sec) * 1_000_000_000 + Int(info.st_mtim.tv_nsec),
+                     inode: Int(info.st_ino), device: Int(info.st_dev))
+    }
+
+    /// A recorded output is still there when a file of its size and inode is at its path.
+    private static func stillThere(_ output: OutputRecord) -> Bool {
+        guard let info = POSIX.fileInfo(output.path) else { return false }
+        return Int(info.st_size) == output.size && Int(info.st_ino) == output.inode
+    }
+
+    /// An output as it is now on disk (absolute path, size, inode, mtime).
+    private static func outputRecord(_ path: String) -> OutputRecord? {
+        let absolute = Path.absolute(path)
+        guard let info = POSIX.fileInfo(absolute) else { return nil }
+        return OutputRecord(path: absolute, size: Int(info.st_size), inode: Int(info.st_ino),
+                            mtimeNanoseconds: Int(info.st_mtim.tv_sec) * 1_000_000_000 + Int(info.st_mtim.tv_nsec))
+    }
+}
