@@ -61,6 +61,12 @@ package enum HelpText {
       --timeout <seconds>     Time one file may take before its decoder is
                               stopped and the file fails; 0 for none.
                               (default: 120)
+      --state <file>          Remember every source in this SQLite database: a
+                              rerun converts only what changed (reported
+                              updated), and reports vanished sources
+                              (missing-source). One run at a time holds it.
+      --wait[=<seconds>]      When another run holds the lock, wait for it (for
+                              ever, or this long) instead of exiting at once.
       -v, --verbose           Print one line per input and the engine that ran.
       --quiet                 Print errors only: no warnings, progress or summary.
       --version               Show the version.

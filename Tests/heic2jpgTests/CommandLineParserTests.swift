@@ -62,6 +62,18 @@ struct CommandLineParserTests {
         #expect(usageError(["--timeout", "2m", "x"]) != nil)
     }
 
+    @Test("--state takes a file; --wait alone waits for ever, --wait=SECONDS that long, and never takes a separate value")
+    func stateAndWait() throws {
+        let defaults = try request(["x"])
+        #expect(defaults.state == nil && defaults.waitSeconds == nil)
+        #expect(try request(["--state", "s.db", "x"]).state == "s.db")
+        #expect(try request(["--wait", "x"]).waitSeconds == .infinity)
+        #expect(try request(["--wait", "x"]).inputs == ["x"], "a separate word after --wait is an input")
+        #expect(try request(["--wait=600", "x"]).waitSeconds == 600)
+        #expect(usageError(["--wait=soon", "x"]) == "The value 'soon' is invalid for '--wait[=<seconds>]': expected seconds, such as 600")
+        #expect(usageError(["--state", "-", "x"]) != nil)
+    }
+
     @Test("Every option, in its long, short and attached spellings")
     func allOptions() throws {
         let r = try request(["convert", "-o", "out", "-q80", "--jobs=3", "--metadata", "strip", "--overwrite",

@@ -1,0 +1,119 @@
+import Foundation
+import H2JTestSupport
+import Testing
+
+/// `--state`: reruns convert only what changed, vanished sources are reported, and
+/// overlapping runs never convert a file twice (issue #11).
+@Suite("End to end: the state database")
+struct StateEndToEndTests {
+    static func sample(_ name: String) throws -> [UInt8] {
+        [UInt8](try Data(contentsOf: URL(fileURLWithPath: Tool.samples + "/" + name)))
+    }
+
+    /// `count` photos in 3 folders.
+    static func tree(_ scratch: TemporaryDirectory, count: Int, sample name: String = "monochrome.heic") throws -> [String] {
+        let photo = try sample(name)
+        return (0..<count).map { scratch.file("in/d\($0 % 3)/p\(String(format: "%03d", $0)).heic", photo) }
+    }
+
+    /// Rows of `sql` over the state file, with sqlite3.
+    static func query(_ state: String, _ sql: String) throws -> [String] {
+        let outcome = try ChildProcess.run("/usr/bin/sqlite3", [state, sql])
+        return outcome.stdoutText.split(separator: "\n").map(String.init)
+    }
+
+    /// The (mtime, inode) of every output, by path.
+    static func identities(_ scratch: TemporaryDirectory) -> [String: [Int]] {
+        var found: [String: [Int]] = [:]
+        for directory in ["d0", "d1", "d2"] {
+            for name in scratch.files("out/" + directory) {
+                var info = stat()
+                stat(scratch.sub("out/\(directory)/\(name)"), &info)
+                found["\(directory)/\(name)"] = [info.st_mtim.tv_sec, info.st_mtim.tv_nsec, Int(info.st_ino)]
+            }
+        }
+        return found
+    }
+
+    @Test("A rerun converts nothing; after replacing 10 sources and deleting 5, exactly those 10 are updated and those 5 missing-source, and every other output keeps its mtime and inode",
+          .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/sqlite3"), "sqlite3 is not installed"))
+    func incremental() throws {
+        let scratch = TemporaryDirectory()
+        let sources = try Self.tree(scratch, count: 30)
+        let arguments = ["--state", scratch.sub("state.db"), "-o", scratch.sub("out"), "--report", scratch.sub("r.jsonl"), scratch.sub("in")]
+        #expect(try Tool.run(arguments).status == 0)
+        let before = Self.identities(scratch)
+        #expect(before.count == 30)
+        let noop = try Tool.run(arguments)
+        #expect(noop.status == 0 && noop.stderr.contains("0 converted, 0 copied, 30 skipped, 0 failed"), "\(noop.stderr)")
+        #expect(Self.identities(scratch) == before)
+        let other = try Self.sample("photo-exif-gps-xmp-icc.heic")
+        let replaced = Array(sources[0..<10]), deleted = Array(sources[10..<15])
+        for path in replaced { #expect(FileManager.default.createFile(atPath: path, contents: Data(other))) }
+        for path in deleted { try FileManager.default.removeItem(atPath: path) }
+        let rerun = try Tool.run(arguments)
+        #expect(rerun.status == 0, "\(rerun.stderr)")
+        let report = try ReportFile(scratch.sub("r.jsonl"))
+        #expect(Set(report.entries("updated").keys) == Set(replaced.map { ($0 as NSString).lastPathComponent }))
+        #expect(Set(report.entries("missing-source").keys) == Set(deleted.map { ($0 as NSString).lastPathComponent }))
+        #expect(report.entries("skipped").count == 15)
+        #expect(report.summary?["updated"] as? Int == 10 && report.summary?["missingSources"] as? Int == 5)
+        let after = Self.identities(scratch)
+        #expect(after.count == 30, "the outputs of vanished sources are kept")
+        for (path, identity) in before {
+            let name = (path as NSString).lastPathComponent.replacingOccurrences(of: ".jpg", with: ".heic")
+            let wasReplaced = replaced.contains { $0.hasSuffix("/" + name) }
+            #expect((after[path] == identity) != wasReplaced, "\(path)")
+        }
+        let rows = try Self.query(scratch.sub("state.db"), "SELECT status, count(*) FROM sources GROUP BY status ORDER BY status")
+        #expect(rows == ["converted|15", "missing-source|5", "updated|10"], "\(rows)")
+        #expect(try Self.query(scratch.sub("state.db"), "PRAGMA integrity_check") == ["ok"])
+    }
+
+    @Test("Two runs started 0.1 s apart over the same state: every file is converted exactly once",
+          .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/sqlite3"), "sqlite3 is not installed"))
+    func overlappingRuns() throws {
+        for (trial, wait) in [false, true, false].enumerated() {
+            let scratch = TemporaryDirectory()
+            // Photos big enough that the first run is still going when the second starts.
+            _ = try Self.tree(scratch, count: 40, sample: "photo-exif-gps-xmp-icc.heic")
+            let arguments = ["-j", "2", "--state", scratch.sub("state.db"), "-o", scratch.sub("out"), scratch.sub("in")]
+            let first = try RunningTool(arguments)
+            usleep(100_000)
+            let second = try Tool.run(arguments + (wait ? ["--wait"] : []))
+            #expect(second.status == 0, "trial \(trial): \(second.stderr)")
+            if !wait { #expect(second.stderr.contains("holds the lock"), "trial \(trial): \(second.stderr)") }
+            #expect(first.wait() == 0)
+            let converted = try Self.query(scratch.sub("state.db"), "SELECT sum(converted) FROM runs")
+            #expect(converted == ["40"], "trial \(trial): \(converted)")
+            #expect(scratch.files("out/d0").count + scratch.files("out/d1").count + scratch.files("out/d2").count == 40)
+        }
+    }
+
+    @Test("--no-mark: a changed source's output, recorded in the state, is its own and is refreshed; without the state it would be foreign")
+    func noMarkOwnershipByState() throws {
+        let scratch = TemporaryDirectory()
+        let source = scratch.file("in/a.heic", try Self.sample("monochrome.heic"))
+        let arguments = ["--no-mark", "--state", scratch.sub("state.db"), "-o", scratch.sub("out"), scratch.sub("in")]
+        #expect(try Tool.run(arguments).status == 0)
+        #expect(FileManager.default.createFile(atPath: source, contents: Data(try Self.sample("photo-exif-gps-xmp-icc.heic"))))
+        let withoutState = try Tool.run(["--no-mark", "-o", scratch.sub("out"), scratch.sub("in")])
+        #expect(withoutState.status == 1 && withoutState.stderr.contains("was not written by heic2jpg"), "\(withoutState.stderr)")
+        let refreshed = try Tool.run(arguments + ["-v"])
+        #expect(refreshed.status == 0 && refreshed.stderr.contains("updated: "), "\(refreshed.stderr)")
+    }
+
+    @Test("A damaged state file is moved aside with a warning, and the run goes on with a new state")
+    func damagedState() throws {
+        let scratch = TemporaryDirectory()
+        _ = try Self.tree(scratch, count: 3)
+        let garbage = [UInt8](repeating: 0x42, count: 4096)
+        scratch.file("state.db", garbage)
+        let outcome = try Tool.run(["--state", scratch.sub("state.db"), "-o", scratch.sub("out"), scratch.sub("in")])
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        #expect(outcome.stderr.contains("warning: --state \(scratch.sub("state.db")) was damaged"), "\(outcome.stderr)")
+        let aside = try #require(scratch.files().first { $0.hasPrefix("state.db.damaged-") })
+        #expect(FileManager.default.contents(atPath: scratch.sub(aside)) == Data(garbage))
+        #expect(outcome.stderr.contains("3 converted"))
+    }
+}
