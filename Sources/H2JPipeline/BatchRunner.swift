@@ -23,6 +23,17 @@ package struct BatchRequest: Sendable, Equatable {
     package var state: String?
     /// `--wait[=SECONDS]`: how long to wait for another run's lock; nil = not at all.
     package var waitSeconds: Double?
+    /// `--files-from FILE|-`: the sources, listed, instead of inputs.
+    package var filesFrom: Endpoint?
+    /// `-0`/`--null`: the list is NUL-separated rather than newline-separated.
+    package var listSeparator = UInt8(ascii: "\n")
+    /// `--base DIR`: the directory listed paths are relative to.
+    package var base = "."
+    /// `--shard K/N`: only this shard's files.
+    package var shard: Shard?
+
+    /// The state file, `{shard}` replaced.
+    var stateFile: String? { state.map { shard?.stateFile($0) ?? $0 } }
 
     package init() {}
 
@@ -87,7 +98,7 @@ package enum BatchRunner {
         }
         let state: RunState?
         do {
-            state = try request.state.map { path throws(StateError) in try RunState(path: path, options: request.options) }
+            state = try request.stateFile.map { path throws(StateError) in try RunState(path: path, options: request.options) }
             if let damage = state?.database.damage { POSIX.writeLine("warning: --state \(damage)", to: STDERR_FILENO) }
         } catch {
             reporter.record(.failed(source: "--state", output: nil, .stateUnusable, error.description))
@@ -132,11 +143,27 @@ package enum BatchRunner {
         if request.inputs.contains("-") {
             submit(planStandardInput(planner, output: request.output ?? .standardStream), nil, false)
         }
-        let releases = claimsReleasable(walkInputs, outputRoot: outputRoot)
-        let walker = InputWalker(inputs: walkInputs, outputRoot: outputRoot) { directory in
-            if releases { publisher.releaseClaims(inDirectory: directory) }
+        let candidates: AnyIterator<Result<Candidate, WalkError>>
+        var listFD: Int32?
+        defer { if let listFD, listFD != STDIN_FILENO { close(listFD) } }
+        if let list = request.filesFrom {
+            let fd = list == .standardStream ? STDIN_FILENO : POSIX.openFile(list.display, O_RDONLY | O_CLOEXEC)
+            guard fd >= 0 else {
+                reporter.record(.failed(source: list.display, output: nil, ErrorCode(errno: errno, otherwise: .sourceUnreadable),
+                                        "cannot open the --files-from list: \(POSIX.lastError())"))
+                return reporter.finish()
+            }
+            listFD = fd
+            // Listed paths come in any order, so output claims last the whole run.
+            candidates = AnyIterator(FileListWalker(fd: fd, name: list.display, separator: request.listSeparator,
+                                                    base: request.base, outputRoot: outputRoot))
+        } else {
+            let releases = claimsReleasable(walkInputs, outputRoot: outputRoot)
+            candidates = AnyIterator(InputWalker(inputs: walkInputs, outputRoot: outputRoot) { directory in
+                if releases { publisher.releaseClaims(inDirectory: directory) }
+            })
         }
-        for found in walker {
+        for found in candidates {
             // A resource ran out (a full disk, no descriptors): start nothing more; cron's
             // rerun (exit 75) picks up the rest.
             guard reporter.stoppedBy == nil else { break }
@@ -144,6 +171,8 @@ package enum BatchRunner {
             case .failure(let error):
                 reporter.record(.failed(source: error.path, output: nil, ErrorCode(errno: error.errno, otherwise: .sourceUnreadable),
                                         error.reason))
+            case .success(let candidate) where request.shard.map({ !$0.contains(relativePath: candidate.relativePath) }) == true:
+                continue  // another shard's
             case .success(let candidate) where request.output == .standardStream:
                 submit(planner.planToStandardOutput(candidate), nil, false)
             case .success(let candidate):
@@ -176,7 +205,7 @@ package enum BatchRunner {
     /// outputs beside their sources.
     static func takeLock(_ request: BatchRequest) throws -> RunLock? {
         guard !request.options.dryRun else { return nil }
-        if let state = request.state { return try RunLock(path: state + ".lock", wait: request.waitSeconds) }
+        if let state = request.stateFile { return try RunLock(path: state + ".lock", wait: request.waitSeconds) }
         guard case .path(let root) = request.output else { return nil }
         try OutputPublisher.makeDirectories(root, mirroring: nil)
         return try RunLock(path: Path.join(root, ".heic2jpg.lock"), wait: request.waitSeconds)

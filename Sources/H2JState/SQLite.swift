@@ -29,10 +29,11 @@ final class SQLiteConnection {
     let path: String
     private let handle: OpaquePointer
 
-    /// Opens (and with `create`, creates) the database at `path`.
-    init(path: String, create: Bool) throws(StateError) {
+    /// Opens (and with `create`, creates) the database at `path`; `readOnly` for reading
+    /// only (`heic2jpg status`).
+    init(path: String, create: Bool, readOnly: Bool = false) throws(StateError) {
         var opened: OpaquePointer?
-        let flags = SQLITE_OPEN_READWRITE | (create ? SQLITE_OPEN_CREATE : 0) | SQLITE_OPEN_NOMUTEX
+        let flags = (readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | (create ? SQLITE_OPEN_CREATE : 0)) | SQLITE_OPEN_NOMUTEX
         let code = (PathBytes.bytes(path) + [0]).withUnsafeBufferPointer { bytes in
             bytes.withMemoryRebound(to: CChar.self) { sqlite3_open_v2($0.baseAddress, &opened, flags, nil) }
         }

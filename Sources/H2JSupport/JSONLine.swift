@@ -31,5 +31,9 @@ package struct JSONLine {
         fields.append((key, .object(object.fields)))
     }
 
+    package mutating func add(_ key: String, objects: [JSONLine]) {
+        fields.append((key, .array(objects.map { .object($0.fields) })))
+    }
+
     package var text: String { JSONValue.object(fields).compact }
 }

@@ -7,6 +7,11 @@ extension POSIX {
     /// (`20261201T162000`) for file names.
     package static func utcTime(compact: Bool = false) -> String {
         var seconds = time(nil)
+        return utcTime(seconds: &seconds, compact: compact)
+    }
+
+    /// `seconds` since 1970 in UTC, as `utcTime()` writes it.
+    package static func utcTime(seconds: inout time_t, compact: Bool = false) -> String {
         var parts = tm()
         gmtime_r(&seconds, &parts)
         func two(_ value: Int32) -> String { value < 10 ? "0\(value)" : "\(value)" }

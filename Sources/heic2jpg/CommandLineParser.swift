@@ -10,6 +10,8 @@ package enum Command: Equatable, Sendable {
     case inspect(InspectRequest)
     /// `heic2jpg compare …`: convert in both modes in memory and print them side by side.
     case compare(CompareRequest)
+    /// `heic2jpg status …`: what state files record.
+    case status(StatusRequest)
     /// `--help`, `-h`, `help [subcommand]` or `SUBCOMMAND --help`.
     case help(HelpTopic)
     case version
@@ -21,6 +23,7 @@ package enum HelpTopic: String, CaseIterable, Equatable, Sendable {
     case convert
     case inspect
     case compare
+    case status
 }
 
 /// Parses `heic2jpg [convert] [OPTIONS] <input>...` (and hands `inspect` and `compare`
@@ -35,7 +38,9 @@ package enum CommandLineParser {
         OptionSpec("--report", value: "<file>"), OptionSpec("--background", value: "<#rrggbb>"),
         OptionSpec("--max-pixels", value: "<MP>"), OptionSpec("--max-memory", value: "<size>"),
         OptionSpec("--timeout", value: "<seconds>"), OptionSpec("--state", value: "<file>"),
-        OptionSpec("--wait", value: "<seconds>", optional: true), OptionSpec("--verbose", "v"),
+        OptionSpec("--wait", value: "<seconds>", optional: true), OptionSpec("--files-from", value: "<file>"),
+        OptionSpec("--null", "0"), OptionSpec("--base", value: "<dir>"), OptionSpec("--shard", value: "<k/n>"),
+        OptionSpec("--verbose", "v"),
         OptionSpec("--quiet"), OptionSpec("--version"), OptionSpec("--help", "h"),
     ]
 
@@ -47,11 +52,12 @@ package enum CommandLineParser {
         case "convert": rest = rest.dropFirst()
         case "inspect": return try SubcommandParser.inspect(Array(rest.dropFirst()))
         case "compare": return try SubcommandParser.compare(Array(rest.dropFirst()))
+        case "status": return try SubcommandParser.status(Array(rest.dropFirst()))
         case "help": return try SubcommandParser.help(Array(rest.dropFirst()))
         default: break
         }
         var scanner = ArgumentScanner(rest, options: options)
-        var sawVerbose = false, sawQuiet = false
+        var sawVerbose = false, sawQuiet = false, sawBase = false
         while let token = try scanner.next() {
             guard case .option(let option, let spelled, let value) = token else {
                 if case .input(let input) = token { request.inputs.append(input) }
@@ -116,6 +122,17 @@ package enum CommandLineParser {
                     throw .invalidValue(value, for: label, "expected seconds, such as 600")
                 }
                 request.waitSeconds = seconds
+            case "--shard":
+                guard let shard = Shard(text) else {
+                    throw .invalidValue(text, for: label, "expected K/N with 0 <= K < N, such as 0/4")
+                }
+                request.shard = shard
+            case "--files-from": request.filesFrom = try endpoint()
+            case "--null": request.listSeparator = 0
+            case "--base":
+                guard !text.isEmpty else { throw .invalidValue(text, for: label, "expected a directory") }
+                sawBase = true
+                request.base = text
             case "--verbose":
                 sawVerbose = true
                 request.verbosity = .verbose
@@ -124,13 +141,26 @@ package enum CommandLineParser {
                 request.verbosity = .quiet
             }
         }
+        if sawBase && request.filesFrom == nil { throw UsageError(message: "'--base' goes with '--files-from'") }
+        if request.listSeparator == 0 && request.filesFrom == nil { throw UsageError(message: "'-0' ('--null') goes with '--files-from'") }
         try validate(request, verboseAndQuiet: sawVerbose && sawQuiet)
         return .convert(request)
     }
 
     /// Rules that involve several options.
     static func validate(_ request: BatchRequest, verboseAndQuiet: Bool) throws(UsageError) {
-        if request.inputs.isEmpty { throw UsageError(message: "Missing expected argument '<input> ...'") }
+        if let list = request.filesFrom {
+            guard request.inputs.isEmpty else {
+                throw UsageError(message: "'--files-from' lists the inputs: give no '<input>' besides it")
+            }
+            if list == .standardStream && request.report == .standardStream {
+                throw UsageError(message: "'--files-from -' and '--report -' cannot both use the standard streams")
+            }
+            if request.output == .standardStream { throw UsageError(message: "'-o -' writes one JPEG; '--files-from' lists many") }
+            if !Path.isDirectory(request.base) { throw UsageError(message: "'--base \(request.base)' is not a directory") }
+        } else if request.inputs.isEmpty {
+            throw UsageError(message: "Missing expected argument '<input> ...'")
+        }
         if verboseAndQuiet { throw UsageError(message: "'--verbose' and '--quiet' cannot be used together") }
         if request.inputs.filter({ $0 == "-" }).count > 1 { throw UsageError(message: "'-' (stdin) can be given only once") }
         if request.inputs.contains("-") && request.output == nil {

@@ -37,6 +37,8 @@ package enum CommandLineTool {
             return exitCode(InspectCommand.run(request))
         case .compare(let request):
             return exitCode(CompareCommand.run(request))
+        case .status(let request):
+            return exitCode(StatusCommand.run(request))
         case .convert(let request):
             let publisher = OutputPublisher()
             let workers = BatchRunner.startWorkers(for: request, publisher: publisher)

@@ -10,6 +10,7 @@ package enum HelpText {
         case .convert: help
         case .inspect: inspectHelp
         case .compare: compareHelp
+        case .status: statusHelp
         }
     }
 
@@ -67,6 +68,13 @@ package enum HelpText {
                               (missing-source). One run at a time holds it.
       --wait[=<seconds>]      When another run holds the lock, wait for it (for
                               ever, or this long) instead of exiting at once.
+      --files-from <file>     Read the sources from this list ('-': stdin), one
+                              path per line, relative to --base; outputs mirror
+                              those paths. Directories in it are ignored.
+      -0, --null              The list is NUL-separated (find -print0).
+      --base <dir>            What listed paths are relative to. (default: .)
+      --shard <k/n>           Convert only shard K of N (0 <= K < N) by a stable hash
+                              of each path; '{shard}' in --state becomes K.
       -v, --verbose           Print one line per input and the engine that ran.
       --quiet                 Print errors only: no warnings, progress or summary.
       --version               Show the version.
@@ -78,6 +86,9 @@ package enum HelpText {
                               print them side by side.
       inspect [--json] [--source <file>] <file> ...
                               Describe HEIF and JPEG files without decoding them.
+      status [--json] <state> ...
+                              What --state files record, merged: sources by
+                              status, failures, bytes, hand-offs, last runs.
 
     EXIT CODES:
       0   nothing failed
@@ -109,6 +120,27 @@ package enum HelpText {
     EXIT CODES:
       0   every file was described (and matched --source)
       1   a file could not be read, or did not match --source
+      64  usage error
+
+    """
+
+    package static let statusHelp = """
+    OVERVIEW: Tell what one or more --state files record, merged (the shards of one
+    migration): sources by status, each failure with its code and reason, bytes of
+    sources and outputs, what was handed off, and the last runs. Read-only.
+
+    USAGE: heic2jpg status [--json] <state> ...
+
+    ARGUMENTS:
+      <state>                 State files written by 'heic2jpg --state'.
+
+    OPTIONS:
+      --json                  Print one JSON object.
+      -h, --help              Show help information.
+
+    EXIT CODES:
+      0   no failure is recorded
+      1   a failure is recorded, or a state could not be read
       64  usage error
 
     """

@@ -53,6 +53,20 @@ enum SubcommandParser {
         return .compare(request)
     }
 
+    static func status(_ arguments: [String]) throws(UsageError) -> Command {
+        if wantsHelp(arguments) { return .help(.status) }
+        var request = StatusRequest()
+        var scanner = ArgumentScanner(arguments[...], options: [OptionSpec("--json")])
+        while let token = try scanner.next() {
+            switch token {
+            case .input(let file): request.states.append(file)
+            case .option: request.json = true
+            }
+        }
+        try requireFiles(request.states, usage: "status [--json] <state> ...")
+        return .status(request)
+    }
+
     /// `-h`/`--help` before any `--`: help wins over every other argument.
     private static func wantsHelp(_ arguments: [String]) -> Bool {
         arguments.prefix { $0 != "--" }.contains { $0 == "--help" || $0 == "-h" }
