@@ -117,3 +117,51 @@ struct StateEndToEndTests {
         #expect(outcome.stderr.contains("3 converted"))
     }
 }
+
+/// `--files-from`, `--shard` and `status`, as a migration over several machines uses them.
+@Suite("End to end: file lists, shards and status")
+struct ShardsAndListsEndToEndTests {
+    @Test("find -print0 | --files-from - -0 --base over same-named files in different folders: the tree is kept, nothing is skipped")
+    func filesFromFind() throws {
+        let scratch = TemporaryDirectory()
+        let photo = try StateEndToEndTests.sample("monochrome.heic")
+        for folder in ["2019/a", "2019/b", "2020/a", "2020/a/b"] { scratch.file("archive/\(folder)/IMG_0001.HEIC", photo) }
+        scratch.file("archive/2019/notes.txt", Array("notes".utf8))
+        let list = try ChildProcess.run("/usr/bin/find", [scratch.sub("archive"), "-print0"]).stdout
+        let outcome = try Tool.run(["--files-from", "-", "-0", "--base", scratch.sub("archive"), "-o", scratch.sub("out"),
+                                    "--report", scratch.sub("r.jsonl")], stdin: list)
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        for folder in ["2019/a", "2019/b", "2020/a", "2020/a/b"] { #expect(scratch.exists("out/\(folder)/IMG_0001.jpg"), "\(folder)") }
+        #expect(try ReportFile(scratch.sub("r.jsonl")).summary?["converted"] as? Int == 4)
+        #expect(outcome.stderr.contains("4 converted, 0 copied, 0 skipped, 0 failed"))
+    }
+
+    @Test("Four shards with {shard} states convert every file exactly once; status merges them and exits 1 only while a failure is recorded",
+          .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/sqlite3"), "sqlite3 is not installed"))
+    func shardsAndStatus() throws {
+        let scratch = TemporaryDirectory()
+        _ = try StateEndToEndTests.tree(scratch, count: 60)
+        scratch.file("in/d0/broken.heic", [0, 0, 0, 12] + Array("ftypheic".utf8))
+        for k in 0..<4 {
+            let outcome = try Tool.run(["--shard", "\(k)/4", "--state", scratch.sub("s-{shard}.db"), "-o", scratch.sub("out"), scratch.sub("in")])
+            #expect([0, 1].contains(outcome.status), "\(outcome.stderr)")
+        }
+        let states = (0..<4).map { scratch.sub("s-\($0).db") }
+        let rows = try states.flatMap { try StateEndToEndTests.query($0, "SELECT cast(path AS text) FROM sources") }
+        #expect(rows.count == 61 && Set(rows).count == 61, "every file in exactly one shard")
+        let status = try Tool.run(["status"] + states)
+        #expect(status.status == 1, "a failure is recorded")
+        #expect(status.stdoutText.hasPrefix("sources: 61 (60 converted, 1 failed)"), "\(status.stdoutText)")
+        #expect(status.stdoutText.contains("broken.heic: "))
+        let json = try #require(try JSONSerialization.jsonObject(with: try Tool.run(["status", "--json"] + states).stdout) as? [String: Any])
+        #expect((json["sources"] as? [String: Int])?["converted"] == 60)
+        #expect((json["runs"] as? [Any])?.count == 4)
+        try FileManager.default.removeItem(atPath: scratch.sub("in/d0/broken.heic"))
+        let shardOfBroken = try states.firstIndex { try StateEndToEndTests.query($0, "SELECT count(*) FROM sources WHERE status = 'failed'") == ["1"] }
+        let k = try #require(shardOfBroken)
+        _ = try Tool.run(["--shard", "\(k)/4", "--state", scratch.sub("s-{shard}.db"), "-o", scratch.sub("out"), scratch.sub("in")])
+        let after = try Tool.run(["status"] + states)
+        #expect(after.status == 0, "the broken file is gone: missing-source, not a failure")
+        #expect(after.stdoutText.hasPrefix("sources: 61 (60 converted, 1 missing-source)"), "\(after.stdoutText)")
+    }
+}

@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 @testable import H2JPipeline
 @testable import H2JSupport
@@ -72,6 +73,25 @@ struct CommandLineParserTests {
         #expect(try request(["--wait=600", "x"]).waitSeconds == 600)
         #expect(usageError(["--wait=soon", "x"]) == "The value 'soon' is invalid for '--wait[=<seconds>]': expected seconds, such as 600")
         #expect(usageError(["--state", "-", "x"]) != nil)
+    }
+
+    @Test("--files-from with -0 and --base, and --shard K/N; their rules")
+    func listsAndShards() throws {
+        let scratch = FileManager.default.temporaryDirectory.path
+        let r = try request(["--files-from", "-", "-0", "--base", scratch, "--shard", "1/4", "-o", "out"])
+        #expect(r.filesFrom == .standardStream && r.listSeparator == 0 && r.base == scratch && r.shard == Shard(index: 1, count: 4))
+        #expect(try request(["--files-from", "list.txt"]).listSeparator == UInt8(ascii: "\n"))
+        #expect(usageError(["--files-from", "-", "x"]) == "'--files-from' lists the inputs: give no '<input>' besides it")
+        #expect(usageError(["--base", scratch, "x"]) == "'--base' goes with '--files-from'")
+        #expect(usageError(["-0", "x"]) == "'-0' ('--null') goes with '--files-from'")
+        #expect(usageError(["--files-from", "l", "--base", "/nonexistent-base"]) == "'--base /nonexistent-base' is not a directory")
+        #expect(usageError(["--shard", "4/4", "x"]) == "The value '4/4' is invalid for '--shard <k/n>': expected K/N with 0 <= K < N, such as 0/4")
+        guard case .status(let status) = try CommandLineParser.parse(["status", "--json", "a.db", "b.db"]) else {
+            Issue.record("not status")
+            return
+        }
+        #expect(status.json && status.states == ["a.db", "b.db"])
+        #expect(usageError(["status"]) != nil)
     }
 
     @Test("Every option, in its long, short and attached spellings")
