@@ -200,15 +200,14 @@ package enum BatchRunner {
         return summary
     }
 
-    /// The run's lock (`RunLock`): on `STATE.lock` with `--state`, else on
-    /// `OUTPUT/.heic2jpg.lock` with an output directory; none for a dry run, stdout, or
-    /// outputs beside their sources.
+    /// The run's lock (`RunLock`): on `STATE.lock` with `--state`, else on the output
+    /// directory; none for a dry run, stdout, or outputs beside their sources.
     static func takeLock(_ request: BatchRequest) throws -> RunLock? {
         guard !request.options.dryRun else { return nil }
         if let state = request.stateFile { return try RunLock(path: state + ".lock", wait: request.waitSeconds) }
         guard case .path(let root) = request.output else { return nil }
         try OutputPublisher.makeDirectories(root, mirroring: nil)
-        return try RunLock(path: Path.join(root, ".heic2jpg.lock"), wait: request.waitSeconds)
+        return try RunLock(path: root, wait: request.waitSeconds)
     }
 
     /// Whether a directory's output claims may be dropped once the walk leaves it: only

@@ -72,6 +72,6 @@ struct CommandLineEndToEndTests {
         let lines = outcome.stdoutText.split(separator: "\n")
         #expect(lines.count == 2)
         #expect(lines.first?.hasPrefix(#"{"source":""#) == true)
-        #expect(lines.last?.hasPrefix(#"{"summary":true,"converted":1,"copied":0,"skipped":0,"planned":0,"failed":0,"#) == true)
+        #expect(lines.last?.hasPrefix(#"{"summary":true,"converted":1,"updated":0,"copied":0,"skipped":0,"planned":0,"failed":0,"missingSources":0,"#) == true)
     }
 }

@@ -55,7 +55,9 @@ struct InputWalkerTests {
         let dir = TemporaryDirectory()
         let file = dir.file("deep/down/holiday.2024.heic", TemporaryDirectory.heif)
         let found = walk([file], output: "/o")
-        #expect(found == [Candidate(path: file, outputStem: "/o/holiday.2024", explicit: true)])
+        #expect(found == [Candidate(path: file, outputStem: "/o/holiday.2024", explicit: true, root: dir.path + "/deep/down",
+                                    relativePath: "holiday.2024.heic")])
+        #expect(found.first?.info?.st_size == Int(TemporaryDirectory.heif.count))
         #expect(walk([file], output: nil).first?.outputStem == dir.path + "/deep/down/holiday.2024")
     }
 

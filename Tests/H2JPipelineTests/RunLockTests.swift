@@ -15,13 +15,23 @@ struct RunLockTests {
             _ = try RunLock(path: path, wait: nil)
             Issue.record("a second lock was granted")
         } catch let busy as RunLock.Busy {
-            #expect(busy.holder.hasPrefix("pid \(getpid()), host "), "\(busy.holder)")
-            #expect(busy.description.hasPrefix("another run (pid \(getpid()), host "))
-            #expect(busy.description.hasSuffix(") holds the lock \(path)"))
+            #expect(busy.holder.hasPrefix("pid \(getpid()), since 20"), "\(busy.holder)")
+            #expect(busy.description.hasPrefix("another run (pid \(getpid()), since "))
+            #expect(busy.description.hasSuffix(") holds the lock on \(path)"))
         }
         withExtendedLifetime(first) {}
         first = nil
         _ = try RunLock(path: path, wait: nil)
+    }
+
+    @Test("A directory is locked as itself (no file is added to it), and the holder is named")
+    func directoryLock() throws {
+        let scratch = TemporaryDirectory()
+        let holder = try RunLock(path: scratch.path, wait: nil)
+        #expect(throws: RunLock.Busy.self) { _ = try RunLock(path: scratch.path, wait: nil) }
+        #expect(scratch.files().isEmpty)
+        #expect(RunLock.holder(of: open(scratch.path, O_RDONLY)).hasPrefix("pid \(getpid())"))
+        withExtendedLifetime(holder) {}
     }
 
     @Test("--wait: a taker waits until the holder lets go, or gives up after the time given")

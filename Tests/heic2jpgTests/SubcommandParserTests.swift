@@ -62,8 +62,10 @@ struct SubcommandParserTests {
         #expect(try CommandLineParser.parse(["help", "inspect"]) == .help(.inspect))
         #expect(try CommandLineParser.parse(["help", "compare"]) == .help(.compare))
         #expect(try CommandLineParser.parse(["help", "convert"]) == .help(.convert))
-        #expect(usageError(["help", "frob"]) == "'help' takes at most one subcommand (convert, inspect, compare), not 'frob'")
-        #expect(usageError(["help", "inspect", "x"]) == "'help' takes at most one subcommand (convert, inspect, compare), not 'inspect x'")
+        #expect(try CommandLineParser.parse(["help", "status"]) == .help(.status))
+        #expect(try CommandLineParser.parse(["status", "--help"]) == .help(.status))
+        #expect(usageError(["help", "frob"]) == "'help' takes at most one subcommand (convert, inspect, compare, status), not 'frob'")
+        #expect(usageError(["help", "inspect", "x"]) == "'help' takes at most one subcommand (convert, inspect, compare, status), not 'inspect x'")
         guard case .convert(let request) = try CommandLineParser.parse(["./help"]) else {
             Issue.record("expected convert")
             return

@@ -12,6 +12,8 @@ package final class RunState: @unchecked Sendable {
     package let database: StateDatabase
     package let run: Int
     private let options: String
+    /// `--overwrite`: nothing is up to date; every source is converted again.
+    private let overwrite: Bool
     private let lock = Lock()
     /// Input roots as given → absolute (the state records absolute roots).
     private var absoluteRoots: [String: String] = [:]
@@ -19,6 +21,7 @@ package final class RunState: @unchecked Sendable {
     package init(path: String, options: ConversionOptions) throws(StateError) {
         database = try StateDatabase(path: path)
         self.options = options.fingerprint
+        overwrite = options.overwrite
         var host = [CChar](repeating: 0, count: 256)
         gethostname(&host, host.count - 1)
         run = try database.beginRun(pid: getpid(), host: PathBytes.string(cString: host), version: Version.current,
@@ -44,6 +47,7 @@ package final class RunState: @unchecked Sendable {
         let unchanged = candidate.info.map(Self.identity) == record.identity && record.options == options
             && record.outputs.allSatisfy(Self.stillThere)
         guard unchanged else { return .changed(record) }
+        guard !overwrite else { return .new }
         var result = ConversionResult(source: candidate.path, output: record.outputs[0].path, status: .skipped,
                                       reason: "up to date (--state)")
         result.sourceSHA256 = record.sha256
