@@ -37,7 +37,7 @@ package final class Reporter: @unchecked Sendable {
         if summary.stoppedBy == nil, result.errorCode?.isExhaustion == true {
             summary.stoppedBy = "\(result.source): \(result.reason ?? "a resource ran out")"
         }
-        writeReport(Self.json(result))
+        if report != nil { writeReport(Self.json(result)) }
         if let line = Self.message(for: result, verbosity: verbosity) {
             clearProgress()
             POSIX.writeLine(line, to: STDERR_FILENO)

@@ -28,6 +28,9 @@ package enum SQLValue: Equatable, Sendable {
 final class SQLiteConnection {
     let path: String
     private let handle: OpaquePointer
+    /// Prepared statements by their SQL, each prepared once (parsing was most of a no-op
+    /// rerun's time) and reset after every use.
+    private var statements: [String: OpaquePointer] = [:]
 
     /// Opens (and with `create`, creates) the database at `path`; `readOnly` for reading
     /// only (`heic2jpg status`).
@@ -48,7 +51,10 @@ final class SQLiteConnection {
         sqlite3_busy_timeout(handle, 10_000)
     }
 
-    deinit { sqlite3_close(handle) }
+    deinit {
+        statements.values.forEach { sqlite3_finalize($0) }
+        sqlite3_close(handle)
+    }
 
     /// Runs one or more statements that return no rows.
     func execute(_ sql: String) throws(StateError) {
@@ -63,11 +69,19 @@ final class SQLiteConnection {
 
     /// The rows of `sql` with `values` bound to its `?` parameters, each row its columns.
     func rows(_ sql: String, _ values: [SQLValue] = []) throws(StateError) -> [[SQLValue]] {
-        var statement: OpaquePointer?
-        guard sqlite3_prepare_v2(handle, sql, -1, &statement, nil) == SQLITE_OK, let statement else {
-            throw failure()
+        let statement: OpaquePointer
+        if let cached = statements[sql] {
+            statement = cached
+        } else {
+            var prepared: OpaquePointer?
+            guard sqlite3_prepare_v2(handle, sql, -1, &prepared, nil) == SQLITE_OK, let prepared else { throw failure() }
+            statements[sql] = prepared
+            statement = prepared
         }
-        defer { sqlite3_finalize(statement) }
+        defer {
+            sqlite3_reset(statement)
+            sqlite3_clear_bindings(statement)
+        }
         for (index, value) in values.enumerated() {
             let position = Int32(index + 1)
             let code: Int32 = switch value {

@@ -6,7 +6,10 @@ import H2JSupport
 
 /// The run state of `--state FILE`: an SQLite database in WAL mode that remembers every
 /// source, how its conversion ended and its outputs, so a rerun converts only what
-/// changed. One connection, used from any thread under one lock.
+/// changed. Two connections, each used from any thread under its own lock: the writer
+/// records results; the reader answers the walk's lookups inside read transactions of
+/// a thousand lookups each (SQLite's file locking per statement was a fifth of a no-op
+/// rerun), and holds the run's table of sources met.
 ///
 /// Opening checks integrity (`PRAGMA quick_check`). A damaged file is never silently
 /// recreated: it is moved aside (`FILE.damaged-<time>`, with its `-wal` and `-shm`),
@@ -17,6 +20,11 @@ package final class StateDatabase: @unchecked Sendable {
     package let damage: String?
     private let connection: SQLiteConnection
     private let lock = Lock()
+    private let reader: SQLiteConnection
+    private let readLock = Lock()
+    /// Lookups made in the reader's open read transaction; 0 when none is open.
+    private var readsInTransaction = 0
+    static let readsPerTransaction = 1000
 
     package init(path: String) throws(StateError) {
         self.path = path
@@ -36,8 +44,9 @@ package final class StateDatabase: @unchecked Sendable {
         }
         connection = opened
         self.damage = damage
+        reader = try SQLiteConnection(path: path, create: false)
         try migrate()
-        try connection.execute("CREATE TEMP TABLE seen (root BLOB NOT NULL, path BLOB NOT NULL, PRIMARY KEY (root, path)) WITHOUT ROWID")
+        try reader.execute("CREATE TEMP TABLE seen (root BLOB NOT NULL, path BLOB NOT NULL, PRIMARY KEY (root, path)) WITHOUT ROWID")
     }
 
     /// Opens `path` and checks it; a check that fails is an error with code 0.
@@ -102,13 +111,13 @@ package final class StateDatabase: @unchecked Sendable {
 
     /// The record of the source at `path` under `root`, with its outputs; nil if none.
     package func source(root: String, path: String) throws(StateError) -> SourceRecord? {
-        try locked {
+        try reading {
             let key: [SQLValue] = [.blob(PathBytes.bytes(root)), .blob(PathBytes.bytes(path))]
-            guard let row = try connection.rows("""
+            guard let row = try reader.rows("""
                 SELECT size, mtime_ns, inode, device, sha256, status, error_code, reason, tool_version, options,
                 started_ns, finished_ns FROM sources WHERE root = ? AND path = ?
                 """, key).first, row.count == 12 else { return nil }
-            let outputs = try connection.rows("SELECT path, size, sha256, kind, inode, mtime_ns FROM outputs WHERE root = ? AND source = ?", key)
+            let outputs = try reader.rows("SELECT path, size, sha256, kind, inode, mtime_ns FROM outputs WHERE root = ? AND source = ?", key)
                 .compactMap(Self.output)
             return SourceRecord(root: root, path: path,
                                 identity: FileIdentity(size: row[0].integer ?? -1, mtimeNanoseconds: row[1].integer ?? -1,
@@ -150,19 +159,20 @@ package final class StateDatabase: @unchecked Sendable {
         }
     }
 
-    /// Notes that this run met the source (for `unseen`); costs no write to the file.
+    /// Notes that this run met the source (for `unseen`): a row of the reader's
+    /// temporary table, no write to the file.
     package func markSeen(root: String, path: String) throws(StateError) {
-        try locked {
-            _ = try connection.rows("INSERT OR IGNORE INTO temp.seen (root, path) VALUES (?, ?)",
-                                    [.blob(PathBytes.bytes(root)), .blob(PathBytes.bytes(path))])
+        try reading {
+            _ = try reader.rows("INSERT OR IGNORE INTO temp.seen (root, path) VALUES (?, ?)",
+                                [.blob(PathBytes.bytes(root)), .blob(PathBytes.bytes(path))])
         }
     }
 
     /// Sources recorded under `root` (not already `missing-source`) that this run has not
     /// met, in path order.
     package func unseen(root: String) throws(StateError) -> [String] {
-        try locked {
-            try connection.rows("""
+        try reading(fresh: true) {
+            try reader.rows("""
                 SELECT path FROM sources s WHERE root = ? AND status != 'missing-source'
                 AND NOT EXISTS (SELECT 1 FROM temp.seen t WHERE t.root = s.root AND t.path = s.path) ORDER BY path
                 """, [.blob(PathBytes.bytes(root))]).compactMap { $0.first?.blob.map(PathBytes.string) }
@@ -180,8 +190,8 @@ package final class StateDatabase: @unchecked Sendable {
 
     /// Whether `path` is recorded as an output of some source (ownership for `--no-mark`).
     package func recordsOutput(_ path: String, size: Int, inode: Int) throws(StateError) -> Bool {
-        try locked {
-            try !connection.rows("SELECT 1 FROM outputs WHERE path = ? AND size = ? AND inode = ? LIMIT 1",
+        try reading {
+            try !reader.rows("SELECT 1 FROM outputs WHERE path = ? AND size = ? AND inode = ? LIMIT 1",
                                  [.blob(PathBytes.bytes(path)), .integer(size), .integer(inode)]).isEmpty
         }
     }
@@ -192,6 +202,27 @@ package final class StateDatabase: @unchecked Sendable {
     }
 
     // MARK: - Helpers
+
+    /// Runs `body` on the reader, holding its lock, inside a read transaction that ends
+    /// after `readsPerTransaction` lookups (so the writer's checkpoints are never held
+    /// back for long) or, with `fresh`, before `body`, to see every record written so far.
+    private func reading<R>(fresh: Bool = false, _ body: () throws -> R) throws(StateError) -> R {
+        readLock.lock()
+        defer { readLock.unlock() }
+        do {
+            if readsInTransaction > 0 && (fresh || readsInTransaction >= Self.readsPerTransaction) {
+                try reader.execute("COMMIT")
+                readsInTransaction = 0
+            }
+            if readsInTransaction == 0 { try reader.execute("BEGIN") }
+            readsInTransaction += 1
+            return try body()
+        } catch let error as StateError {
+            throw error
+        } catch {
+            throw StateError(path: path, code: 0, message: "\(error)")
+        }
+    }
 
     /// Runs `body` holding the lock. Everything it calls throws `StateError` (closures
     /// are not yet inferred as typed-throwing, hence the cast).

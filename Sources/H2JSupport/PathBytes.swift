@@ -15,7 +15,18 @@ package enum PathBytes {
 
     /// The string for the bytes of a name or path.
     package static func string<Bytes: Collection>(_ bytes: Bytes) -> String where Bytes.Element == UInt8 {
-        let raw = Array(bytes)
+        string(Array(bytes))
+    }
+
+    /// The string for the bytes of a name or path.
+    package static func string(_ raw: [UInt8]) -> String {
+        // ASCII, most names: nothing to decide.
+        let ascii = raw.withUnsafeBufferPointer { buffer in
+            var combined: UInt8 = 0
+            for byte in buffer { combined |= byte }
+            return combined < 0x80
+        }
+        if ascii { return String(decoding: raw, as: UTF8.self) }
         var scalars = String.UnicodeScalarView()
         var index = 0
         while index < raw.count {
@@ -46,6 +57,8 @@ package enum PathBytes {
     /// The bytes a string made by `string` came from (any other string: its UTF-8, with
     /// escape characters turned back into their bytes).
     package static func bytes(_ text: String) -> [UInt8] {
+        // An escape character's UTF-8 starts with 0xF4: without one, the UTF-8 is the bytes.
+        if !text.utf8.contains(0xF4) { return Array(text.utf8) }
         var out: [UInt8] = []
         out.reserveCapacity(text.utf8.count)
         for scalar in text.unicodeScalars {
