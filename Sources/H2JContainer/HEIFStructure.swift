@@ -33,6 +33,8 @@ package struct HEIFStructure: Sendable {
     }
 
     package let brands: [String]
+    /// A top-level `moov` box: the file also holds an image sequence track.
+    package var hasImageSequence = false
     package let primaryID: UInt32
     package let items: [UInt32: Item]
     package let references: [Reference]
@@ -101,6 +103,7 @@ extension HEIFStructure {
         var brands: [String] = []
         var meta: [UInt8]?
         var vendorBoxes: [VendorBox] = []
+        var hasMovie = false
         var offset = 0
         // Walk top-level boxes by their headers; read only ftyp and meta payloads.
         while offset <= source.size - 8 {
@@ -126,6 +129,8 @@ extension HEIFStructure {
                 } else if meta == nil {
                     meta = payload
                 }
+            } else if box.type == "moov" {
+                hasMovie = true
             } else if vendorBoxTypes.contains(box.type), !vendorBoxes.contains(where: { $0.type == box.type }) {
                 vendorBoxes.append(VendorBox(type: box.type, payload: (offset + box.payloadStart)..<(offset + box.end)))
             }
@@ -135,6 +140,7 @@ extension HEIFStructure {
         guard let meta else { throw .missingBox("meta") }
         var structure = try parse(metaPayload: meta, brands: brands)
         structure.vendorBoxes = vendorBoxes
+        structure.hasImageSequence = hasMovie
         structure.bytesAfterLastBox = offset < source.size ? offset..<source.size : nil
         return structure
     }

@@ -31,6 +31,8 @@ package struct BatchRequest: Sendable, Equatable {
     package var base = "."
     /// `--shard K/N`: only this shard's files.
     package var shard: Shard?
+    /// `--delete-source` / `--move-source DIR`: hand verified originals off (needs `--state`).
+    package var handOff: HandOffAction?
 
     /// The state file, `{shard}` replaced.
     var stateFile: String? { state.map { shard?.stateFile($0) ?? $0 } }
@@ -100,6 +102,7 @@ package enum BatchRunner {
         do {
             state = try request.stateFile.map { path throws(StateError) in try RunState(path: path, options: request.options) }
             if let damage = state?.database.damage { POSIX.writeLine("warning: --state \(damage)", to: STDERR_FILENO) }
+            if request.handOff != nil { try state?.database.makeCommitsDurable() }
         } catch {
             reporter.record(.failed(source: "--state", output: nil, .stateUnusable, error.description))
             return reporter.finish()
@@ -111,10 +114,21 @@ package enum BatchRunner {
         let planner = Planner(options: options, publisher: publisher)
         let pool = WorkerPool(workers: jobs)
 
-        /// Reports a result and, with `--state`, records it.
+        let handOff = state.flatMap { state in request.handOff.map { SourceHandOff(action: $0, state: state) } }
+        /// Reports a result and, with `--state`, records it (and hands the source off).
         let finish: @Sendable (Candidate?, ConversionResult, Int) -> Void = { candidate, result, started in
+            var result = result
             if let state, let candidate {
-                do { try state.record(candidate, result, started: started) } catch { reporter.noteStateError(error) }
+                do {
+                    try state.record(candidate, result, started: started)
+                    if let handOff {
+                        let record = try state.database.source(root: state.absolute(candidate.root), path: candidate.relativePath,
+                                                               fresh: true)
+                        result = handOff.apply(candidate, record, to: result)
+                    }
+                } catch {
+                    reporter.noteStateError(error)
+                }
             }
             reporter.record(result)
         }
@@ -178,7 +192,12 @@ package enum BatchRunner {
             case .success(let candidate):
                 do {
                     switch try state?.verdict(for: candidate) ?? .new {
-                    case .upToDate(let result): reporter.record(result)
+                    case .upToDate(var result, let record):
+                        // Handed off already, or not asked: nothing more to do.
+                        if let handOff, let state, try !state.database.wasHandedOff(root: record.root, source: record.path) {
+                            result = handOff.apply(candidate, record, to: result)
+                        }
+                        reporter.record(result)
                     case .changed(let record): submit(planner.plan(candidate, refreshing: record), candidate, true)
                     case .new: submit(planner.plan(candidate), candidate, false)
                     }

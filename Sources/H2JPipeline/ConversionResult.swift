@@ -45,6 +45,12 @@ package struct ConversionResult: Sendable, Equatable {
     package var engineReason: String?
     /// The source's SHA-256 (hex), when the conversion computed it (for the mark).
     package var sourceSHA256: String?
+    /// What the source holds that its output does not carry (other images, depth and
+    /// gain maps, a sequence: `HEIFStructure.contentNotCarried`); such a source is never
+    /// handed off.
+    package var notCarried: [String] = []
+    /// `--delete-source`/`--move-source`: `deleted` or `moved` once the source was handed off.
+    package var handOff: String?
     package var milliseconds = 0
 
     package init(source: String, output: String?, status: Status, reason: String? = nil, errorCode: ErrorCode? = nil) {

@@ -132,6 +132,7 @@ package final class Reporter: @unchecked Sendable {
         line.add("metadata", object: metadata)
         line.add("warnings", result.warnings.map(\.message))
         line.add("warningCodes", result.warnings.map(\.code.rawValue))
+        line.add("handOff", result.handOff)
         line.add("ms", result.milliseconds)
         return line.text
     }

@@ -110,22 +110,28 @@ package final class StateDatabase: @unchecked Sendable {
     // MARK: - Sources
 
     /// The record of the source at `path` under `root`, with its outputs; nil if none.
-    package func source(root: String, path: String) throws(StateError) -> SourceRecord? {
-        try reading {
+    /// `fresh` sees every record written so far (else the walk's read snapshot may be a
+    /// thousand lookups old).
+    package func source(root: String, path: String, fresh: Bool = false) throws(StateError) -> SourceRecord? {
+        try reading(fresh: fresh) {
             let key: [SQLValue] = [.blob(PathBytes.bytes(root)), .blob(PathBytes.bytes(path))]
             guard let row = try reader.rows("""
                 SELECT size, mtime_ns, inode, device, sha256, status, error_code, reason, tool_version, options,
-                started_ns, finished_ns FROM sources WHERE root = ? AND path = ?
-                """, key).first, row.count == 12 else { return nil }
+                started_ns, finished_ns, complete, width, height FROM sources WHERE root = ? AND path = ?
+                """, key).first, row.count == 15 else { return nil }
             let outputs = try reader.rows("SELECT path, size, sha256, kind, inode, mtime_ns FROM outputs WHERE root = ? AND source = ?", key)
                 .compactMap(Self.output)
-            return SourceRecord(root: root, path: path,
+            var record = SourceRecord(root: root, path: path,
                                 identity: FileIdentity(size: row[0].integer ?? -1, mtimeNanoseconds: row[1].integer ?? -1,
                                                        inode: row[2].integer ?? -1, device: row[3].integer ?? -1),
                                 sha256: row[4].text, status: row[5].text ?? "", errorCode: row[6].text, reason: row[7].text,
                                 toolVersion: row[8].text ?? "", options: row[9].text ?? "",
                                 startedNanoseconds: row[10].integer ?? 0, finishedNanoseconds: row[11].integer ?? 0,
                                 outputs: outputs)
+            record.complete = row[12].integer == 1
+            record.width = row[13].integer
+            record.height = row[14].integer
+            return record
         }
     }
 
@@ -144,12 +150,14 @@ package final class StateDatabase: @unchecked Sendable {
                 _ = try connection.rows("DELETE FROM outputs WHERE root = ? AND source = ?", key)
                 _ = try connection.rows("""
                     INSERT OR REPLACE INTO sources (root, path, size, mtime_ns, inode, device, sha256, status, error_code,
-                    reason, tool_version, options, started_ns, finished_ns, run_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    reason, tool_version, options, started_ns, finished_ns, run_id, complete, width, height)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                     """, key + [.integer(source.identity.size), .integer(source.identity.mtimeNanoseconds),
                                 .integer(source.identity.inode), .integer(source.identity.device), Self.optional(source.sha256),
                                 .text(source.status), Self.optional(source.errorCode), Self.optional(source.reason),
                                 .text(source.toolVersion), .text(source.options), .integer(source.startedNanoseconds),
-                                .integer(source.finishedNanoseconds), .integer(run)])
+                                .integer(source.finishedNanoseconds), .integer(run), .integer(source.complete ? 1 : 0),
+                                source.width.map(SQLValue.integer) ?? .null, source.height.map(SQLValue.integer) ?? .null])
                 for output in source.outputs {
                     _ = try connection.rows("INSERT OR REPLACE INTO outputs (root, source, path, size, sha256, kind, inode, mtime_ns) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
                                             key + [.blob(PathBytes.bytes(output.path)), .integer(output.size), Self.optional(output.sha256),
@@ -186,6 +194,38 @@ package final class StateDatabase: @unchecked Sendable {
                                     [.text("the source is gone; its outputs are kept"), .integer(run), .integer(Self.now()),
                                      .blob(PathBytes.bytes(root)), .blob(PathBytes.bytes(path))])
         }
+    }
+
+    /// Records an output's SHA-256 (verified before a hand-off), durably.
+    package func recordOutputDigest(root: String, source: String, output: String, sha256: String) throws(StateError) {
+        try locked {
+            _ = try connection.rows("UPDATE outputs SET sha256 = ? WHERE root = ? AND source = ? AND path = ?",
+                                    [.text(sha256), .blob(PathBytes.bytes(root)), .blob(PathBytes.bytes(source)),
+                                     .blob(PathBytes.bytes(output))])
+        }
+    }
+
+    /// Records that a source was deleted, or moved to `destination`.
+    package func recordHandOff(root: String, source: String, action: String, destination: String?, run: Int) throws(StateError) {
+        try locked {
+            _ = try connection.rows("INSERT INTO handoffs (root, source, action, destination, at_ns, run_id) VALUES (?, ?, ?, ?, ?, ?)",
+                                    [.blob(PathBytes.bytes(root)), .blob(PathBytes.bytes(source)), .text(action),
+                                     destination.map { .blob(PathBytes.bytes($0)) } ?? .null, .integer(Self.now()), .integer(run)])
+        }
+    }
+
+    /// Whether the source was handed off before.
+    package func wasHandedOff(root: String, source: String) throws(StateError) -> Bool {
+        try reading(fresh: true) {
+            try !reader.rows("SELECT 1 FROM handoffs WHERE root = ? AND source = ? LIMIT 1",
+                             [.blob(PathBytes.bytes(root)), .blob(PathBytes.bytes(source))]).isEmpty
+        }
+    }
+
+    /// Makes every commit durable at once (`synchronous = FULL`): before a hand-off, the
+    /// record of a verified output must survive a power cut.
+    package func makeCommitsDurable() throws(StateError) {
+        try locked { try connection.execute("PRAGMA synchronous = FULL") }
     }
 
     /// Whether `path` is recorded as an output of some source (ownership for `--no-mark`).

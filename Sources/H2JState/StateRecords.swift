@@ -19,6 +19,12 @@ package struct SourceRecord: Equatable, Sendable {
     package var startedNanoseconds: Int
     package var finishedNanoseconds: Int
     package var outputs: [OutputRecord]
+    /// The outputs carry all of the source (no warning, nothing left out): only then may
+    /// it be handed off.
+    package var complete = false
+    /// The planned size of the primary output.
+    package var width: Int?
+    package var height: Int?
 
     package init(root: String, path: String, identity: FileIdentity, sha256: String? = nil, status: String,
                  errorCode: String? = nil, reason: String? = nil, toolVersion: String, options: String,

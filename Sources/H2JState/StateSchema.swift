@@ -60,6 +60,13 @@ enum StateSchema {
             run_id INTEGER NOT NULL REFERENCES runs(id)
         );
         """,
+        // 2: whether a source's outputs carry all of it, and its planned size (for the
+        // verified hand-off of originals).
+        """
+        ALTER TABLE sources ADD COLUMN complete INTEGER NOT NULL DEFAULT 0;
+        ALTER TABLE sources ADD COLUMN width INTEGER;
+        ALTER TABLE sources ADD COLUMN height INTEGER;
+        """,
     ]
 
     static var currentVersion: Int { migrations.count }

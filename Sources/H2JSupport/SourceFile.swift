@@ -40,6 +40,9 @@ package final class SourceFile {
         }
     }
 
+    /// `fsync` of the file; false with errno when it failed.
+    package func sync() -> Bool { fsync(fd) == 0 }
+
     /// The whole file.
     package func readAll() throws(SourceError) -> [UInt8] {
         try prefix(size)

@@ -40,6 +40,7 @@ package enum CommandLineParser {
         OptionSpec("--timeout", value: "<seconds>"), OptionSpec("--state", value: "<file>"),
         OptionSpec("--wait", value: "<seconds>", optional: true), OptionSpec("--files-from", value: "<file>"),
         OptionSpec("--null", "0"), OptionSpec("--base", value: "<dir>"), OptionSpec("--shard", value: "<k/n>"),
+        OptionSpec("--delete-source"), OptionSpec("--move-source", value: "<dir>"),
         OptionSpec("--verbose", "v"),
         OptionSpec("--quiet"), OptionSpec("--version"), OptionSpec("--help", "h"),
     ]
@@ -127,6 +128,14 @@ package enum CommandLineParser {
                     throw .invalidValue(text, for: label, "expected K/N with 0 <= K < N, such as 0/4")
                 }
                 request.shard = shard
+            case "--delete-source", "--move-source":
+                guard request.handOff == nil else { throw UsageError(message: "'--delete-source' and '--move-source' cannot be used together") }
+                if option.long == "--delete-source" {
+                    request.handOff = .delete
+                } else {
+                    guard !text.isEmpty, text != "-" else { throw .invalidValue(text, for: label, "expected a directory") }
+                    request.handOff = .move(to: text)
+                }
             case "--files-from": request.filesFrom = try endpoint()
             case "--null": request.listSeparator = 0
             case "--base":
@@ -149,6 +158,15 @@ package enum CommandLineParser {
 
     /// Rules that involve several options.
     static func validate(_ request: BatchRequest, verboseAndQuiet: Bool) throws(UsageError) {
+        if request.handOff != nil {
+            guard request.state != nil else {
+                throw UsageError(message: "'--delete-source' and '--move-source' need '--state': originals are handed off only when the state records their verified outputs")
+            }
+            if request.options.dryRun { throw UsageError(message: "'--dry-run' hands nothing off; drop '--delete-source'/'--move-source'") }
+            if request.output == .standardStream || request.inputs.contains("-") {
+                throw UsageError(message: "'--delete-source' and '--move-source' need files in and files out, not '-'")
+            }
+        }
         if let list = request.filesFrom {
             guard request.inputs.isEmpty else {
                 throw UsageError(message: "'--files-from' lists the inputs: give no '<input>' besides it")

@@ -75,6 +75,10 @@ package enum HelpText {
       --base <dir>            What listed paths are relative to. (default: .)
       --shard <k/n>           Convert only shard K of N (0 <= K < N) by a stable hash
                               of each path; '{shard}' in --state becomes K.
+      --delete-source         With --state: delete each original once its outputs
+                              are re-read, decoded, recorded and synced, and only
+                              when they carry all of it.
+      --move-source <dir>     The same, moving originals under <dir> instead.
       -v, --verbose           Print one line per input and the engine that ran.
       --quiet                 Print errors only: no warnings, progress or summary.
       --version               Show the version.

@@ -20,7 +20,7 @@ struct ReportTests {
         result.metadata = .init(exif: true, xmp: false, icc: true)
         result.warnings = [Warning(.exifTrimmed, "EXIF trimmed")]
         result.milliseconds = 7
-        #expect(Reporter.json(result) == #"{"source":"in/a.heic","output":"out/a.jpg","status":"converted","reason":null,"errorCode":null,"width":4,"height":3,"bytes":1234,"engine":null,"engineReason":null,"metadata":{"exif":true,"xmp":false,"icc":true},"warnings":["EXIF trimmed"],"warningCodes":["exif-trimmed"],"ms":7}"#)
+        #expect(Reporter.json(result) == #"{"source":"in/a.heic","output":"out/a.jpg","status":"converted","reason":null,"errorCode":null,"width":4,"height":3,"bytes":1234,"engine":null,"engineReason":null,"metadata":{"exif":true,"xmp":false,"icc":true},"warnings":["EXIF trimmed"],"warningCodes":["exif-trimmed"],"handOff":null,"ms":7}"#)
     }
 
     @Test("A failed result carries its error code")

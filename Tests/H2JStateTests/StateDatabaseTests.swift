@@ -101,3 +101,25 @@ struct StateDatabaseTests {
         #expect(!scratch.files().contains { $0.contains("damaged") })
     }
 }
+
+@Suite("State database: migrations")
+struct StateMigrationTests {
+    @Test("A version-1 state migrates to the current version and keeps its records")
+    func fromVersion1() throws {
+        let scratch = TemporaryDirectory()
+        let path = scratch.sub("old.db")
+        var handle: OpaquePointer?
+        #expect(sqlite3_open(path, &handle) == SQLITE_OK)
+        #expect(sqlite3_exec(handle, StateSchema.migrations[0] + "; PRAGMA user_version = 1;", nil, nil, nil) == SQLITE_OK)
+        let insert = """
+            INSERT INTO runs (id, started_ns, pid, host, version, options) VALUES (1, 1, 1, 'h', 'v', 'o');
+            INSERT INTO sources VALUES (X'2F61', X'782E68656963', 1, 2, 3, 4, NULL, 'converted', NULL, NULL, 'v', 'o', 1, 2, 1);
+            """
+        #expect(sqlite3_exec(handle, insert, nil, nil, nil) == SQLITE_OK)
+        sqlite3_close(handle)
+        let state = try StateDatabase(path: path)
+        #expect(try state.schemaVersion == StateSchema.currentVersion)
+        let record = try #require(try state.source(root: "/a", path: "x.heic"))
+        #expect(record.status == "converted" && !record.complete && record.width == nil)
+    }
+}

@@ -87,6 +87,7 @@ package struct Converter: Sendable {
         result.height = engine.height
         result.metadata = graft.kept
         result.sourceSHA256 = graft.sourceSHA256
+        result.notCarried = context.structure.contentNotCarried()
         result.warnings = context.structure.declaredSizeWarnings(from: context.source) + engine.warnings + graft.warnings
         return result
     }

@@ -178,6 +178,8 @@ extension ConversionResult {
         out.optional(engine) { $0.string($1.rawValue) }
         out.optional(engineReason) { $0.string($1) }
         out.optional(sourceSHA256) { $0.string($1) }
+        out.int(notCarried.count)
+        notCarried.forEach { out.string($0) }
     }
 
     init(from reader: inout WireReader) throws(WireError) {
@@ -196,5 +198,8 @@ extension ConversionResult {
         engine = try reader.optional { (r: inout WireReader) throws(WireError) in try r.value(Engine.self) }
         engineReason = try reader.optional(string)
         sourceSHA256 = try reader.optional(string)
+        let parts = try reader.int()
+        guard (0...100).contains(parts) else { throw WireError(reason: "\(parts) parts not carried") }
+        notCarried = try (0..<parts).map { _ throws(WireError) in try reader.string() }
     }
 }

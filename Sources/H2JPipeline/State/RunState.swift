@@ -14,6 +14,9 @@ package final class RunState: @unchecked Sendable {
     private let options: String
     /// `--overwrite`: nothing is up to date; every source is converted again.
     private let overwrite: Bool
+    /// Outputs keep all the metadata (keep mode, GPS kept): without it no output carries
+    /// all of its source.
+    private let carriesMetadata: Bool
     private let lock = Lock()
     /// Input roots as given → absolute (the state records absolute roots).
     private var absoluteRoots: [String: String] = [:]
@@ -22,6 +25,7 @@ package final class RunState: @unchecked Sendable {
         database = try StateDatabase(path: path)
         self.options = options.fingerprint
         overwrite = options.overwrite
+        carriesMetadata = options.metadata == .keep && !options.stripGPS
         var host = [CChar](repeating: 0, count: 256)
         gethostname(&host, host.count - 1)
         run = try database.beginRun(pid: getpid(), host: PathBytes.string(cString: host), version: Version.current,
@@ -30,8 +34,8 @@ package final class RunState: @unchecked Sendable {
 
     /// What the state says of a candidate the walk found.
     enum Verdict {
-        /// Nothing changed: the result to report, without opening the file.
-        case upToDate(ConversionResult)
+        /// Nothing changed: the result to report, without opening the file, and the record.
+        case upToDate(ConversionResult, SourceRecord)
         /// Converted before, and changed since (or its outputs did, or the options):
         /// convert again, replacing its own outputs.
         case changed(SourceRecord)
@@ -51,7 +55,9 @@ package final class RunState: @unchecked Sendable {
         var result = ConversionResult(source: candidate.path, output: record.outputs[0].path, status: .skipped,
                                       reason: "up to date (--state)")
         result.sourceSHA256 = record.sha256
-        return .upToDate(result)
+        result.width = record.width
+        result.height = record.height
+        return .upToDate(result, record)
     }
 
     /// Records how a candidate ended (a result from the planner or a worker).
@@ -59,11 +65,16 @@ package final class RunState: @unchecked Sendable {
         guard let info = candidate.info else { return }
         let outputs: [OutputRecord] = [.converted, .updated, .copied, .skipped].contains(result.status)
             ? result.output.flatMap(Self.outputRecord).map { [$0] } ?? [] : []
-        let record = SourceRecord(root: absolute(candidate.root), path: candidate.relativePath, identity: Self.identity(info),
+        var record = SourceRecord(root: absolute(candidate.root), path: candidate.relativePath, identity: Self.identity(info),
                                   sha256: result.sourceSHA256, status: result.status.rawValue,
                                   errorCode: result.errorCode?.rawValue, reason: result.reason, toolVersion: Version.current,
                                   options: options, startedNanoseconds: started, finishedNanoseconds: StateDatabase.now(),
                                   outputs: outputs)
+        // Only a conversion of this run has looked inside the source (a planner's skip has not).
+        record.complete = [.converted, .updated, .copied].contains(result.status) && !outputs.isEmpty
+            && result.warnings.isEmpty && result.notCarried.isEmpty && carriesMetadata
+        record.width = result.width
+        record.height = result.height
         try database.record(record, run: run)
     }
 
@@ -96,7 +107,7 @@ package final class RunState: @unchecked Sendable {
         try database.finishRun(run, counts: counts, exitCode: summary.exitStatus)
     }
 
-    private func absolute(_ root: String) -> String {
+    func absolute(_ root: String) -> String {
         lock.withLock {
             if let known = absoluteRoots[root] { return known }
             let resolved = POSIX.realPath(root) ?? Path.absolute(root)

@@ -1,0 +1,95 @@
+import Foundation
+import H2JTestSupport
+import Testing
+
+/// `--delete-source` and `--move-source`: an original goes only after its outputs are
+/// verified and recorded, and only when they carry all of it (issue #11).
+@Suite("End to end: the verified hand-off of originals",
+       .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/sqlite3"), "sqlite3 is not installed"))
+struct HandOffEndToEndTests {
+    /// Two plain photos and, from ../shared/corpus when present, libheif's file of two
+    /// top-level images.
+    static func tree(_ scratch: TemporaryDirectory) throws -> (single: [String], multi: String?) {
+        let mono = try StateEndToEndTests.sample("monochrome.heic")
+        let photo = try StateEndToEndTests.sample("photo-exif-gps-xmp-icc.heic")
+        let single = [scratch.file("in/a/mono.heic", mono), scratch.file("in/b/photo.heic", photo)]
+        guard let corpus = Tool.corpus, let two = FileManager.default.contents(atPath: corpus + "/libheif/example-2images.heic") else {
+            return (single, nil)
+        }
+        return (single, scratch.file("in/c/two-images.heic", [UInt8](two)))
+    }
+
+    @Test("--delete-source: verified single-image originals are deleted and recorded with their outputs' SHA-256; one holding more is kept, naming what would be lost")
+    func deleteSource() throws {
+        let scratch = TemporaryDirectory()
+        let (single, multi) = try Self.tree(scratch)
+        let state = scratch.sub("state.db")
+        let outcome = try Tool.run(["--state", state, "--delete-source", "-o", scratch.sub("out"), "--report", scratch.sub("r.jsonl"), scratch.sub("in")])
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        for path in single { #expect(!FileManager.default.fileExists(atPath: path), "\(path) was not handed off") }
+        let report = try ReportFile(scratch.sub("r.jsonl"))
+        #expect(report.bySource["mono.heic"]?["handOff"] as? String == "deleted")
+        if let multi {
+            #expect(FileManager.default.fileExists(atPath: multi))
+            #expect(outcome.stderr.contains("two-images.heic: source kept: it holds what its outputs do not carry: 1 more image"), "\(outcome.stderr)")
+            #expect(report.bySource["two-images.heic"]?["handOff"] is NSNull)
+        }
+        let digests = try StateEndToEndTests.query(state, "SELECT count(*) FROM outputs WHERE sha256 IS NOT NULL")
+        #expect(digests == ["2"])
+        let handOffs = try StateEndToEndTests.query(state, "SELECT cast(source AS text), action FROM handoffs ORDER BY 1")
+        #expect(handOffs == ["a/mono.heic|deleted", "b/photo.heic|deleted"])
+        let status = try Tool.run(["status", state])
+        #expect(status.stdoutText.contains("handed off: 2"), "\(status.stdoutText)")
+        // The rerun has nothing to hand off, and reports the deleted sources' outputs as kept.
+        let rerun = try Tool.run(["--state", state, "--delete-source", "-o", scratch.sub("out"), scratch.sub("in")])
+        #expect(rerun.status == 0, "\(rerun.stderr)")
+        if let multi { #expect(FileManager.default.fileExists(atPath: multi)) }
+    }
+
+    @Test("--move-source mirrors the tree; strip mode never hands off (its outputs leave metadata out); a state is required")
+    func moveSource() throws {
+        let scratch = TemporaryDirectory()
+        let (single, _) = try Self.tree(scratch)
+        let outcome = try Tool.run(["--state", scratch.sub("state.db"), "--move-source", scratch.sub("done"), "-o", scratch.sub("out"), scratch.sub("in")])
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        #expect(scratch.exists("done/a/mono.heic") && scratch.exists("done/b/photo.heic"))
+        #expect(!FileManager.default.fileExists(atPath: single[0]))
+        #expect(!scratch.exists("done/c/two-images.heic"))
+        let strip = TemporaryDirectory()
+        _ = try Self.tree(strip)
+        let stripped = try Tool.run(["--metadata", "strip", "--state", strip.sub("s.db"), "--delete-source", "-o", strip.sub("out"), strip.sub("in")])
+        #expect(stripped.status == 0 && strip.exists("in/a/mono.heic") && stripped.stderr.contains("source kept: its outputs do not carry all of it"), "\(stripped.stderr)")
+        let refused = try Tool.run(["--delete-source", "-o", strip.sub("out"), strip.sub("in")])
+        #expect(refused.status == 64 && strip.exists("in/a/mono.heic"))
+    }
+
+    @Test("kill -9 at 20 moments of a --delete-source run, with a rerun after each: the run completes, no source is gone without a verified output recorded, the state is sound, no temp file is left")
+    func killedDuringHandOff() throws {
+        let scratch = TemporaryDirectory()
+        let photo = try StateEndToEndTests.sample("photo-exif-gps-xmp-icc.heic")
+        let sources = (0..<40).map { scratch.file("in/d\($0 % 4)/p\(String(format: "%02d", $0)).heic", photo) }
+        let state = scratch.sub("state.db")
+        let arguments = ["-j", "2", "--state", state, "--delete-source", "-o", scratch.sub("out"), scratch.sub("in")]
+        var generator = SeededGenerator("killedDuringHandOff")
+        for _ in 0..<20 {
+            let run = try RunningTool(arguments)
+            usleep(UInt32.random(in: 5_000...300_000, using: &generator))
+            kill(run.pid, SIGKILL)
+            _ = run.wait()
+            let rerun = try Tool.run(arguments)
+            #expect([0, 1].contains(rerun.status), "\(rerun.stderr)")
+        }
+        let final = try Tool.run(arguments)
+        #expect(final.status == 0, "\(final.stderr)")
+        let gone = sources.filter { !FileManager.default.fileExists(atPath: $0) }
+        #expect(gone.count == 40, "every original handed off in the end")
+        let verified = Set(try StateEndToEndTests.query(state, "SELECT cast(source AS text) FROM outputs WHERE sha256 IS NOT NULL"))
+        for path in gone {
+            let relative = String(path.dropFirst(scratch.sub("in/").count))
+            #expect(verified.contains(relative), "\(relative) is gone without a verified output recorded")
+        }
+        #expect(try StateEndToEndTests.query(state, "PRAGMA integrity_check") == ["ok"])
+        let outputs = ["d0", "d1", "d2", "d3"].flatMap { scratch.files("out/" + $0) }
+        #expect(outputs.count == 40 && outputs.allSatisfy { $0.hasSuffix(".jpg") }, "\(outputs.filter { !$0.hasSuffix(".jpg") })")
+    }
+}

@@ -1,0 +1,40 @@
+import H2JTestSupport
+import Testing
+@testable import H2JContainer
+@testable import H2JSupport
+
+/// What a JPEG of the primary leaves out: the reason an original is kept.
+@Suite("Content a primary's JPEG does not carry")
+struct ContentNotCarriedTests {
+    typealias B = BoxBuilder
+
+    static func structure(items: [(Int, String)], references: [[UInt8]] = [], properties: [[UInt8]] = [],
+                          associations: [(Int, [Int])] = [], extra: [UInt8] = []) throws -> HEIFStructure {
+        try HEIFStructure.read(from: MemoryByteSource(B.ftyp + B.meta(primary: 1, items: items, references: references,
+                                                                        properties: properties, associations: associations) + extra))
+    }
+
+    static func auxC(_ urn: String) -> [UInt8] { B.box("auxC", B.fullBox(0) + Array(urn.utf8) + [0]) }
+
+    @Test("One image with a thumbnail, an alpha plane and its grid's tiles: nothing is left out")
+    func everythingCarried() throws {
+        let structure = try Self.structure(
+            items: [(1, "grid"), (2, "hvc1"), (3, "hvc1"), (4, "hvc1"), (5, "hvc1")],
+            references: [B.reference("dimg", from: 1, to: [2, 3]), B.reference("thmb", from: 4, to: [1]), B.reference("auxl", from: 5, to: [1])],
+            properties: [Self.auxC("urn:mpeg:hevc:2015:auxid:1")], associations: [(5, [1])])
+        #expect(structure.contentNotCarried().isEmpty)
+    }
+
+    @Test("Other images, a depth map, a gain map, a tmap item and an image sequence are each named")
+    func leftOut() throws {
+        let structure = try Self.structure(
+            items: [(1, "hvc1"), (2, "hvc1"), (3, "hvc1"), (4, "hvc1"), (5, "hvc1"), (6, "tmap")],
+            references: [B.reference("auxl", from: 4, to: [1]), B.reference("auxl", from: 5, to: [1])],
+            properties: [Self.auxC("urn:mpeg:hevc:2015:auxid:2"), Self.auxC("urn:com:apple:photo:2020:aux:hdrgainmap")],
+            associations: [(4, [1]), (5, [2])], extra: B.box("moov", []))
+        let missing = structure.contentNotCarried()
+        #expect(missing.first == "2 more images", "\(missing)")
+        #expect(missing.contains("a gain map ('tmap' item)") && missing.last == "an image sequence")
+        #expect(missing.count == 5, "\(missing)")
+    }
+}
