@@ -75,12 +75,26 @@ package enum BatchRunner {
         do {
             lock = try takeLock(request)
         } catch let busy as RunLock.Busy {
-            POSIX.writeLine("heic2jpg: \(busy); nothing done", to: STDERR_FILENO)
+            // Not a failure: cron's next run will do the work. Said unless --quiet.
+            if request.verbosity != .quiet { POSIX.writeLine("heic2jpg: \(busy); nothing done", to: STDERR_FILENO) }
             return RunSummary()
         } catch {
-            lock = nil
-            POSIX.writeLine("heic2jpg: cannot take the run lock: \(error); going on without it", to: STDERR_FILENO)
+            // Without a lock a state could be shared by two runs: that fails the run.
+            guard let state = request.stateFile else {
+                POSIX.writeLine("warning: cannot lock the output directory: \(error); going on without the lock", to: STDERR_FILENO)
+                return run(request, publisher: publisher, workers: workers, lock: nil)
+            }
+            var summary = RunSummary()
+            summary.stateError = "--state \(state): cannot take the run lock \(state).lock: \(error)"
+            POSIX.writeLine("error: \(summary.stateError ?? "")", to: STDERR_FILENO)
+            return summary
         }
+        return run(request, publisher: publisher, workers: workers, lock: lock)
+    }
+
+    /// The run itself, holding `lock` (or none) until it returns.
+    private static func run(_ request: BatchRequest, publisher: OutputPublisher, workers: WorkerSupervisor,
+                            lock: RunLock?) -> RunSummary {
         defer { withExtendedLifetime(lock) {} }
         var reportFD: Int32?
         var reportFailure: String?
