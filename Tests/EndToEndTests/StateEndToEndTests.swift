@@ -103,6 +103,24 @@ struct StateEndToEndTests {
         #expect(refreshed.status == 0 && refreshed.stderr.contains("updated: "), "\(refreshed.stderr)")
     }
 
+    @Test("A state that cannot be locked (its directory is missing) fails the run rather than going on unlocked; a busy lock is silent under --quiet")
+    func unlockableState() throws {
+        let scratch = TemporaryDirectory()
+        _ = try Self.tree(scratch, count: 2)
+        let missing = try Tool.run(["--state", scratch.sub("no/such/dir/state.db"), "-o", scratch.sub("out"), scratch.sub("in")])
+        #expect(missing.status == 1 && missing.stderr.contains("cannot take the run lock"), "\(missing.stderr)")
+        #expect(!scratch.exists("out/d0"), "nothing converted")
+        let holder = try RunningTool(["--state", scratch.sub("s.db"), "--wait", "-o", scratch.sub("out"), scratch.sub("in")])
+        _ = holder.wait()
+        let lock = open(scratch.sub("s.db.lock"), O_RDWR | O_CREAT, 0o644)
+        defer { close(lock) }
+        #expect(flock(lock, LOCK_EX) == 0)
+        let quiet = try Tool.run(["--quiet", "--state", scratch.sub("s.db"), "-o", scratch.sub("out"), scratch.sub("in")])
+        #expect(quiet.status == 0 && quiet.stderr.isEmpty, "\(quiet.stderr)")
+        let loud = try Tool.run(["--state", scratch.sub("s.db"), "-o", scratch.sub("out"), scratch.sub("in")])
+        #expect(loud.status == 0 && loud.stderr.contains("holds the lock on \(scratch.sub("s.db.lock")); nothing done"), "\(loud.stderr)")
+    }
+
     @Test("A damaged state file is moved aside with a warning, and the run goes on with a new state")
     func damagedState() throws {
         let scratch = TemporaryDirectory()
