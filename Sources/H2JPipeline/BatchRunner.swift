@@ -33,6 +33,8 @@ package struct BatchRequest: Sendable, Equatable {
     package var shard: Shard?
     /// `--delete-source` / `--move-source DIR`: hand verified originals off (needs `--state`).
     package var handOff: HandOffAction?
+    /// `--recheck`: re-hash sources and outputs before calling them up to date (needs `--state`).
+    package var recheck = false
 
     /// The state file, `{shard}` replaced.
     var stateFile: String? { state.map { shard?.stateFile($0) ?? $0 } }
@@ -114,7 +116,9 @@ package enum BatchRunner {
         }
         let state: RunState?
         do {
-            state = try request.stateFile.map { path throws(StateError) in try RunState(path: path, options: request.options) }
+            state = try request.stateFile.map { path throws(StateError) in
+                try RunState(path: path, options: request.options, recheck: request.recheck)
+            }
             if let damage = state?.database.damage { POSIX.writeLine("warning: --state \(damage)", to: STDERR_FILENO) }
             if request.handOff != nil { try state?.database.makeCommitsDurable() }
         } catch {

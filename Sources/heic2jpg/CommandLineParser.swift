@@ -40,7 +40,7 @@ package enum CommandLineParser {
         OptionSpec("--timeout", value: "<seconds>"), OptionSpec("--state", value: "<file>"),
         OptionSpec("--wait", value: "<seconds>", optional: true), OptionSpec("--files-from", value: "<file>"),
         OptionSpec("--null", "0"), OptionSpec("--base", value: "<dir>"), OptionSpec("--shard", value: "<k/n>"),
-        OptionSpec("--delete-source"), OptionSpec("--move-source", value: "<dir>"),
+        OptionSpec("--delete-source"), OptionSpec("--move-source", value: "<dir>"), OptionSpec("--recheck"),
         OptionSpec("--verbose", "v"),
         OptionSpec("--quiet"), OptionSpec("--version"), OptionSpec("--help", "h"),
     ]
@@ -136,6 +136,7 @@ package enum CommandLineParser {
                     guard !text.isEmpty, text != "-" else { throw .invalidValue(text, for: label, "expected a directory") }
                     request.handOff = .move(to: text)
                 }
+            case "--recheck": request.recheck = true
             case "--files-from": request.filesFrom = try endpoint()
             case "--null": request.listSeparator = 0
             case "--base":
@@ -158,6 +159,7 @@ package enum CommandLineParser {
 
     /// Rules that involve several options.
     static func validate(_ request: BatchRequest, verboseAndQuiet: Bool) throws(UsageError) {
+        if request.recheck && request.state == nil { throw UsageError(message: "'--recheck' goes with '--state'") }
         if request.handOff != nil {
             guard request.state != nil else {
                 throw UsageError(message: "'--delete-source' and '--move-source' need '--state': originals are handed off only when the state records their verified outputs")

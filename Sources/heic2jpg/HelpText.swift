@@ -68,6 +68,8 @@ package enum HelpText {
                               (missing-source). One run at a time holds it.
       --wait[=<seconds>]      When another run holds the lock, wait for it (for
                               ever, or this long) instead of exiting at once.
+      --recheck               With --state: re-hash sources and outputs before
+                              calling them up to date.
       --files-from <file>     Read the sources from this list ('-': stdin), one
                               path per line, relative to --base; outputs mirror
                               those paths. Directories in it are ignored.

@@ -121,6 +121,32 @@ struct StateEndToEndTests {
         #expect(loud.status == 0 && loud.stderr.contains("holds the lock on \(scratch.sub("s.db.lock")); nothing done"), "\(loud.stderr)")
     }
 
+    @Test("--recheck: a source changed behind an unchanged size, mtime and inode is found by its SHA-256 and converted again")
+    func recheck() throws {
+        let scratch = TemporaryDirectory()
+        let source = scratch.file("in/a.heic", try Self.sample("monochrome.heic"))
+        let arguments = ["--state", scratch.sub("state.db"), "-o", scratch.sub("out"), scratch.sub("in")]
+        #expect(try Tool.run(arguments).status == 0)
+        var before = stat()
+        stat(source, &before)
+        // Flip one byte of the last tile's data in place, then put the times back.
+        let fd = open(source, O_RDWR)
+        var byte: UInt8 = 0
+        _ = pread(fd, &byte, 1, off_t(before.st_size - 3))
+        byte ^= 0x01
+        _ = pwrite(fd, &byte, 1, off_t(before.st_size - 3))
+        var times = [before.st_atim, before.st_mtim]
+        #expect(futimens(fd, &times) == 0)
+        close(fd)
+        let plain = try Tool.run(arguments)
+        #expect(plain.stderr.contains("1 skipped"), "size, mtime and inode alone cannot see it: \(plain.stderr)")
+        // Converted again: updated, or failed if the flipped byte broke the picture.
+        let checked = try Tool.run(arguments + ["--recheck", "-v"])
+        #expect(!checked.stderr.contains("up to date") && !checked.stderr.contains("1 skipped"), "\(checked.stderr)")
+        #expect(checked.stderr.contains("updated: \(source)") || checked.stderr.contains("error: \(source)"), "\(checked.stderr)")
+        #expect(try Tool.run(["--recheck", "-o", scratch.sub("out"), scratch.sub("in")]).status == 64, "--recheck needs --state")
+    }
+
     @Test("A damaged state file is moved aside with a warning, and the run goes on with a new state")
     func damagedState() throws {
         let scratch = TemporaryDirectory()

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import H2JMetadata
 import H2JState
 import H2JSupport
 
@@ -14,6 +15,9 @@ package final class RunState: @unchecked Sendable {
     private let options: String
     /// `--overwrite`: nothing is up to date; every source is converted again.
     private let overwrite: Bool
+    /// `--recheck`: a source is up to date only if it and its outputs still hash to what
+    /// the state recorded.
+    private let recheck: Bool
     /// Outputs keep all the metadata (keep mode, GPS kept): without it no output carries
     /// all of its source.
     private let carriesMetadata: Bool
@@ -21,7 +25,8 @@ package final class RunState: @unchecked Sendable {
     /// Input roots as given → absolute (the state records absolute roots).
     private var absoluteRoots: [String: String] = [:]
 
-    package init(path: String, options: ConversionOptions) throws(StateError) {
+    package init(path: String, options: ConversionOptions, recheck: Bool = false) throws(StateError) {
+        self.recheck = recheck
         database = try StateDatabase(path: path)
         self.options = options.fingerprint
         overwrite = options.overwrite
@@ -50,7 +55,7 @@ package final class RunState: @unchecked Sendable {
               SourceRecord.doneStatuses.contains(record.status), !record.outputs.isEmpty else { return .new }
         let unchanged = candidate.info.map(Self.identity) == record.identity && record.options == options
             && record.outputs.allSatisfy(Self.stillThere)
-        guard unchanged else { return .changed(record) }
+        guard unchanged, !recheck || Self.hashesAsRecorded(candidate.path, record) else { return .changed(record) }
         guard !overwrite else { return .new }
         var result = ConversionResult(source: candidate.path, output: record.outputs[0].path, status: .skipped,
                                       reason: "up to date (--state)")
@@ -119,6 +124,15 @@ package final class RunState: @unchecked Sendable {
     static func identity(_ info: stat) -> FileIdentity {
         FileIdentity(size: Int(info.st_size), mtimeNanoseconds: Int(info.st_mtim.tv_sec) * 1_000_000_000 + Int(info.st_mtim.tv_nsec),
                      inode: Int(info.st_ino), device: Int(info.st_dev))
+    }
+
+    /// `--recheck`: the source's SHA-256 and each output's, where recorded, are still those
+    /// recorded (a file changed behind an unchanged size and mtime, a damaged copy).
+    private static func hashesAsRecorded(_ source: String, _ record: SourceRecord) -> Bool {
+        if let recorded = record.sha256, (try? SourceDigest.hex(ofFileAt: source)) != recorded { return false }
+        return record.outputs.allSatisfy { output in
+            output.sha256.map { (try? SourceDigest.hex(ofFileAt: output.path)) == $0 } ?? true
+        }
     }
 
     /// A recorded output is still there when a file of its size and inode is at its path.
