@@ -72,7 +72,8 @@ package enum BatchRunner {
     /// Every path output goes through `publisher`, and every job through `workers`,
     /// which the caller owns (the signal handler seals the one and kills the other).
     /// With another run holding the lock, nothing is done and the summary is empty.
-    package static func run(_ request: BatchRequest, publisher: OutputPublisher, workers: WorkerSupervisor) -> RunSummary {
+    package static func run(_ request: BatchRequest, publisher: OutputPublisher, workers: WorkerSupervisor,
+                            interruption: RunInterruption = RunInterruption()) -> RunSummary {
         let lock: RunLock?
         do {
             lock = try takeLock(request)
@@ -84,19 +85,19 @@ package enum BatchRunner {
             // Without a lock a state could be shared by two runs: that fails the run.
             guard let state = request.stateFile else {
                 POSIX.writeLine("warning: cannot lock the output directory: \(error); going on without the lock", to: STDERR_FILENO)
-                return run(request, publisher: publisher, workers: workers, lock: nil)
+                return run(request, publisher: publisher, workers: workers, interruption: interruption, lock: nil)
             }
             var summary = RunSummary()
             summary.stateError = "--state \(state): cannot take the run lock \(state).lock: \(error)"
             POSIX.writeLine("error: \(summary.stateError ?? "")", to: STDERR_FILENO)
             return summary
         }
-        return run(request, publisher: publisher, workers: workers, lock: lock)
+        return run(request, publisher: publisher, workers: workers, interruption: interruption, lock: lock)
     }
 
     /// The run itself, holding `lock` (or none) until it returns.
     private static func run(_ request: BatchRequest, publisher: OutputPublisher, workers: WorkerSupervisor,
-                            lock: RunLock?) -> RunSummary {
+                            interruption: RunInterruption, lock: RunLock?) -> RunSummary {
         defer { withExtendedLifetime(lock) {} }
         var reportFD: Int32?
         var reportFailure: String?
@@ -111,6 +112,7 @@ package enum BatchRunner {
         }
         defer { if let reportFD, reportFD != STDOUT_FILENO { close(reportFD) } }
         let reporter = Reporter(verbosity: request.verbosity, report: reportFD, reportName: request.report?.display ?? "-")
+        interruption.attach(reporter)
         if let reportFailure {
             reporter.record(.failed(source: "--report", output: nil, .reportUnwritable, reportFailure))
         }

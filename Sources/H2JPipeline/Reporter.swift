@@ -19,6 +19,8 @@ package final class Reporter: @unchecked Sendable {
     private var lastProgress = 0.0
     private var progressShown = false
     package private(set) var summary = RunSummary()
+    /// The summary has been written (a report ends with exactly one).
+    private var finished = false
 
     /// `report` is a descriptor for JSON Lines (not closed here), `reportName` what the
     /// user called it. A progress line is shown only when stderr is a terminal, so cron
@@ -56,6 +58,26 @@ package final class Reporter: @unchecked Sendable {
         POSIX.writeLine("error: \(error)", to: STDERR_FILENO)
     }
 
+    /// The report's summary for a run a signal is ending (`SignalCleanup`), with
+    /// `interruptedBy`. Only if the lock is free within a moment: a thread holding it may
+    /// be blocked on a full stderr, and the signal must end the run regardless. Written
+    /// once; false when it could not be.
+    @discardableResult
+    package func finishInterrupted(by signal: String) -> Bool {
+        let deadline = POSIX.monotonicSeconds() + 0.2
+        while !lock.tryLock() {
+            guard POSIX.monotonicSeconds() < deadline else { return false }
+            usleep(1000)
+        }
+        defer { lock.unlock() }
+        guard !finished else { return false }
+        finished = true
+        summary.seconds = POSIX.monotonicSeconds() - started
+        summary.interruptedBy = signal
+        if report != nil { writeReport(Self.json(summary)) }
+        return true
+    }
+
     /// The reason of the first result that means a resource ran out (`ErrorCode.isExhaustion`),
     /// once one has been recorded: the run then starts no more files.
     package var stoppedBy: String? { lock.withLock { summary.stoppedBy } }
@@ -65,6 +87,7 @@ package final class Reporter: @unchecked Sendable {
     package func finish(tempFilesRemoved: Int = 0) -> RunSummary {
         lock.lock()
         defer { lock.unlock() }
+        finished = true
         summary.seconds = POSIX.monotonicSeconds() - started
         summary.tempFilesRemoved = tempFilesRemoved
         clearProgress()
@@ -151,6 +174,7 @@ package final class Reporter: @unchecked Sendable {
         line.add("imagesPerSecond", summary.imagesPerSecond)
         line.add("tempFilesRemoved", summary.tempFilesRemoved)
         line.add("stoppedBy", summary.stoppedBy)
+        line.add("interruptedBy", summary.interruptedBy)
         return line.text
     }
 

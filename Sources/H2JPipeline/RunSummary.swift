@@ -18,6 +18,9 @@ package struct RunSummary: Sendable, Equatable {
     package var reportError: WriteError?
     /// The first state database failure during the run, if any (the run then fails).
     package var stateError: String?
+    /// The signal that ended the run (`SIGINT`, `SIGTERM`…), in the summary written as it
+    /// ended; nil for a run that finished.
+    package var interruptedBy: String?
     /// Why the run stopped starting files before the end (a resource ran out: the first
     /// such failure's reason); the exit code is then 75.
     package var stoppedBy: String?

@@ -24,6 +24,8 @@ package final class Lock: @unchecked Sendable {
     }
 
     package func lock() { pthread_mutex_lock(mutex) }
+    /// Takes the lock only if it is free now; true when taken.
+    package func tryLock() -> Bool { pthread_mutex_trylock(mutex) == 0 }
     package func unlock() { pthread_mutex_unlock(mutex) }
 
     /// Runs `body` holding the lock.

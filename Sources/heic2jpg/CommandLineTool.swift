@@ -42,8 +42,9 @@ package enum CommandLineTool {
         case .convert(let request):
             let publisher = OutputPublisher()
             let workers = BatchRunner.startWorkers(for: request, publisher: publisher)
-            let cleanup = SignalCleanup(publisher: publisher, workers: workers)
-            let summary = BatchRunner.run(request, publisher: publisher, workers: workers)
+            let interruption = RunInterruption()
+            let cleanup = SignalCleanup(publisher: publisher, workers: workers, interruption: interruption)
+            let summary = BatchRunner.run(request, publisher: publisher, workers: workers, interruption: interruption)
             withExtendedLifetime(cleanup) {}
             return exitCode(summary)
         }

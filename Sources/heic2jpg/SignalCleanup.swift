@@ -6,7 +6,8 @@ import H2JPipeline
 import H2JSupport
 
 /// Every signal that ends a run by default (INT, TERM, HUP, PIPE, QUIT, USR1, USR2,
-/// ALRM): kill the worker processes, remove every temp file, then exit with 128 + signal.
+/// ALRM): kill the worker processes, remove every temp file, end the report with its
+/// summary (`interruptedBy`), then exit with 128 + signal.
 ///
 /// The handler runs on a Dispatch queue (not in signal context), so it may take locks;
 /// `OutputPublisher.removeAllAndSeal` also stops workers from publishing afterwards. It
@@ -14,10 +15,12 @@ import H2JSupport
 /// reading it) must not keep a SIGTERM from ending the run.
 package final class SignalCleanup {
     static let signals = [SIGINT, SIGTERM, SIGHUP, SIGPIPE, SIGQUIT, SIGUSR1, SIGUSR2, SIGALRM]
+    static let names: [Int32: String] = [SIGINT: "SIGINT", SIGTERM: "SIGTERM", SIGHUP: "SIGHUP", SIGPIPE: "SIGPIPE",
+                                         SIGQUIT: "SIGQUIT", SIGUSR1: "SIGUSR1", SIGUSR2: "SIGUSR2", SIGALRM: "SIGALRM"]
 
     private let sources: [DispatchSourceSignal]
 
-    package init(publisher: OutputPublisher, workers: WorkerSupervisor) {
+    package init(publisher: OutputPublisher, workers: WorkerSupervisor, interruption: RunInterruption) {
         let queue = DispatchQueue(label: "heic2jpg.signals")
         sources = Self.signals.map { number in
             signal(number, SIG_IGN)
@@ -25,6 +28,7 @@ package final class SignalCleanup {
             source.setEventHandler {
                 workers.killAll()
                 publisher.removeAllAndSeal()
+                interruption.interrupted(by: Self.names[number] ?? "signal \(number)")
                 var stderr = pollfd(fd: STDERR_FILENO, events: Int16(POLLOUT), revents: 0)
                 if poll(&stderr, 1, 0) == 1, stderr.revents & Int16(POLLOUT) != 0 {
                     POSIX.writeLine("\nheic2jpg: interrupted by signal \(number); no partial output left", to: STDERR_FILENO)

@@ -161,14 +161,14 @@ struct FailureEndToEndTests {
         #expect(!FileManager.default.fileExists(atPath: scratch.sub("out")))
     }
 
-    @Test("SIGINT mid-batch leaves only complete JPEGs and no temp file")
+    @Test("SIGINT mid-batch leaves only complete JPEGs and no temp file, and the report still ends with its summary")
     func interrupted() throws {
         let scratch = TemporaryDirectory()
         let good = try bytes(Tool.samples + "/10bit-gradient.heic")
         for i in 0..<60 { try write(good, scratch.sub("in/\(i).heic")) }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: Tool.binary)
-        process.arguments = ["-j", "2", "-o", scratch.sub("out"), scratch.sub("in")]
+        process.arguments = ["-j", "2", "-o", scratch.sub("out"), "--report", scratch.sub("r.jsonl"), scratch.sub("in")]
         process.standardError = FileHandle.nullDevice
         try process.run()
         // Wait until the run is under way, then interrupt it.
@@ -179,6 +179,9 @@ struct FailureEndToEndTests {
         let outputs = scratch.files("out")
         #expect(process.terminationStatus == 128 + SIGINT || (process.terminationStatus == 0 && outputs.count == 60))
         #expect(outputs.allSatisfy { $0.hasSuffix(".jpg") && !$0.hasPrefix(".") }, "\(outputs)")
+        let summary = try ReportFile(scratch.sub("r.jsonl")).summary
+        #expect(summary != nil, "the report ends with a summary")
+        if process.terminationStatus == 128 + SIGINT { #expect(summary?["interruptedBy"] as? String == "SIGINT", "\(summary ?? [:])") }
         for name in outputs {
             let decoded = Reference.jpeg(scratch.sub("out/" + name))
             #expect(decoded != nil && decoded?.warnings == 0, "\(name) is incomplete")
