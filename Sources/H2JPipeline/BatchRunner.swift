@@ -140,12 +140,8 @@ package enum BatchRunner {
             var result = result
             if let state, let candidate {
                 do {
-                    try state.record(candidate, result, started: started)
-                    if let handOff {
-                        let record = try state.database.source(root: state.absolute(candidate.root), path: candidate.relativePath,
-                                                               fresh: true)
-                        result = handOff.apply(candidate, record, to: result)
-                    }
+                    let record = try state.record(candidate, result, started: started)
+                    if let handOff { result = handOff.apply(candidate, record, to: result) }
                 } catch {
                     reporter.noteStateError(error)
                 }

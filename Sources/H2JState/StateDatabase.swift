@@ -110,10 +110,10 @@ package final class StateDatabase: @unchecked Sendable {
     // MARK: - Sources
 
     /// The record of the source at `path` under `root`, with its outputs; nil if none.
-    /// `fresh` sees every record written so far (else the walk's read snapshot may be a
-    /// thousand lookups old).
-    package func source(root: String, path: String, fresh: Bool = false) throws(StateError) -> SourceRecord? {
-        try reading(fresh: fresh) {
+    /// The walk's read snapshot may be a thousand lookups old: records this run wrote
+    /// since may not show.
+    package func source(root: String, path: String) throws(StateError) -> SourceRecord? {
+        try reading {
             let key: [SQLValue] = [.blob(PathBytes.bytes(root)), .blob(PathBytes.bytes(path))]
             guard let row = try reader.rows("""
                 SELECT size, mtime_ns, inode, device, sha256, status, error_code, reason, tool_version, options,

@@ -109,6 +109,24 @@ extension POSIX {
         }
     }
 
+    /// The whole file at `path` (small files: `/proc` entries), its descriptor closed
+    /// again; nil when it cannot be opened or read.
+    package static func readFile(_ path: String) -> [UInt8]? {
+        let fd = openFile(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        return try? readToEnd(fd)
+    }
+
+    /// `fsync` of a directory, so the entries just made in it are durable; failures are
+    /// harmless to callers (the files themselves are synced).
+    package static func syncDirectory(_ path: String) {
+        let fd = openFile(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard fd >= 0 else { return }
+        fsync(fd)
+        close(fd)
+    }
+
     /// `realpath(3)` (for paths up to PATH_MAX, which is what command-line inputs are).
     package static func realPath(_ path: String) -> String? {
         let resolved = withCString(PathBytes.bytes(path)) { realpath($0, nil) }

@@ -15,8 +15,6 @@ import H2JSupport
 /// reading it) must not keep a SIGTERM from ending the run.
 package final class SignalCleanup {
     static let signals = [SIGINT, SIGTERM, SIGHUP, SIGPIPE, SIGQUIT, SIGUSR1, SIGUSR2, SIGALRM]
-    static let names: [Int32: String] = [SIGINT: "SIGINT", SIGTERM: "SIGTERM", SIGHUP: "SIGHUP", SIGPIPE: "SIGPIPE",
-                                         SIGQUIT: "SIGQUIT", SIGUSR1: "SIGUSR1", SIGUSR2: "SIGUSR2", SIGALRM: "SIGALRM"]
 
     private let sources: [DispatchSourceSignal]
 
@@ -28,7 +26,7 @@ package final class SignalCleanup {
             source.setEventHandler {
                 workers.killAll()
                 publisher.removeAllAndSeal()
-                interruption.interrupted(by: Self.names[number] ?? "signal \(number)")
+                interruption.interrupted(by: POSIX.signalName(number))
                 var stderr = pollfd(fd: STDERR_FILENO, events: Int16(POLLOUT), revents: 0)
                 if poll(&stderr, 1, 0) == 1, stderr.revents & Int16(POLLOUT) != 0 {
                     POSIX.writeLine("\nheic2jpg: interrupted by signal \(number); no partial output left", to: STDERR_FILENO)

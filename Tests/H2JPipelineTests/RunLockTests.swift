@@ -30,7 +30,9 @@ struct RunLockTests {
         let holder = try RunLock(path: scratch.path, wait: nil)
         #expect(throws: RunLock.Busy.self) { _ = try RunLock(path: scratch.path, wait: nil) }
         #expect(scratch.files().isEmpty)
-        #expect(RunLock.holder(of: open(scratch.path, O_RDONLY)).hasPrefix("pid \(getpid())"))
+        let directory = open(scratch.path, O_RDONLY)
+        defer { close(directory) }
+        #expect(RunLock.holder(of: directory).hasPrefix("pid \(getpid())"))
         withExtendedLifetime(holder) {}
     }
 

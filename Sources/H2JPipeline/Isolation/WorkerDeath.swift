@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import H2JSupport
 
 /// Why a worker stopped in the middle of a file, in the words the file's failure gives:
 /// "decoder crashed: SIGABRT in libheif, decoding; it last said: …".
@@ -40,9 +41,9 @@ struct WorkerDeath {
         case .misbehaved(let problem):
             text = "decoder failed \(site): \(problem); the decoder was stopped"
         case .died(let exit):
-            let how = exit.signal.map { "crashed: \(Self.name(of: $0))" } ?? "exited with status \(exit.status)"
+            let how = exit.signal.map { "crashed: \(POSIX.signalName($0))" } ?? "exited with status \(exit.status)"
             if code == .interrupted {
-                text = "interrupted: the decoder got \(exit.signal.map(Self.name) ?? "a signal") \(site)"
+                text = "interrupted: the decoder got \(exit.signal.map(POSIX.signalName) ?? "a signal") \(site)"
             } else if code == .outOfMemory {
                 text = "decoder ran out of memory \(site) (--max-memory \(Self.mebibytes(limits.memoryBytes)), "
                     + "peak \(Self.mebibytes(exit.peakBytes))); it \(how)"
@@ -84,16 +85,6 @@ struct WorkerDeath {
         case (.copy?, _): "in libjpeg, checking the JPEG"
         case (.plan?, _), (nil, _): "before it started the file"
         }
-    }
-
-    static func name(of signal: Int32) -> String {
-        let names: [Int32: String] = [
-            SIGABRT: "SIGABRT", SIGSEGV: "SIGSEGV", SIGBUS: "SIGBUS", SIGFPE: "SIGFPE", SIGILL: "SIGILL",
-            SIGTRAP: "SIGTRAP", SIGKILL: "SIGKILL", SIGTERM: "SIGTERM", SIGINT: "SIGINT", SIGHUP: "SIGHUP",
-            SIGQUIT: "SIGQUIT", SIGPIPE: "SIGPIPE", SIGALRM: "SIGALRM", SIGXCPU: "SIGXCPU", SIGXFSZ: "SIGXFSZ",
-            SIGSYS: "SIGSYS", SIGUSR1: "SIGUSR1", SIGUSR2: "SIGUSR2",
-        ]
-        return names[signal] ?? "signal \(signal)"
     }
 
     static func mebibytes(_ bytes: Int) -> String { "\(bytes >> 20) MiB" }

@@ -146,7 +146,8 @@ final class WorkerProcess {
         var entries: [[UInt8]] = []
         var pointer = environ
         while let entry = pointer.pointee {
-            let bytes = PathBytes.bytes(PathBytes.string(cString: entry))
+            let bytes = Array(UnsafeBufferPointer(start: UnsafeRawPointer(entry).assumingMemoryBound(to: UInt8.self),
+                                                  count: strlen(entry)))
             if !bytes.starts(with: "SWIFT_BACKTRACE=".utf8) { entries.append(bytes) }
             pointer += 1
         }

@@ -139,7 +139,7 @@ package final class OutputPublisher: @unchecked Sendable {
                 throw error
             }
             claimedNow?.settle(published: true)
-            Self.syncDirectory(directory)
+            POSIX.syncDirectory(directory)
             let bytes = Int(info.st_size)
             hooks.didPublish(path, source, bytes)
             return bytes
@@ -228,13 +228,5 @@ package final class OutputPublisher: @unchecked Sendable {
         }
         // mkdir's mode is reduced by the umask; the source's bits are what is wanted.
         if let model { _ = POSIX.setMode(path, mode, owner: OutputAttributes.copiesOwner ? (model.st_uid, model.st_gid) : nil) }
-    }
-
-    /// Makes the rename durable; failures are harmless (the data itself is synced).
-    private static func syncDirectory(_ path: String) {
-        let fd = POSIX.openFile(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        guard fd >= 0 else { return }
-        fsync(fd)
-        close(fd)
     }
 }

@@ -55,7 +55,7 @@ package final class RunLock {
     /// `fd` is open on; a plainer text when it cannot be told.
     static func holder(of fd: Int32) -> String {
         var info = stat()
-        guard fstat(fd, &info) == 0, let locks = try? POSIX.readToEnd(POSIX.openFile("/proc/locks", O_RDONLY | O_CLOEXEC))
+        guard fstat(fd, &info) == 0, let locks = POSIX.readFile("/proc/locks")
         else { return "another process" }
         // Lines: "1: FLOCK  ADVISORY  WRITE 1234 fd:01:5678 0 EOF": pid, then the device's
         // major and minor in hex and the inode.
@@ -74,8 +74,7 @@ package final class RunLock {
 
     /// When process `pid` started, ISO 8601 UTC: boot time plus its start in clock ticks.
     private static func startTime(of pid: Int32) -> String? {
-        guard let stat = try? POSIX.readToEnd(POSIX.openFile("/proc/\(pid)/stat", O_RDONLY | O_CLOEXEC)),
-              let boot = try? POSIX.readToEnd(POSIX.openFile("/proc/stat", O_RDONLY | O_CLOEXEC)) else { return nil }
+        guard let stat = POSIX.readFile("/proc/\(pid)/stat"), let boot = POSIX.readFile("/proc/stat") else { return nil }
         let text = String(decoding: stat, as: UTF8.self)
         guard let close = text.lastIndex(of: ")") else { return nil }
         let fields = text[text.index(after: close)...].split(separator: " ")

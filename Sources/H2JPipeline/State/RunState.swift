@@ -65,9 +65,11 @@ package final class RunState: @unchecked Sendable {
         return .upToDate(result, record)
     }
 
-    /// Records how a candidate ended (a result from the planner or a worker).
-    func record(_ candidate: Candidate, _ result: ConversionResult, started: Int) throws(StateError) {
-        guard let info = candidate.info else { return }
+    /// Records how a candidate ended (a result from the planner or a worker); returns the
+    /// record as written (nil for a candidate the walk gave no identity).
+    @discardableResult
+    func record(_ candidate: Candidate, _ result: ConversionResult, started: Int) throws(StateError) -> SourceRecord? {
+        guard let info = candidate.info else { return nil }
         let outputs: [OutputRecord] = [.converted, .updated, .copied, .skipped].contains(result.status)
             ? result.output.flatMap(Self.outputRecord).map { [$0] } ?? [] : []
         var record = SourceRecord(root: absolute(candidate.root), path: candidate.relativePath, identity: Self.identity(info),
@@ -81,6 +83,7 @@ package final class RunState: @unchecked Sendable {
         record.width = result.width
         record.height = result.height
         try database.record(record, run: run)
+        return record
     }
 
     /// The recorded sources under the directory input `root` that this run did not meet
@@ -122,8 +125,13 @@ package final class RunState: @unchecked Sendable {
     }
 
     static func identity(_ info: stat) -> FileIdentity {
-        FileIdentity(size: Int(info.st_size), mtimeNanoseconds: Int(info.st_mtim.tv_sec) * 1_000_000_000 + Int(info.st_mtim.tv_nsec),
-                     inode: Int(info.st_ino), device: Int(info.st_dev))
+        FileIdentity(size: Int(info.st_size), mtimeNanoseconds: nanoseconds(info.st_mtim), inode: Int(info.st_ino),
+                     device: Int(info.st_dev))
+    }
+
+    /// A time as the state records it: nanoseconds since 1970.
+    private static func nanoseconds(_ time: timespec) -> Int {
+        Int(time.tv_sec) * 1_000_000_000 + Int(time.tv_nsec)
     }
 
     /// `--recheck`: the source's SHA-256 and each output's, where recorded, are still those
@@ -146,6 +154,6 @@ package final class RunState: @unchecked Sendable {
         let absolute = Path.absolute(path)
         guard let info = POSIX.fileInfo(absolute) else { return nil }
         return OutputRecord(path: absolute, size: Int(info.st_size), inode: Int(info.st_ino),
-                            mtimeNanoseconds: Int(info.st_mtim.tv_sec) * 1_000_000_000 + Int(info.st_mtim.tv_nsec))
+                            mtimeNanoseconds: nanoseconds(info.st_mtim))
     }
 }

@@ -65,7 +65,7 @@ struct SourceHandOff {
                 throw Refusal(description: "\(output.path) is \(check.width)×\(check.height), not the planned \(width)×\(height)")
             }
             guard file.sync() else { throw Refusal(description: "cannot fsync \(output.path): \(POSIX.lastError())") }
-            Self.syncDirectory(Path.parent(output.path))
+            POSIX.syncDirectory(Path.parent(output.path))
             try state.database.recordOutputDigest(root: root, source: candidate.relativePath, output: output.path,
                                                   sha256: SHA256.hex(SHA256.digest(bytes)))
         }
@@ -78,19 +78,12 @@ struct SourceHandOff {
             try OutputPublisher.makeDirectories(Path.parent(target), mirroring: Path.parent(candidate.path))
             let code = POSIX.renameNoReplace(candidate.path, target)
             guard code == 0 else { throw Refusal(description: "cannot move it to \(target): \(POSIX.describe(code))") }
-            Self.syncDirectory(Path.parent(target))
+            POSIX.syncDirectory(Path.parent(target))
             destination = Path.absolute(target)
         }
-        Self.syncDirectory(Path.parent(candidate.path))
+        POSIX.syncDirectory(Path.parent(candidate.path))
         try state.database.recordHandOff(root: root, source: candidate.relativePath, action: action == .delete ? "deleted" : "moved",
                                          destination: destination, run: state.run)
-    }
-
-    private static func syncDirectory(_ path: String) {
-        let fd = POSIX.openFile(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        guard fd >= 0 else { return }
-        fsync(fd)
-        close(fd)
     }
 }
 
