@@ -189,8 +189,15 @@ package enum BatchRunner {
                                                     base: request.base, outputRoot: outputRoot))
         } else {
             let releases = claimsReleasable(walkInputs, outputRoot: outputRoot)
-            candidates = AnyIterator(InputWalker(inputs: walkInputs, outputRoot: outputRoot) { directory in
-                if releases { publisher.releaseClaims(inDirectory: directory) }
+            candidates = AnyIterator(InputWalker(inputs: walkInputs, outputRoot: outputRoot) { finished in
+                if releases { publisher.releaseClaims(inDirectory: finished.outputDirectory) }
+                // What the state recorded in the directory and the walk did not meet.
+                guard let state else { return }
+                do {
+                    try state.leave(root: finished.root, directory: finished.relativeDirectory).forEach(reporter.record)
+                } catch {
+                    reporter.noteStateError(error)
+                }
             })
         }
         for found in candidates {

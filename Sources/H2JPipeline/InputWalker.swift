@@ -64,12 +64,21 @@ package final class InputWalker: IteratorProtocol, Sequence {
     private let outputRoot: String?
     private let skipDirectory: (dev_t, ino_t)?
     private var stack: [Level] = []
-    /// Told the output directory of each directory the walk has finished listing.
-    private let onLeave: (String) -> Void
+    /// Told of each directory the walk has finished listing.
+    private let onLeave: (FinishedDirectory) -> Void
 
-    /// `outputRoot` nil means "next to each source". `onLeave` hears the output directory
-    /// of every walked directory once all its entries (subdirectories included) are done.
-    package init(inputs: [String], outputRoot: String?, onLeave: @escaping (String) -> Void = { _ in }) {
+    /// A directory whose entries (subdirectories included) the walk has all yielded.
+    package struct FinishedDirectory {
+        /// The output directory it maps to.
+        package let outputDirectory: String
+        /// The directory input it lies in, and its path relative to that ("" for the input).
+        package let root: String
+        package let relativeDirectory: String
+    }
+
+    /// `outputRoot` nil means "next to each source". `onLeave` hears of every walked
+    /// directory once all its entries (subdirectories included) are done.
+    package init(inputs: [String], outputRoot: String?, onLeave: @escaping (FinishedDirectory) -> Void = { _ in }) {
         self.inputs = inputs.reversed()
         self.outputRoot = outputRoot
         self.onLeave = onLeave
@@ -85,7 +94,8 @@ package final class InputWalker: IteratorProtocol, Sequence {
         while true {
             if var level = stack.popLast() {
                 guard let name = level.names.popLast() else {
-                    onLeave(level.outputDirectory)
+                    onLeave(FinishedDirectory(outputDirectory: level.outputDirectory, root: level.root,
+                                              relativeDirectory: level.relativeDirectory))
                     continue
                 }
                 stack.append(level)

@@ -7,9 +7,9 @@ import H2JSupport
 /// The run state of `--state FILE`: an SQLite database in WAL mode that remembers every
 /// source, how its conversion ended and its outputs, so a rerun converts only what
 /// changed. Two connections, each used from any thread under its own lock: the writer
-/// records results; the reader answers the walk's lookups inside read transactions of
-/// a thousand lookups each (SQLite's file locking per statement was a fifth of a no-op
-/// rerun), and holds the run's table of sources met.
+/// records results; the reader answers the walk's lookups, one query per directory,
+/// inside read transactions of a thousand lookups each (SQLite's file locking per
+/// statement was a fifth of a no-op rerun), and holds the run's table of directories met.
 ///
 /// Opening checks integrity (`PRAGMA quick_check`). A damaged file is never silently
 /// recreated: it is moved aside (`FILE.damaged-<time>`, with its `-wal` and `-shm`),
@@ -46,7 +46,7 @@ package final class StateDatabase: @unchecked Sendable {
         self.damage = damage
         reader = try SQLiteConnection(path: path, create: false)
         try migrate()
-        try reader.execute("CREATE TEMP TABLE seen (root BLOB NOT NULL, path BLOB NOT NULL, PRIMARY KEY (root, path)) WITHOUT ROWID")
+        try reader.execute("CREATE TEMP TABLE seen_dirs (root BLOB NOT NULL, dir BLOB NOT NULL, PRIMARY KEY (root, dir)) WITHOUT ROWID")
     }
 
     /// Opens `path` and checks it; a check that fails is an error with code 0.
@@ -66,7 +66,8 @@ package final class StateDatabase: @unchecked Sendable {
         }
         for (index, migration) in StateSchema.migrations.enumerated().dropFirst(version) {
             try connection.transaction { () throws in
-                try connection.execute(migration)
+                try connection.execute(migration.sql)
+                try migration.backfill?(connection)
                 try connection.execute("PRAGMA user_version = \(index + 1)")
             }
         }
@@ -114,27 +115,55 @@ package final class StateDatabase: @unchecked Sendable {
     /// since may not show.
     package func source(root: String, path: String) throws(StateError) -> SourceRecord? {
         try reading {
-            let key: [SQLValue] = [.blob(PathBytes.bytes(root)), .blob(PathBytes.bytes(path))]
-            guard let row = try reader.rows("""
-                SELECT size, mtime_ns, inode, device, sha256, status, error_code, reason, tool_version, options,
-                started_ns, finished_ns, complete, width, height FROM sources WHERE root = ? AND path = ?
-                """, key).first, row.count == 15 else { return nil }
-            let outputs = try reader.rows("SELECT path, size, sha256, kind, inode, mtime_ns FROM outputs WHERE root = ? AND source = ?", key)
-                .compactMap(Self.output)
-            var record = SourceRecord(root: root, path: path,
-                                identity: FileIdentity(size: row[0].integer ?? -1, mtimeNanoseconds: row[1].integer ?? -1,
-                                                       inode: row[2].integer ?? -1, device: row[3].integer ?? -1),
-                                sha256: row[4].text, status: row[5].text ?? "", errorCode: row[6].text, reason: row[7].text,
-                                toolVersion: row[8].text ?? "", options: row[9].text ?? "",
-                                startedNanoseconds: row[10].integer ?? 0, finishedNanoseconds: row[11].integer ?? 0,
-                                outputs: outputs)
-            record.complete = row[12].integer == 1
-            record.width = row[13].integer
-            record.height = row[14].integer
-            return record
+            try records(root: root, from: "sources s", where: "s.path = ?", .blob(PathBytes.bytes(path))).first
         }
     }
 
+    /// Every recorded source in `directory` (relative to `root`; empty for the root
+    /// itself), with its outputs, in path order: one query for a directory's lookups.
+    package func sources(root: String, directory: String) throws(StateError) -> [SourceRecord] {
+        try reading {
+            // Named, since without statistics SQLite scans the root's primary key instead.
+            try records(root: root, from: "sources s INDEXED BY sources_by_dir", where: "s.dir = ?",
+                        .blob(PathBytes.bytes(directory)))
+        }
+    }
+
+    /// The sources under `root` matching `condition` (on `s`, read `from`, with one
+    /// parameter), in path order, each with its outputs: one row per output, grouped back
+    /// by source.
+    private func records(root: String, from table: String, where condition: String, _ value: SQLValue) throws(StateError)
+        -> [SourceRecord] {
+        let rows = try reader.rows("""
+            SELECT s.path, s.size, s.mtime_ns, s.inode, s.device, s.sha256, s.status, s.error_code, s.reason,
+            s.tool_version, s.options, s.started_ns, s.finished_ns, s.complete, s.width, s.height,
+            o.path, o.size, o.sha256, o.kind, o.inode, o.mtime_ns
+            FROM \(table) LEFT JOIN outputs o ON o.root = s.root AND o.source = s.path
+            WHERE s.root = ? AND \(condition) ORDER BY s.path
+            """, [.blob(PathBytes.bytes(root)), value])
+        var records: [SourceRecord] = []
+        var lastPath: [UInt8]?
+        for row in rows where row.count == 22 {
+            guard let path = row[0].blob else { continue }
+            if path != lastPath {
+                lastPath = path
+                var record = SourceRecord(root: root, path: PathBytes.string(path),
+                                          identity: FileIdentity(size: row[1].integer ?? -1, mtimeNanoseconds: row[2].integer ?? -1,
+                                                                 inode: row[3].integer ?? -1, device: row[4].integer ?? -1),
+                                          sha256: row[5].text, status: row[6].text ?? "", errorCode: row[7].text,
+                                          reason: row[8].text, toolVersion: row[9].text ?? "", options: row[10].text ?? "",
+                                          startedNanoseconds: row[11].integer ?? 0, finishedNanoseconds: row[12].integer ?? 0)
+                record.complete = row[13].integer == 1
+                record.width = row[14].integer
+                record.height = row[15].integer
+                records.append(record)
+            }
+            if let output = Self.output(Array(row[16...])) { records[records.count - 1].outputs.append(output) }
+        }
+        return records
+    }
+
+    /// An output from its six columns (all NULL for a source without outputs: nil).
     private static func output(_ row: [SQLValue]) -> OutputRecord? {
         guard row.count == 6, let path = row[0].blob, let size = row[1].integer, let kind = row[3].text,
               let inode = row[4].integer, let mtime = row[5].integer else { return nil }
@@ -150,14 +179,15 @@ package final class StateDatabase: @unchecked Sendable {
                 _ = try connection.rows("DELETE FROM outputs WHERE root = ? AND source = ?", key)
                 _ = try connection.rows("""
                     INSERT OR REPLACE INTO sources (root, path, size, mtime_ns, inode, device, sha256, status, error_code,
-                    reason, tool_version, options, started_ns, finished_ns, run_id, complete, width, height)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    reason, tool_version, options, started_ns, finished_ns, run_id, complete, width, height, dir)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                     """, key + [.integer(source.identity.size), .integer(source.identity.mtimeNanoseconds),
                                 .integer(source.identity.inode), .integer(source.identity.device), Self.optional(source.sha256),
                                 .text(source.status), Self.optional(source.errorCode), Self.optional(source.reason),
                                 .text(source.toolVersion), .text(source.options), .integer(source.startedNanoseconds),
                                 .integer(source.finishedNanoseconds), .integer(run), .integer(source.complete ? 1 : 0),
-                                source.width.map(SQLValue.integer) ?? .null, source.height.map(SQLValue.integer) ?? .null])
+                                source.width.map(SQLValue.integer) ?? .null, source.height.map(SQLValue.integer) ?? .null,
+                                .blob(SourceRecord.directoryBytes(of: PathBytes.bytes(source.path)))])
                 for output in source.outputs {
                     _ = try connection.rows("INSERT OR REPLACE INTO outputs (root, source, path, size, sha256, kind, inode, mtime_ns) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
                                             key + [.blob(PathBytes.bytes(output.path)), .integer(output.size), Self.optional(output.sha256),
@@ -167,22 +197,23 @@ package final class StateDatabase: @unchecked Sendable {
         }
     }
 
-    /// Notes that this run met the source (for `unseen`): a row of the reader's
-    /// temporary table, no write to the file.
-    package func markSeen(root: String, path: String) throws(StateError) {
+    /// Notes that this run walked `directory` under `root` to its end (for
+    /// `unseenDirectories`): a row of the reader's temporary table, no write to the file.
+    package func markDirectorySeen(root: String, directory: String) throws(StateError) {
         try reading {
-            _ = try reader.rows("INSERT OR IGNORE INTO temp.seen (root, path) VALUES (?, ?)",
-                                [.blob(PathBytes.bytes(root)), .blob(PathBytes.bytes(path))])
+            _ = try reader.rows("INSERT OR IGNORE INTO temp.seen_dirs (root, dir) VALUES (?, ?)",
+                                [.blob(PathBytes.bytes(root)), .blob(PathBytes.bytes(directory))])
         }
     }
 
-    /// Sources recorded under `root` (not already `missing-source`) that this run has not
-    /// met, in path order.
-    package func unseen(root: String) throws(StateError) -> [String] {
+    /// The directories under `root` that hold recorded sources (not already
+    /// `missing-source`) and that this run did not walk, in order: a vanished directory's
+    /// sources are found here.
+    package func unseenDirectories(root: String) throws(StateError) -> [String] {
         try reading(fresh: true) {
             try reader.rows("""
-                SELECT path FROM sources s WHERE root = ? AND status != 'missing-source'
-                AND NOT EXISTS (SELECT 1 FROM temp.seen t WHERE t.root = s.root AND t.path = s.path) ORDER BY path
+                SELECT DISTINCT dir FROM sources s WHERE root = ? AND status != 'missing-source'
+                AND NOT EXISTS (SELECT 1 FROM temp.seen_dirs t WHERE t.root = s.root AND t.dir = s.dir) ORDER BY dir
                 """, [.blob(PathBytes.bytes(root))]).compactMap { $0.first?.blob.map(PathBytes.string) }
         }
     }

@@ -43,6 +43,20 @@ package struct SourceRecord: Equatable, Sendable {
         self.outputs = outputs
     }
 
+    /// The directory part of a relative path's bytes: up to its last `/`, empty for a
+    /// name at the root.
+    package static func directoryBytes(of path: [UInt8]) -> [UInt8] {
+        guard let slash = path.lastIndex(of: UInt8(ascii: "/")) else { return [] }
+        return Array(path[..<slash])
+    }
+
+    /// A relative path split into its directory (as `directoryBytes`) and its last name.
+    /// The escape of `PathBytes` never yields a `/`, so splitting the text is exact.
+    package static func split(_ path: String) -> (directory: String, name: String) {
+        guard let slash = path.utf8.lastIndex(of: UInt8(ascii: "/")) else { return ("", path) }
+        return (String(path[..<slash]), String(path[path.utf8.index(after: slash)...]))
+    }
+
     /// Statuses after which the outputs are complete and the source need not be converted
     /// again while nothing changes.
     package static let doneStatuses: Set<String> = ["converted", "updated", "copied", "skipped"]

@@ -4,11 +4,18 @@
 ///
 /// Paths are blobs of their exact bytes (`PathBytes`): a source's `root` is its input's
 /// absolute path, `path` the source's path relative to it; an output's `path` is
-/// absolute. Times are nanoseconds since 1970.
+/// absolute. Times are nanoseconds since 1970. A source's `dir` is the directory part of
+/// its `path` (empty at the root): a rerun reads a directory's records in one query.
 enum StateSchema {
-    static let migrations: [String] = [
+    /// One step of the schema: SQL, then, for data SQL cannot compute, a Swift pass.
+    struct Migration: Sendable {
+        let sql: String
+        var backfill: (@Sendable (SQLiteConnection) throws(StateError) -> Void)? = nil
+    }
+
+    static let migrations: [Migration] = [
         // 1: runs, sources, outputs, hand-offs.
-        """
+        Migration(sql: """
         CREATE TABLE runs (
             id INTEGER PRIMARY KEY,
             started_ns INTEGER NOT NULL,
@@ -59,14 +66,25 @@ enum StateSchema {
             at_ns INTEGER NOT NULL,
             run_id INTEGER NOT NULL REFERENCES runs(id)
         );
-        """,
+        """),
         // 2: whether a source's outputs carry all of it, and its planned size (for the
         // verified hand-off of originals).
-        """
+        Migration(sql: """
         ALTER TABLE sources ADD COLUMN complete INTEGER NOT NULL DEFAULT 0;
         ALTER TABLE sources ADD COLUMN width INTEGER;
         ALTER TABLE sources ADD COLUMN height INTEGER;
-        """,
+        """),
+        // 3: each source's directory, indexed (a no-op rerun's lookups, one per directory).
+        Migration(sql: """
+        ALTER TABLE sources ADD COLUMN dir BLOB NOT NULL DEFAULT x'';
+        CREATE INDEX sources_by_dir ON sources(root, dir, path);
+        """, backfill: { connection throws(StateError) in
+            for row in try connection.rows("SELECT root, path FROM sources WHERE instr(path, x'2F') > 0") {
+                guard row.count == 2, let root = row[0].blob, let path = row[1].blob else { continue }
+                _ = try connection.rows("UPDATE sources SET dir = ? WHERE root = ? AND path = ?",
+                                        [.blob(SourceRecord.directoryBytes(of: path)), .blob(root), .blob(path)])
+            }
+        }),
     ]
 
     static var currentVersion: Int { migrations.count }

@@ -60,19 +60,28 @@ struct StateDatabaseTests {
         #expect(try !state.recordsOutput("/o/x-2.jpg", size: 1, inode: 2))
     }
 
-    @Test("Sources this run has not met are found per root; marking them missing keeps their outputs")
-    func unseenAndMissing() throws {
+    @Test("A directory's records come in one query; directories the run did not walk are found per root")
+    func directoriesAndMissing() throws {
         let scratch = TemporaryDirectory()
         let state = try StateDatabase(path: scratch.sub("s.db"))
         let run = try state.beginRun(pid: 1, host: "h", version: "v", options: "o")
-        for name in ["a", "b", "c"] { try state.record(Self.record(name, outputs: [OutputRecord(path: "/o/\(name).jpg", size: 1, inode: 1, mtimeNanoseconds: 1)]), run: run) }
-        try state.markSeen(root: "/archive", path: "b")
-        #expect(try state.unseen(root: "/archive") == ["a", "c"])
-        #expect(try state.unseen(root: "/elsewhere").isEmpty)
-        try state.markMissing(root: "/archive", path: "a", run: run)
-        #expect(try state.unseen(root: "/archive") == ["c"])
-        let missing = try #require(try state.source(root: "/archive", path: "a"))
-        #expect(missing.status == "missing-source" && missing.outputs.count == 1)
+        for name in ["a", "b", "d/x", "d/y", "d/e/z"] {
+            try state.record(Self.record(name, outputs: [OutputRecord(path: "/o/\(name).jpg", size: 1, inode: 1, mtimeNanoseconds: 1),
+                                                         OutputRecord(path: "/o/\(name)-2.jpg", size: 2, inode: 2, mtimeNanoseconds: 1)]), run: run)
+        }
+        #expect(try state.sources(root: "/archive", directory: "").map(\.path) == ["a", "b"])
+        let inD = try state.sources(root: "/archive", directory: "d")
+        #expect(inD.map(\.path) == ["d/x", "d/y"] && inD.allSatisfy { $0.outputs.count == 2 })
+        #expect(try state.sources(root: "/archive", directory: "d/e").map(\.path) == ["d/e/z"])
+        #expect(try state.sources(root: "/elsewhere", directory: "").isEmpty)
+        #expect(try state.unseenDirectories(root: "/archive") == ["", "d", "d/e"])
+        try state.markDirectorySeen(root: "/archive", directory: "d")
+        #expect(try state.unseenDirectories(root: "/archive") == ["", "d/e"])
+        #expect(try state.unseenDirectories(root: "/elsewhere").isEmpty)
+        try state.markMissing(root: "/archive", path: "d/e/z", run: run)
+        #expect(try state.unseenDirectories(root: "/archive") == [""])
+        let missing = try #require(try state.source(root: "/archive", path: "d/e/z"))
+        #expect(missing.status == "missing-source" && missing.outputs.count == 2)
     }
 
     @Test("A damaged state file is moved aside and reported, never silently recreated; its data is kept")
@@ -110,7 +119,7 @@ struct StateMigrationTests {
         let path = scratch.sub("old.db")
         var handle: OpaquePointer?
         #expect(sqlite3_open(path, &handle) == SQLITE_OK)
-        #expect(sqlite3_exec(handle, StateSchema.migrations[0] + "; PRAGMA user_version = 1;", nil, nil, nil) == SQLITE_OK)
+        #expect(sqlite3_exec(handle, StateSchema.migrations[0].sql + "; PRAGMA user_version = 1;", nil, nil, nil) == SQLITE_OK)
         let insert = """
             INSERT INTO runs (id, started_ns, pid, host, version, options) VALUES (1, 1, 1, 'h', 'v', 'o');
             INSERT INTO sources VALUES (X'2F61', X'782E68656963', 1, 2, 3, 4, NULL, 'converted', NULL, NULL, 'v', 'o', 1, 2, 1);
@@ -121,5 +130,31 @@ struct StateMigrationTests {
         #expect(try state.schemaVersion == StateSchema.currentVersion)
         let record = try #require(try state.source(root: "/a", path: "x.heic"))
         #expect(record.status == "converted" && !record.complete && record.width == nil)
+    }
+
+    @Test("A version-2 state migrates: each source's directory is filled in from its path, bytes kept")
+    func fromVersion2() throws {
+        let scratch = TemporaryDirectory()
+        let path = scratch.sub("old.db")
+        var handle: OpaquePointer?
+        #expect(sqlite3_open(path, &handle) == SQLITE_OK)
+        #expect(sqlite3_exec(handle, StateSchema.migrations[0].sql + ";" + StateSchema.migrations[1].sql + "; PRAGMA user_version = 2;",
+                             nil, nil, nil) == SQLITE_OK)
+        // Sources at the root, one level down, and two levels down in a directory whose name is not UTF-8 (caf\xE9).
+        let insert = """
+            INSERT INTO runs (id, started_ns, pid, host, version, options) VALUES (1, 1, 1, 'h', 'v', 'o');
+            INSERT INTO sources (root, path, size, mtime_ns, inode, device, status, tool_version, options, started_ns, finished_ns, run_id)
+            VALUES (X'2F61', X'782E68656963', 1, 2, 3, 4, 'converted', 'v', 'o', 1, 2, 1),
+                   (X'2F61', X'642F792E68656963', 1, 2, 3, 4, 'converted', 'v', 'o', 1, 2, 1),
+                   (X'2F61', X'636166E92F652F7A2E68656963', 1, 2, 3, 4, 'converted', 'v', 'o', 1, 2, 1);
+            """
+        #expect(sqlite3_exec(handle, insert, nil, nil, nil) == SQLITE_OK)
+        sqlite3_close(handle)
+        let state = try StateDatabase(path: path)
+        #expect(try state.schemaVersion == StateSchema.currentVersion)
+        let accented = PathBytes.string(Array("caf".utf8) + [0xE9] + Array("/e".utf8))
+        #expect(try state.sources(root: "/a", directory: "").map(\.path) == ["x.heic"])
+        #expect(try state.sources(root: "/a", directory: "d").map(\.path) == ["d/y.heic"])
+        #expect(try state.sources(root: "/a", directory: accented).map(\.path) == [accented + "/z.heic"])
     }
 }

@@ -24,6 +24,17 @@ package final class RunState: @unchecked Sendable {
     private let lock = Lock()
     /// Input roots as given → absolute (the state records absolute roots).
     private var absoluteRoots: [String: String] = [:]
+    /// The records of the directories the walk is in, by name, each read in one query
+    /// when the walk first asks about it; a name is removed when the walk meets it, so
+    /// what is left when the walk leaves the directory was not met. One entry per level
+    /// of the walk's depth (a file list's directories are dropped past `cachedDirectories`).
+    private var directories: [DirectoryKey: [String: SourceRecord]] = [:]
+    static let cachedDirectories = 64
+
+    private struct DirectoryKey: Hashable {
+        let root: String
+        let directory: String
+    }
 
     package init(path: String, options: ConversionOptions, recheck: Bool = false) throws(StateError) {
         self.recheck = recheck
@@ -49,9 +60,12 @@ package final class RunState: @unchecked Sendable {
     }
 
     func verdict(for candidate: Candidate) throws(StateError) -> Verdict {
-        let root = absolute(candidate.root)
-        try database.markSeen(root: root, path: candidate.relativePath)
-        guard let record = try database.source(root: root, path: candidate.relativePath),
+        let (directory, name) = SourceRecord.split(candidate.relativePath)
+        let key = DirectoryKey(root: absolute(candidate.root), directory: directory)
+        guard let record = try lock.withLock({ () throws(StateError) in
+                  try loadedRecords(key)
+                  return directories[key]?.removeValue(forKey: name)
+              }),
               SourceRecord.doneStatuses.contains(record.status), !record.outputs.isEmpty else { return .new }
         let unchanged = candidate.info.map(Self.identity) == record.identity && record.options == options
             && record.outputs.allSatisfy(Self.stillThere)
@@ -86,21 +100,50 @@ package final class RunState: @unchecked Sendable {
         return record
     }
 
-    /// The recorded sources under the directory input `root` that this run did not meet
-    /// and that are gone (ENOENT: an unreadable directory is not a deletion), each now
-    /// `missing-source` with its outputs kept.
+    /// The walk has listed `directory` (relative to the input `root`) to its end: the
+    /// recorded sources there it did not meet and that are gone are now `missing-source`.
+    func leave(root: String, directory: String) throws(StateError) -> [ConversionResult] {
+        let key = DirectoryKey(root: absolute(root), directory: directory)
+        let unmet = try lock.withLock { () throws(StateError) in
+            try loadedRecords(key)
+            return directories.removeValue(forKey: key) ?? [:]
+        }
+        try database.markDirectorySeen(root: key.root, directory: directory)
+        return try markMissing(unmet.values.sorted { $0.path < $1.path }, under: root)
+    }
+
+    /// The recorded sources in directories under the directory input `root` that the
+    /// walk never entered (they vanished, or could not be listed) and that are gone, each
+    /// now `missing-source`.
     func missingSources(under root: String) throws(StateError) -> [ConversionResult] {
-        let absoluteRoot = absolute(root)
         var results: [ConversionResult] = []
-        for path in try database.unseen(root: absoluteRoot) {
-            let source = Path.join(root, path)
+        let absoluteRoot = absolute(root)
+        for directory in try database.unseenDirectories(root: absoluteRoot) {
+            results += try markMissing(database.sources(root: absoluteRoot, directory: directory), under: root)
+        }
+        return results
+    }
+
+    /// Marks each of `records` whose source is gone (ENOENT: an unreadable directory is
+    /// not a deletion) `missing-source`, its outputs kept; `root` is the input as given.
+    private func markMissing(_ records: [SourceRecord], under root: String) throws(StateError) -> [ConversionResult] {
+        var results: [ConversionResult] = []
+        for record in records where record.status != "missing-source" {
+            let source = Path.join(root, record.path)
             guard POSIX.fileInfo(source, followingLinks: false) == nil, errno == ENOENT else { continue }
-            try database.markMissing(root: absoluteRoot, path: path, run: run)
-            let output = try database.source(root: absoluteRoot, path: path)?.outputs.first?.path
-            results.append(ConversionResult(source: source, output: output, status: .missingSource,
+            try database.markMissing(root: record.root, path: record.path, run: run)
+            results.append(ConversionResult(source: source, output: record.outputs.first?.path, status: .missingSource,
                                             reason: "the source is gone; its outputs are kept"))
         }
         return results
+    }
+
+    /// Reads the directory's records unless they are loaded (holding `lock`).
+    private func loadedRecords(_ key: DirectoryKey) throws(StateError) {
+        guard directories[key] == nil else { return }
+        if directories.count >= Self.cachedDirectories { directories.removeAll() }
+        let records = try database.sources(root: key.root, directory: key.directory)
+        directories[key] = Dictionary(records.map { (SourceRecord.split($0.path).name, $0) }) { first, _ in first }
     }
 
     /// Closes the run's record with its counts and exit status.

@@ -62,7 +62,7 @@ struct SourceHandOff {
             let check = JPEGCheck(bytes)
             if let problem = check.problem { throw Refusal(description: "\(output.path) does not decode cleanly: \(problem)") }
             if let width = record.width, let height = record.height, check.width != width || check.height != height {
-                throw Refusal(description: "\(output.path) is \(check.width)×\(check.height), not the planned \(width)×\(height)")
+                throw Refusal(description: "\(output.path) is \(check.width ?? 0)×\(check.height ?? 0), not the planned \(width)×\(height)")
             }
             guard file.sync() else { throw Refusal(description: "cannot fsync \(output.path): \(POSIX.lastError())") }
             POSIX.syncDirectory(Path.parent(output.path))
