@@ -119,7 +119,7 @@ package enum BatchRunner {
         let state: RunState?
         do {
             state = try request.stateFile.map { path throws(StateError) in
-                try RunState(path: path, options: request.options, recheck: request.recheck)
+                try RunState(path: path, options: request.options, recheck: request.recheck, handingOff: request.handOff != nil)
             }
             if let damage = state?.database.damage { POSIX.writeLine("warning: --state \(damage)", to: STDERR_FILENO) }
             if request.handOff != nil { try state?.database.makeCommitsDurable() }
@@ -137,7 +137,7 @@ package enum BatchRunner {
         let handOff = state.flatMap { state in request.handOff.map { SourceHandOff(action: $0, state: state) } }
         /// Reports a result and, with `--state`, records it (and hands the source off).
         let finish: @Sendable (Candidate?, ConversionResult, Int) -> Void = { candidate, result, started in
-            var result = result
+            var result = candidate.map { describing(result, $0) } ?? result
             if let state, let candidate {
                 do {
                     let record = try state.record(candidate, result, started: started)
@@ -152,10 +152,14 @@ package enum BatchRunner {
             let started = StateDatabase.now()
             switch plan {
             case .ignore: break
-            case .done(let result): finish(candidate, result, started)
+            case .done(let result):
+                reporter.expect()
+                finish(candidate, result, started)
             case .job(let job):
+                reporter.expect()
                 pool.submit { [options] in
                     let clock = POSIX.monotonicSeconds()
+                    reporter.started(job.source.display)
                     // A job planned just before the run stopped is not started either.
                     var result = reporter.stoppedBy.map {
                         ConversionResult.failed(source: job.source.display, output: job.output.display, .outOfResources,
@@ -194,11 +198,21 @@ package enum BatchRunner {
                 // What the state recorded in the directory and the walk did not meet.
                 guard let state else { return }
                 do {
-                    try state.leave(root: finished.root, directory: finished.relativeDirectory).forEach(reporter.record)
+                    let missing = try state.leave(root: finished.root, directory: finished.relativeDirectory)
+                    reporter.expect(missing.count)
+                    missing.forEach(reporter.record)
                 } catch {
                     reporter.noteStateError(error)
                 }
             })
+        }
+        // Totals for the progress line until the walk has counted: the state's records and
+        // a count of names. Only estimates, so a state that cannot count just gives none.
+        if reporter.showsProgress {
+            if let state, let recorded = try? walkInputs.reduce(0, { try $0 + state.recordedSources(under: $1) }) {
+                reporter.estimateTotal(recorded)
+            }
+            if request.filesFrom == nil { InputCounter.start(walkInputs, skipping: outputRoot, found: reporter.estimateTotal) }
         }
         for found in candidates {
             // A resource ran out (a full disk, no descriptors): start nothing more; cron's
@@ -206,6 +220,7 @@ package enum BatchRunner {
             guard reporter.stoppedBy == nil else { break }
             switch found {
             case .failure(let error):
+                reporter.expect()
                 reporter.record(.failed(source: error.path, output: nil, ErrorCode(errno: error.errno, otherwise: .sourceUnreadable),
                                         error.reason))
             case .success(let candidate) where request.shard.map({ !$0.contains(relativePath: candidate.relativePath) }) == true:
@@ -220,9 +235,10 @@ package enum BatchRunner {
                         if let handOff, let state, try !state.database.wasHandedOff(root: record.root, source: record.path) {
                             result = handOff.apply(candidate, record, to: result)
                         }
-                        reporter.record(result)
+                        reporter.expect()
+                        reporter.record(describing(result, candidate))
                     case .changed(let record): submit(planner.plan(candidate, refreshing: record), candidate, true)
-                    case .new: submit(planner.plan(candidate), candidate, false)
+                    case .new: submit(planner.plan(candidate, replacingOwn: handOff != nil), candidate, false)
                     }
                 } catch {
                     reporter.noteStateError(error)
@@ -230,16 +246,32 @@ package enum BatchRunner {
                 }
             }
         }
+        reporter.finishWalk()
         pool.waitForAll()
         workers.shutDown()
         if let state, reporter.stoppedBy == nil {
             for input in walkInputs where Path.isDirectory(input) {
-                do { try state.missingSources(under: input).forEach(reporter.record) } catch { reporter.noteStateError(error) }
+                do {
+                    let missing = try state.missingSources(under: input)
+                    reporter.expect(missing.count)
+                    missing.forEach(reporter.record)
+                } catch {
+                    reporter.noteStateError(error)
+                }
             }
         }
         let summary = reporter.finish(tempFilesRemoved: publisher.removedOrphans)
         do { try state?.finish(summary) } catch { POSIX.writeLine("error: \(error)", to: STDERR_FILENO) }
         return summary
+    }
+
+    /// `result` with what the walk saw of its source: size and modification time.
+    static func describing(_ result: ConversionResult, _ candidate: Candidate) -> ConversionResult {
+        guard let info = candidate.info else { return result }
+        var result = result
+        result.sourceSize = Int(info.st_size)
+        result.sourceMtimeNanoseconds = info.st_mtim.nanoseconds
+        return result
     }
 
     /// The run's lock (`RunLock`): on `STATE.lock` with `--state`, else on the output

@@ -45,6 +45,11 @@ package struct ConversionResult: Sendable, Equatable {
     package var engineReason: String?
     /// The source's SHA-256 (hex), when the conversion computed it (for the mark).
     package var sourceSHA256: String?
+    /// The published output's SHA-256 (hex), hashed as it was published.
+    package var outputSHA256: String?
+    /// The source's size and modification time (ns since 1970), as the walk found it.
+    package var sourceSize: Int?
+    package var sourceMtimeNanoseconds: Int?
     /// What the source holds that its output does not carry (other images, depth and
     /// gain maps, a sequence: `HEIFStructure.contentNotCarried`); such a source is never
     /// handed off.

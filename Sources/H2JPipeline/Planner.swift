@@ -40,8 +40,10 @@ package final class Planner {
     /// Plans one file found by the walker. `refreshing` is the state's record of this
     /// source when it changed since (`RunState.Verdict.changed`): its own earlier outputs
     /// are then replaced, without `--overwrite`, and a file recorded as its output is
-    /// its own even with no mark.
-    package func plan(_ candidate: Candidate, refreshing: SourceRecord? = nil) -> Plan {
+    /// its own even with no mark. `replacingOwn` replaces this source's own earlier
+    /// output (by its mark) rather than skipping it: a hand-off must look into the source,
+    /// and an output of a run killed before it recorded anything was never verified.
+    package func plan(_ candidate: Candidate, refreshing: SourceRecord? = nil, replacingOwn: Bool = false) -> Plan {
         let namedLikeHEIF = HEIFExtensions.matches(candidate.path)
         let source: SourceFile
         let format: ImageFormat
@@ -57,7 +59,8 @@ package final class Planner {
             return .done(Self.notHEIF(format, source: candidate.path, output: nil))
         }
         return decide(source: .path(candidate.path), file: source, bytes: nil,
-                      output: .path(candidate.outputStem + ".jpg"), action: action, refreshing: refreshing)
+                      output: .path(candidate.outputStem + ".jpg"), action: action, refreshing: refreshing,
+                      replacingOwn: replacingOwn)
     }
 
     /// Plans a file whose output goes to stdout (`-o -`): nothing to claim or skip.
@@ -95,13 +98,14 @@ package final class Planner {
 
     /// Claims a path output and applies the never-overwrite rules; stdout needs neither.
     private func decide(source: Endpoint, file: SourceFile?, bytes: [UInt8]?, output: Endpoint, action: Job.Action,
-                        refreshing: SourceRecord? = nil) -> Plan {
+                        refreshing: SourceRecord? = nil, replacingOwn: Bool = false) -> Plan {
         var reservation: OutputReservation?
         var output = output, replacing = false
         if case .path(let path) = output {
             let sourceName = source.display
             let ownership = Ownership(name: source.fileName, times: file?.times,
-                                      markExpected: options.mark && action == .convert, refreshing: refreshing)
+                                      markExpected: options.mark && action == .convert, refreshing: refreshing,
+                                      replacesOwn: replacingOwn || refreshing != nil)
             var decision = reserveAndCheck(output: path, sourceName: sourceName, source: file, ownership: ownership)
             if decision.verdict == .foreign, options.onConflict == .suffix,
                let suffixed = reserveSuffixed(path, sourceName: sourceName, source: file, ownership: ownership) {
@@ -129,6 +133,8 @@ package final class Planner {
         let times: FileTimes?
         let markExpected: Bool
         let refreshing: SourceRecord?
+        /// This source's own existing output is replaced, not skipped.
+        let replacesOwn: Bool
 
         /// The state records `existing` (at `path`) as this source's output.
         func recorded(_ path: String, _ existing: SourceFile) -> Bool {
@@ -207,7 +213,7 @@ package final class Planner {
         guard ownership.recorded(output, existing)
                 || OutputOwnership.isOurs(existing, sourceName: ownership.name, sourceTimes: ownership.times,
                                           markExpected: ownership.markExpected) else { return .foreign }
-        guard options.overwrite || ownership.refreshing != nil else {
+        guard options.overwrite || ownership.replacesOwn else {
             return .refused(.done(ConversionResult(source: sourceName, output: output, status: .skipped,
                                                    reason: "output exists (use --overwrite to replace it)")))
         }

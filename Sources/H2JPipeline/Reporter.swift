@@ -1,11 +1,18 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import Dispatch
 import H2JSupport
 
 /// Receives every result, from any thread, and turns it into what the user sees:
 /// per-file lines on stderr, a progress line on a TTY, the JSON Lines report, the
 /// summary. One lock serialises all of it, so lines never interleave.
+///
+/// What stderr gets, by verbosity: failures always. Normally also `missing:` lines, one
+/// summary line per kind of warning at the end (`WarningTally`), and the summary line.
+/// `-v` adds a line per file and each warning. `--quiet`: failures only, and the summary
+/// line when the run did not end cleanly (a failure, a stop, a state error); a clean
+/// quiet run prints nothing, which is what cron mails.
 package final class Reporter: @unchecked Sendable {
     package enum Verbosity: Sendable { case quiet, normal, verbose }
 
@@ -18,6 +25,17 @@ package final class Reporter: @unchecked Sendable {
     private let started = POSIX.monotonicSeconds()
     private var lastProgress = 0.0
     private var progressShown = false
+    /// What the progress line counts toward: results the walk has promised so far
+    /// (`expect`), whether the walk is over (then that is the total), and the state's
+    /// count of recorded sources as an estimate until then.
+    private var expected = 0
+    private var walkFinished = false
+    private var estimatedTotal: Int?
+    /// The file most recently started or finished, for the progress line.
+    private var current: String?
+    /// Redraws the progress line twice a second while nothing finishes (a long file).
+    private var timer: DispatchSourceTimer?
+    private var warnings = WarningTally()
     package private(set) var summary = RunSummary()
     /// The summary has been written (a report ends with exactly one).
     private var finished = false
@@ -30,12 +48,50 @@ package final class Reporter: @unchecked Sendable {
         self.report = report
         self.reportName = reportName
         progress = verbosity != .quiet && isatty(STDERR_FILENO) == 1
+        if progress {
+            let timer = DispatchSource.makeTimerSource(queue: .global())
+            timer.schedule(deadline: .now() + 0.5, repeating: 0.5)
+            timer.setEventHandler { [weak self] in self?.lock.withLock { self?.showProgress(force: true) } }
+            timer.resume()
+            self.timer = timer
+        }
+    }
+
+    deinit { timer?.cancel() }
+
+    /// Whether a progress line is shown (stderr is a terminal, not `--quiet`).
+    package var showsProgress: Bool { progress }
+
+    /// The walk found `count` more inputs that will each end in a result.
+    package func expect(_ count: Int = 1) {
+        lock.withLock { expected += count }
+    }
+
+    /// The walk is over: the results expected so far are all there will be.
+    package func finishWalk() {
+        lock.withLock { walkFinished = true }
+    }
+
+    /// A total to show until the walk has counted (the sources the state records, the
+    /// files named like HEIF): the largest estimate is kept.
+    @Sendable package func estimateTotal(_ count: Int) {
+        lock.withLock { if count > (estimatedTotal ?? 0) { estimatedTotal = count } }
+    }
+
+    /// A file's conversion has started.
+    package func started(_ source: String) {
+        lock.withLock {
+            current = source
+            showProgress()
+        }
     }
 
     package func record(_ result: ConversionResult) {
         lock.lock()
         defer { lock.unlock() }
         summary.count(result.status)
+        current = result.source
+        if verbosity == .normal { warnings.add(result) }
         if summary.stoppedBy == nil, result.errorCode?.isExhaustion == true {
             summary.stoppedBy = "\(result.source): \(result.reason ?? "a resource ran out")"
         }
@@ -87,12 +143,14 @@ package final class Reporter: @unchecked Sendable {
     package func finish(tempFilesRemoved: Int = 0) -> RunSummary {
         lock.lock()
         defer { lock.unlock() }
+        timer?.cancel()
         finished = true
         summary.seconds = POSIX.monotonicSeconds() - started
         summary.tempFilesRemoved = tempFilesRemoved
         clearProgress()
         writeReport(Self.json(summary))
-        if verbosity != .quiet { POSIX.writeLine(summary.line, to: STDERR_FILENO) }
+        warnings.lines.forEach { POSIX.writeLine($0, to: STDERR_FILENO) }
+        if verbosity != .quiet || summary.exitStatus != 0 { POSIX.writeLine(summary.line, to: STDERR_FILENO) }
         if let error = summary.reportError { POSIX.writeLine("error: --report \(reportName): \(error.reason)", to: STDERR_FILENO) }
         return summary
     }
@@ -109,7 +167,8 @@ package final class Reporter: @unchecked Sendable {
         }
     }
 
-    /// Per-file line: failures always; warnings unless quiet; everything when verbose.
+    /// Per-file line: failures always; missing sources unless quiet; everything, each
+    /// warning included, when verbose (normally warnings are tallied, `WarningTally`).
     static func message(for result: ConversionResult, verbosity: Verbosity) -> String? {
         switch result.status {
         case .failed:
@@ -125,21 +184,27 @@ package final class Reporter: @unchecked Sendable {
             }
             if let reason = result.reason { line += ": \(reason)" }
             return ([line] + result.warnings.map { "warning: \(result.source): \($0.message)" }).joined(separator: "\n")
-        case _ where verbosity == .normal && !result.warnings.isEmpty:
-            return result.warnings.map { "warning: \(result.source): \($0.message)" }.joined(separator: "\n")
         default:
             return nil
         }
     }
 
+    /// One report line. Paths are absolute (`-` stays stdin or stdout, and a pseudo-source
+    /// such as `--report` stays as it is).
     static func json(_ result: ConversionResult) -> String {
         var line = JSONLine()
-        line.add("source", result.source)
-        line.add("output", result.output)
+        let source = reportPath(result.source)
+        let output = result.output.map(reportPath)
+        line.add("source", source)
+        line.add("output", output)
         // A name that is not UTF-8 is in `source`/`output` with its bytes escaped
         // (`PathBytes`); these give the exact bytes too.
-        if PathBytes.hasEscapes(result.source) { line.add("sourceHex", Hex.string(PathBytes.bytes(result.source))) }
-        if let output = result.output, PathBytes.hasEscapes(output) { line.add("outputHex", Hex.string(PathBytes.bytes(output))) }
+        if PathBytes.hasEscapes(source) { line.add("sourceHex", Hex.string(PathBytes.bytes(source))) }
+        if let output, PathBytes.hasEscapes(output) { line.add("outputHex", Hex.string(PathBytes.bytes(output))) }
+        line.add("sourceSize", result.sourceSize)
+        line.add("sourceMtime", result.sourceMtimeNanoseconds.map { POSIX.utcTime(nanoseconds: $0) })
+        line.add("sourceSHA256", result.sourceSHA256)
+        line.add("outputSHA256", result.outputSHA256)
         line.add("status", result.status.rawValue)
         line.add("reason", result.reason)
         line.add("errorCode", result.errorCode?.rawValue)
@@ -178,15 +243,28 @@ package final class Reporter: @unchecked Sendable {
         return line.text
     }
 
-    private func showProgress() {
-        guard progress else { return }
+    static func reportPath(_ path: String) -> String {
+        path == "-" || path.hasPrefix("--") ? path : Path.absolute(path)
+    }
+
+    /// Redraws the progress line (holding `lock`), at most ten times a second unless
+    /// `force`d by the timer; never once the run has finished.
+    private func showProgress(force: Bool = false) {
+        guard progress, !finished else { return }
         let now = POSIX.monotonicSeconds()
-        guard now - lastProgress >= 0.1 else { return }
+        guard force || now - lastProgress >= 0.1 else { return }
         lastProgress = now
         let s = summary
-        let rate = RunSummary.format(Double(s.converted + s.copied) / max(now - started, 0.001), digits: 1)
-        let text = "\r\u{1B}[K\(s.total) done: \(s.converted) converted, \(s.copied) copied, \(s.skipped) skipped, \(s.failed) failed (\(rate) images/s)"
-        POSIX.write(text, to: STDERR_FILENO)
+        var line = ProgressLine(done: s.total, written: s.converted + s.updated + s.copied, failed: s.failed,
+                                elapsed: now - started, current: current)
+        if walkFinished {
+            line.total = max(expected, s.total)
+        } else if let estimatedTotal {
+            line.total = max(estimatedTotal, expected, s.total)
+            line.totalIsEstimate = true
+        }
+        let columns = TerminalText.columns(of: STDERR_FILENO) ?? 80
+        POSIX.write("\r\u{1B}[K" + line.text(columns: columns), to: STDERR_FILENO)
         progressShown = true
     }
 

@@ -218,6 +218,14 @@ package final class StateDatabase: @unchecked Sendable {
         }
     }
 
+    /// How many sources are recorded under `root`, not counting `missing-source` ones.
+    package func sourceCount(root: String) throws(StateError) -> Int {
+        try reading(fresh: true) {
+            try reader.rows("SELECT count(*) FROM sources WHERE root = ? AND status != 'missing-source'",
+                            [.blob(PathBytes.bytes(root))]).first?.first?.integer ?? 0
+        }
+    }
+
     /// Marks a recorded source `missing-source`; its outputs stay recorded.
     package func markMissing(root: String, path: String, run: Int) throws(StateError) {
         try locked {
@@ -315,7 +323,7 @@ package final class StateDatabase: @unchecked Sendable {
     package static func now() -> Int {
         var time = timespec()
         clock_gettime(CLOCK_REALTIME, &time)
-        return Int(time.tv_sec) * 1_000_000_000 + Int(time.tv_nsec)
+        return time.nanoseconds
     }
 
 }

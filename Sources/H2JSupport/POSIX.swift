@@ -90,9 +90,18 @@ package struct WriteError: Error, Equatable, Sendable, CustomStringConvertible {
 }
 
 extension POSIX {
-    /// The entry names of `directory`, `.` and `..` left out, in directory order: the one
-    /// `readdir` loop. Throws the errno when the directory cannot be opened.
+    /// What `readdir` says an entry is (`d_type`); `unknown` on file systems that do not say.
+    package enum EntryType: Sendable { case directory, file, other, unknown }
+
+    /// The entry names of `directory`, `.` and `..` left out, in directory order.
+    /// Throws the errno when the directory cannot be opened.
     package static func directoryNames(_ directory: String) throws(SystemError) -> [String] {
+        try directoryEntries(directory).map(\.name)
+    }
+
+    /// The entries of `directory` with their types, `.` and `..` left out, in directory
+    /// order: the one `readdir` loop. Throws the errno when the directory cannot be opened.
+    package static func directoryEntries(_ directory: String) throws(SystemError) -> [(name: String, type: EntryType)] {
         let fd = openFile(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard fd >= 0 else { throw SystemError() }
         guard let handle = fdopendir(fd) else {
@@ -101,14 +110,21 @@ extension POSIX {
             throw error
         }
         defer { closedir(handle) }
-        var names: [String] = []
+        var entries: [(name: String, type: EntryType)] = []
         while let entry = readdir(handle) {
             // The name's bytes as they are: a name that is not UTF-8 stays itself (`PathBytes`).
             let name = withUnsafePointer(to: entry.pointee.d_name) {
                 $0.withMemoryRebound(to: CChar.self, capacity: Int(NAME_MAX) + 1) { PathBytes.string(cString: $0) }
             }
-            if name != "." && name != ".." { names.append(name) }
+            guard name != "." && name != ".." else { continue }
+            let type: EntryType = switch Int32(entry.pointee.d_type) {
+            case Int32(DT_DIR): .directory
+            case Int32(DT_REG): .file
+            case Int32(DT_UNKNOWN): .unknown
+            default: .other
+            }
+            entries.append((name, type))
         }
-        return names
+        return entries
     }
 }

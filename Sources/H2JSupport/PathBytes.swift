@@ -73,7 +73,12 @@ package enum PathBytes {
 
     /// Whether `text` holds escaped bytes, that is, names bytes that are not UTF-8.
     package static func hasEscapes(_ text: String) -> Bool {
-        text.unicodeScalars.contains { $0.value >= escapeBase + 0x80 && $0.value <= escapeBase + 0xFF }
+        text.unicodeScalars.contains(where: isEscape)
+    }
+
+    /// Whether `scalar` is the escape of a byte.
+    package static func isEscape(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.value >= escapeBase + 0x80 && scalar.value <= escapeBase + 0xFF
     }
 
     /// One well-formed UTF-8 scalar at `index` (shortest form, no surrogates), or nil.

@@ -1,3 +1,7 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// SHA-256 (FIPS 180-4), for the provenance mark's `sourceSHA256`.
 ///
 /// Streaming: `update` any number of times, then `finalize`. The library has no
@@ -46,6 +50,22 @@ package struct SHA256 {
 
     package mutating func update(_ bytes: [UInt8]) {
         bytes.withUnsafeBytes { update($0) }
+    }
+
+    /// Lowercase hex SHA-256 of the whole file open at `fd`, read with `pread` in 1 MiB
+    /// chunks (the file offset is left alone); nil when a read fails.
+    package static func hex(ofDescriptor fd: Int32) -> String? {
+        var hash = SHA256()
+        var chunk = [UInt8](repeating: 0, count: 1 << 20)
+        var offset: off_t = 0
+        while true {
+            let count = chunk.withUnsafeMutableBytes { pread(fd, $0.baseAddress, $0.count, offset) }
+            if count < 0 && errno == EINTR { continue }
+            guard count >= 0 else { return nil }
+            if count == 0 { return hex(hash.finalize()) }
+            chunk.withUnsafeBytes { hash.update(UnsafeRawBufferPointer(rebasing: $0.prefix(count))) }
+            offset += off_t(count)
+        }
     }
 
     /// The 32-byte digest. Consumes the state: call once.

@@ -22,6 +22,22 @@ extension POSIX {
     }
 }
 
+extension POSIX {
+    /// `nanoseconds` since 1970 in UTC, to the nanosecond: `2024-05-17T14:23:09.123456789Z`.
+    package static func utcTime(nanoseconds: Int) -> String {
+        let (quotient, remainder) = nanoseconds.quotientAndRemainder(dividingBy: 1_000_000_000)
+        var seconds = time_t(remainder < 0 ? quotient - 1 : quotient)
+        let fraction = String(remainder < 0 ? remainder + 1_000_000_000 : remainder)
+        return String(utcTime(seconds: &seconds).dropLast()) + "." + String(repeating: "0", count: 9 - fraction.count)
+            + fraction + "Z"
+    }
+}
+
+extension timespec {
+    /// Nanoseconds since 1970, as the state and the report record times.
+    package var nanoseconds: Int { Int(tv_sec) * 1_000_000_000 + Int(tv_nsec) }
+}
+
 extension String {
     /// Without white space at either end.
     package var trimmingWhitespace: String {

@@ -81,8 +81,10 @@ package enum HelpText {
                               are re-read, decoded, recorded and synced, and only
                               when they carry all of it.
       --move-source <dir>     The same, moving originals under <dir> instead.
-      -v, --verbose           Print one line per input and the engine that ran.
-      --quiet                 Print errors only: no warnings, progress or summary.
+      -v, --verbose           Print one line per input and the engine that ran, and
+                              every warning (normally one line per kind).
+      --quiet                 Print errors only, then the summary line if the run
+                              failed; a clean run prints nothing.
       --version               Show the version.
       -h, --help              Show help information.
 

@@ -57,11 +57,13 @@ struct CommandLineEndToEndTests {
         """)
     }
 
-    @Test("A missing input fails with exit 1 and names it")
+    @Test("A missing input fails with exit 1 and names it; --quiet then still prints the summary line")
     func missingInput() throws {
         let outcome = try Tool.run(["--quiet", "/nonexistent/photo.heic"])
         #expect(outcome.status == 1)
-        #expect(outcome.stderr == "error: /nonexistent/photo.heic: No such file or directory\n")
+        let lines = outcome.stderr.split(separator: "\n").map(String.init)
+        #expect(lines.count == 2 && lines.first == "error: /nonexistent/photo.heic: No such file or directory", "\(outcome.stderr)")
+        #expect(lines.last?.hasPrefix("heic2jpg: 0 converted, 0 copied, 0 skipped, 1 failed in ") == true, "\(outcome.stderr)")
     }
 
     @Test("--report - writes JSON Lines to stdout, the summary last")

@@ -120,7 +120,7 @@ struct DeclaredSizeEndToEndTests {
         bytes.replaceSubrange((ispe + 8)..<(ispe + 16), with: BoxBuilder.u32(300) + BoxBuilder.u32(200))
         let source = scratch.file("in/odd.heic", bytes)
         let outcome = try Tool.run(["-o", scratch.sub("out"), "--report", scratch.sub("r.jsonl"), source])
-        #expect(outcome.stderr.contains("warning: \(source): item 1's 'ispe' says 300×200 but its HEVC stream is 256×192"),
+        #expect(outcome.stderr.contains("warning: 1 file: declared-size-mismatch, \(source): item 1's 'ispe' says 300×200 but its HEVC stream is 256×192"),
                 "\(outcome.stderr)")
         let report = try String(contentsOfFile: scratch.sub("r.jsonl"), encoding: .utf8)
         #expect(report.contains(#""declared-size-mismatch""#))

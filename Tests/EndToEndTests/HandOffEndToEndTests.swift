@@ -34,8 +34,9 @@ struct HandOffEndToEndTests {
             #expect(outcome.stderr.contains("two-images.heic: source kept: it holds what its outputs do not carry: 1 more image"), "\(outcome.stderr)")
             #expect(report.bySource["two-images.heic"]?["handOff"] is NSNull)
         }
+        // Every output's digest is recorded as published; the hand-off checked those of the two it deleted.
         let digests = try StateEndToEndTests.query(state, "SELECT count(*) FROM outputs WHERE sha256 IS NOT NULL")
-        #expect(digests == ["2"])
+        #expect(digests == [multi == nil ? "2" : "3"])
         let handOffs = try StateEndToEndTests.query(state, "SELECT cast(source AS text), action FROM handoffs ORDER BY 1")
         #expect(handOffs == ["a/mono.heic|deleted", "b/photo.heic|deleted"])
         let status = try Tool.run(["status", state])
@@ -61,6 +62,29 @@ struct HandOffEndToEndTests {
         #expect(stripped.status == 0 && strip.exists("in/a/mono.heic") && stripped.stderr.contains("source kept: its outputs do not carry all of it"), "\(stripped.stderr)")
         let refused = try Tool.run(["--delete-source", "-o", strip.sub("out"), strip.sub("in")])
         #expect(refused.status == 64 && strip.exists("in/a/mono.heic"))
+    }
+
+    @Test("An output that was never recorded (a run killed between publishing and recording, or one without --state) is converted again and verified, then the source is handed off")
+    func unrecordedOwnOutput() throws {
+        let scratch = TemporaryDirectory()
+        let source = scratch.file("in/a/mono.heic", try StateEndToEndTests.sample("monochrome.heic"))
+        let plain = try Tool.run(["-o", scratch.sub("out"), scratch.sub("in")])
+        #expect(plain.status == 0 && scratch.exists("out/a/mono.jpg"), "\(plain.stderr)")
+        let state = scratch.sub("state.db")
+        let outcome = try Tool.run(["--state", state, "--delete-source", "-o", scratch.sub("out"), "--report", scratch.sub("r.jsonl"), scratch.sub("in")])
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: source), "\(outcome.stderr)")
+        let entry = try ReportFile(scratch.sub("r.jsonl")).bySource["mono.heic"]
+        #expect(entry?["status"] as? String == "converted" && entry?["handOff"] as? String == "deleted")
+        // A skipped record from an earlier --state run without the hand-off is refreshed the same way.
+        let second = TemporaryDirectory()
+        let kept = second.file("in/mono.heic", try StateEndToEndTests.sample("monochrome.heic"))
+        _ = try Tool.run(["-o", second.sub("out"), second.sub("in")])
+        _ = try Tool.run(["--state", second.sub("s.db"), "-o", second.sub("out"), second.sub("in")])
+        #expect(try StateEndToEndTests.query(second.sub("s.db"), "SELECT status, complete FROM sources") == ["skipped|0"])
+        let handOff = try Tool.run(["--state", second.sub("s.db"), "--delete-source", "-o", second.sub("out"), second.sub("in")])
+        #expect(handOff.status == 0 && !FileManager.default.fileExists(atPath: kept), "\(handOff.stderr)")
+        #expect(try StateEndToEndTests.query(second.sub("s.db"), "SELECT status, complete FROM sources") == ["updated|1"])
     }
 
     @Test("kill -9 at 20 moments of a --delete-source run, with a rerun after each: the run completes, no source is gone without a verified output recorded, the state is sound, no temp file is left")

@@ -17,9 +17,9 @@ struct OutputPublisherTests {
         let dir = TemporaryDirectory()
         let publisher = OutputPublisher()
         let target = dir.sub("a/b/out.jpg")
-        let bytes = try publisher.write(target, for: "in.heic", reservation: publisher.reserve(target, for: "in.heic"),
-                                        attributes: nil) { fd in try POSIX.writeAll([1, 2, 3], to: fd, path: target) }
-        #expect(bytes == 3)
+        let written = try publisher.write(target, for: "in.heic", reservation: publisher.reserve(target, for: "in.heic"),
+                                          attributes: nil) { fd in try POSIX.writeAll([1, 2, 3], to: fd, path: target) }
+        #expect(written == WrittenOutput(bytes: 3, sha256: "039058c6f2c0cb492c533b0a4d14ef77cc0f78abccced5287d84a1a2011cfb81"))
         #expect(contents(target) == [1, 2, 3])
         #expect(dir.files() == ["a/b/out.jpg"])
     }
@@ -42,7 +42,7 @@ struct OutputPublisherTests {
         #expect(ErrorCode(classifying: ForeignOutputError(output: target)) == .outputNotOurs)
         let replacing = try OutputPublisher().write(target, for: "in.heic", reservation: nil, replacing: true,
                                             attributes: nil) { fd in try POSIX.writeAll([1, 2, 3], to: fd, path: target) }
-        #expect(replacing == 3 && contents(target) == [1, 2, 3])
+        #expect(replacing.bytes == 3 && contents(target) == [1, 2, 3])
     }
 
     @Test("renameNoReplace: moves onto a free name, refuses an existing one with EEXIST and leaves both")
@@ -70,7 +70,8 @@ struct OutputPublisherTests {
         }
         #expect(contents(streamPath) == [])
         let big = (0..<(3 * StagedStreamWriter.chunkBytes + 5)).map { UInt8(truncatingIfNeeded: $0) }
-        #expect(try StagedStreamWriter.write(to: stream) { fd in try POSIX.writeAll(big, to: fd, path: "-") } == big.count)
+        let written = try StagedStreamWriter.write(to: stream) { fd in try POSIX.writeAll(big, to: fd, path: "-") }
+        #expect(written == WrittenOutput(bytes: big.count, sha256: SHA256.hex(SHA256.digest(big))))
         #expect(contents(streamPath) == big)
         #expect(dir.files() == ["stream"])
     }

@@ -11,7 +11,10 @@ struct ReportTests {
         #expect(JSONValue.quote("a\"b\\c\nd\u{1}é") == "\"a\\\"b\\\\c\\nd\\u0001é\"")
     }
 
-    @Test("A result line has every documented field, in order")
+    /// The test process's working directory: report paths are absolute.
+    var cwd: String { Path.absolute(".") }
+
+    @Test("A result line has every documented field, in order, with absolute paths")
     func resultLine() {
         var result = ConversionResult(source: "in/a.heic", output: "out/a.jpg", status: .converted)
         result.width = 4
@@ -20,7 +23,20 @@ struct ReportTests {
         result.metadata = .init(exif: true, xmp: false, icc: true)
         result.warnings = [Warning(.exifTrimmed, "EXIF trimmed")]
         result.milliseconds = 7
-        #expect(Reporter.json(result) == #"{"source":"in/a.heic","output":"out/a.jpg","status":"converted","reason":null,"errorCode":null,"width":4,"height":3,"bytes":1234,"engine":null,"engineReason":null,"metadata":{"exif":true,"xmp":false,"icc":true},"warnings":["EXIF trimmed"],"warningCodes":["exif-trimmed"],"handOff":null,"ms":7}"#)
+        #expect(Reporter.json(result) == #"{"source":"\#(cwd)/in/a.heic","output":"\#(cwd)/out/a.jpg","sourceSize":null,"sourceMtime":null,"sourceSHA256":null,"outputSHA256":null,"status":"converted","reason":null,"errorCode":null,"width":4,"height":3,"bytes":1234,"engine":null,"engineReason":null,"metadata":{"exif":true,"xmp":false,"icc":true},"warnings":["EXIF trimmed"],"warningCodes":["exif-trimmed"],"handOff":null,"ms":7}"#)
+    }
+
+    @Test("The source's size, time (UTC, to the nanosecond) and digests are in the line; - and pseudo-sources stay as they are")
+    func sourceFacts() {
+        var result = ConversionResult(source: "/a/b.heic", output: "-", status: .converted)
+        result.sourceSize = 39139
+        result.sourceMtimeNanoseconds = 1_715_955_789_000_000_042
+        result.sourceSHA256 = String(repeating: "ab", count: 32)
+        result.outputSHA256 = String(repeating: "cd", count: 32)
+        let line = Reporter.json(result)
+        #expect(line.hasPrefix(#"{"source":"/a/b.heic","output":"-","sourceSize":39139,"sourceMtime":"2024-05-17T14:23:09.000000042Z","sourceSHA256":"\#(String(repeating: "ab", count: 32))","outputSHA256":"\#(String(repeating: "cd", count: 32))","status":"converted""#))
+        #expect(Reporter.json(.failed(source: "--report", output: nil, .reportUnwritable, "x")).hasPrefix(#"{"source":"--report","output":null"#))
+        #expect(POSIX.utcTime(nanoseconds: -1) == "1969-12-31T23:59:59.999999999Z")
     }
 
     @Test("A failed result carries its error code")
@@ -53,7 +69,7 @@ struct ReportTests {
         #expect(reporter.finish().stoppedBy == "b.heic: No space left on device")
     }
 
-    @Test("Per-file lines: failures always, warnings unless quiet")
+    @Test("Per-file lines: failures always; warnings only when verbose (otherwise tallied)")
     func messages() {
         var failed = ConversionResult(source: "x.heic", output: nil, status: .failed, reason: "bad box")
         #expect(Reporter.message(for: failed, verbosity: .quiet) == "error: x.heic: bad box")
@@ -61,6 +77,7 @@ struct ReportTests {
         failed.reason = nil
         failed.warnings = [Warning(.exifTrimmed, "w")]
         #expect(Reporter.message(for: failed, verbosity: .quiet) == nil)
-        #expect(Reporter.message(for: failed, verbosity: .normal) == "warning: x.heic: w")
+        #expect(Reporter.message(for: failed, verbosity: .normal) == nil)
+        #expect(Reporter.message(for: failed, verbosity: .verbose) == "converted: x.heic\nwarning: x.heic: w")
     }
 }

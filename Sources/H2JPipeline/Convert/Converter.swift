@@ -73,7 +73,7 @@ package struct Converter: Sendable {
         let graft = try at(.graft, engine: engine.kind) { try MetadataGraft(context, engine: engine) }
         try at(.decode, engine: engine.kind) { try engine.decode() }
         var result = ConversionResult(source: job.source.display, output: job.output.display, status: .converted)
-        result.bytes = try at(.write, engine: engine.kind) { try destination.write(job, attributes: context.file.map(OutputAttributes.init)) { fd in
+        let written = try at(.write, engine: engine.kind) { try destination.write(job, attributes: context.file.map(OutputAttributes.init)) { fd in
             let writer = try JPEGWriter(fd: fd)
             try engine.start(writer, quality: options.quality)
             try graft.writeSegments(to: writer)
@@ -81,6 +81,8 @@ package struct Converter: Sendable {
             try writer.finish()
             try graft.writeTrailer(to: fd, path: job.output.display)
         } }
+        result.bytes = written.bytes
+        result.outputSHA256 = written.sha256
         result.engine = engine.kind
         result.engineReason = refusal
         result.width = engine.width
@@ -142,7 +144,8 @@ package struct Converter: Sendable {
         var result = ConversionResult(source: job.source.display, output: job.output.display, status: .copied)
         result.width = check.width
         result.height = check.height
-        result.bytes = written
+        result.bytes = written.bytes
+        result.outputSHA256 = written.sha256
         result.metadata = JPEGMarkerFilter.metadataPresent(in: output)
         return result
     }

@@ -53,7 +53,7 @@ package enum WorkerMain {
 struct ParentOutput: OutputDestination {
     let socket: WorkerSocket
 
-    func write(_ job: Job, attributes: OutputAttributes?, _ body: (Int32) throws -> Void) throws -> Int {
+    func write(_ job: Job, attributes: OutputAttributes?, _ body: (Int32) throws -> Void) throws -> WrittenOutput {
         try socket.send(.ready(attributes))
         let (message, descriptor) = try socket.receive()
         guard case .output = message, let descriptor else {
@@ -64,6 +64,6 @@ struct ParentOutput: OutputDestination {
         try body(descriptor)
         var info = stat()
         guard fstat(descriptor, &info) == 0 else { throw WriteError.system(job.output.display, "fstat") }
-        return Int(info.st_size)
+        return WrittenOutput(bytes: Int(info.st_size))
     }
 }

@@ -109,7 +109,7 @@ package final class WorkerSupervisor: @unchecked Sendable {
         var handedOver = false
         var tracked = site
         do {
-            let bytes = try destination.write(job, attributes: attributes) { fd in
+            let written = try destination.write(job, attributes: attributes) { fd in
                 handedOver = true
                 try worker.socket.send(.output, passing: fd)
                 let result = try expectResult(worker, until: deadline, site: &tracked)
@@ -118,7 +118,8 @@ package final class WorkerSupervisor: @unchecked Sendable {
             }
             site = tracked
             guard var result = workerResult else { throw WorkerSocketError.malformed(WireError(reason: "no result")) }
-            result.bytes = bytes
+            result.bytes = written.bytes
+            result.outputSHA256 = written.sha256
             return result
         } catch let error as WorkerSocketError {
             site = tracked

@@ -2,15 +2,27 @@
 import Glibc
 #endif
 
+/// What was written: its size, and its SHA-256 where the writer read it back.
+package struct WrittenOutput: Sendable, Equatable {
+    package var bytes: Int
+    /// Lowercase hex; nil from a worker (the parent, which publishes, hashes).
+    package var sha256: String?
+
+    package init(bytes: Int, sha256: String? = nil) {
+        self.bytes = bytes
+        self.sha256 = sha256
+    }
+}
+
 /// Where a converter's output goes once the pixels are ready to be written.
 ///
 /// Invariant: `write` runs `body` at most once, on a descriptor of a file nobody else
-/// sees yet, and returns its size; whatever `body` or the publishing throws, nothing is
-/// left behind.
+/// sees yet, and returns its size (and digest); whatever `body` or the publishing
+/// throws, nothing is left behind.
 package protocol OutputDestination: Sendable {
     /// Writes the job's output through `body`; `attributes` are the source's (times,
     /// bits, owner), nil for stdin.
-    func write(_ job: Job, attributes: OutputAttributes?, _ body: (Int32) throws -> Void) throws -> Int
+    func write(_ job: Job, attributes: OutputAttributes?, _ body: (Int32) throws -> Void) throws -> WrittenOutput
 }
 
 /// Outputs written by this process: a path through the run's publisher (atomically,
@@ -27,7 +39,7 @@ package struct PublishedOutput: OutputDestination {
         self.standardOutput = standardOutput
     }
 
-    package func write(_ job: Job, attributes: OutputAttributes?, _ body: (Int32) throws -> Void) throws -> Int {
+    package func write(_ job: Job, attributes: OutputAttributes?, _ body: (Int32) throws -> Void) throws -> WrittenOutput {
         switch job.output {
         case .path(let path):
             return try publisher.write(path, for: job.source.display, reservation: job.reservation,

@@ -110,9 +110,10 @@ package final class OutputPublisher: @unchecked Sendable {
     /// claims the path now. Unless `replacing` (the planner found this source's own
     /// earlier output there and `--overwrite` asks to replace it), the rename never
     /// replaces a file: one that appeared since planning fails the write with
-    /// `ForeignOutputError`. Returns the bytes written. On any error nothing is left.
+    /// `ForeignOutputError`. Returns the bytes written and their SHA-256, read back from
+    /// the temp file (in the page cache) before it is published. On any error nothing is left.
     package func write(_ path: String, for source: String, reservation: OutputReservation?, replacing: Bool = false,
-                       attributes: OutputAttributes?, _ body: (Int32) throws -> Void) throws -> Int {
+                       attributes: OutputAttributes?, _ body: (Int32) throws -> Void) throws -> WrittenOutput {
         let directory = Path.parent(path)
         try Self.makeDirectories(directory, mirroring: attributes?.sourceDirectory)
         sweepOrphans(in: directory)
@@ -121,6 +122,7 @@ package final class OutputPublisher: @unchecked Sendable {
         defer { if !closed { close(temp.fd) } }
         do {
             try body(temp.fd)
+            guard let sha256 = SHA256.hex(ofDescriptor: temp.fd) else { throw WriteError.system(path, "cannot read back") }
             guard fsync(temp.fd) == 0 else { throw WriteError.system(path, "fsync") }
             try attributes?.apply(to: temp.fd, path: path)
             var info = stat()
@@ -142,7 +144,7 @@ package final class OutputPublisher: @unchecked Sendable {
             POSIX.syncDirectory(directory)
             let bytes = Int(info.st_size)
             hooks.didPublish(path, source, bytes)
-            return bytes
+            return WrittenOutput(bytes: bytes, sha256: sha256)
         } catch {
             discard(temp.path)
             throw error
@@ -167,7 +169,8 @@ package final class OutputPublisher: @unchecked Sendable {
             counter += 1
             let name = TempFileName.make(counter)
             let path = Path.join(Path.parent(target), name)
-            let fd = POSIX.openFile(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+            // Read and write: the digest is read back from it before it is published.
+            let fd = POSIX.openFile(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
             guard fd >= 0 else { throw WriteError.system(target) }
             openTemps.insert(path)
             return (fd, path)

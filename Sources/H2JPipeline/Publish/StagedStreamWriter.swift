@@ -13,19 +13,22 @@ enum StagedStreamWriter {
     static let chunkBytes = 1 << 20
 
     /// Runs `body` on the temp file's descriptor, then copies it to `stream`. Returns the
-    /// bytes written.
-    static func write(to stream: Int32, _ body: (Int32) throws -> Void) throws -> Int {
+    /// bytes written and their SHA-256, hashed as they are copied.
+    static func write(to stream: Int32, _ body: (Int32) throws -> Void) throws -> WrittenOutput {
         let fd = try openAnonymousTemp()
         defer { close(fd) }
         try body(fd)
         guard lseek(fd, 0, SEEK_SET) == 0 else { throw WriteError.system("-", "cannot rewind the staged output") }
         var chunk = [UInt8](repeating: 0, count: chunkBytes)
         var total = 0
+        var hash = SHA256()
         while true {
             let count = POSIX.retryingInterrupts { chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) } }
             guard count >= 0 else { throw WriteError.system("-", "cannot read the staged output") }
-            if count == 0 { return total }
-            try POSIX.writeAll(Array(chunk[0..<count]), to: stream, path: "-")
+            if count == 0 { return WrittenOutput(bytes: total, sha256: SHA256.hex(hash.finalize())) }
+            let piece = Array(chunk[0..<count])
+            hash.update(piece)
+            try POSIX.writeAll(piece, to: stream, path: "-")
             total += count
         }
     }

@@ -21,6 +21,9 @@ package final class RunState: @unchecked Sendable {
     /// Outputs keep all the metadata (keep mode, GPS kept): without it no output carries
     /// all of its source.
     private let carriesMetadata: Bool
+    /// `--delete-source`/`--move-source`: a source recorded only as skipped (its output
+    /// was there, never looked into) is converted again, so it can be verified.
+    private let refreshesUnverified: Bool
     private let lock = Lock()
     /// Input roots as given → absolute (the state records absolute roots).
     private var absoluteRoots: [String: String] = [:]
@@ -36,8 +39,9 @@ package final class RunState: @unchecked Sendable {
         let directory: String
     }
 
-    package init(path: String, options: ConversionOptions, recheck: Bool = false) throws(StateError) {
+    package init(path: String, options: ConversionOptions, recheck: Bool = false, handingOff: Bool = false) throws(StateError) {
         self.recheck = recheck
+        refreshesUnverified = handingOff
         database = try StateDatabase(path: path)
         self.options = options.fingerprint
         overwrite = options.overwrite
@@ -70,6 +74,9 @@ package final class RunState: @unchecked Sendable {
         let unchanged = candidate.info.map(Self.identity) == record.identity && record.options == options
             && record.outputs.allSatisfy(Self.stillThere)
         guard unchanged, !recheck || Self.hashesAsRecorded(candidate.path, record) else { return .changed(record) }
+        if refreshesUnverified && carriesMetadata && !record.complete && record.status == ConversionResult.Status.skipped.rawValue {
+            return .changed(record)
+        }
         guard !overwrite else { return .new }
         var result = ConversionResult(source: candidate.path, output: record.outputs[0].path, status: .skipped,
                                       reason: "up to date (--state)")
@@ -85,7 +92,7 @@ package final class RunState: @unchecked Sendable {
     func record(_ candidate: Candidate, _ result: ConversionResult, started: Int) throws(StateError) -> SourceRecord? {
         guard let info = candidate.info else { return nil }
         let outputs: [OutputRecord] = [.converted, .updated, .copied, .skipped].contains(result.status)
-            ? result.output.flatMap(Self.outputRecord).map { [$0] } ?? [] : []
+            ? result.output.flatMap { Self.outputRecord($0, sha256: result.outputSHA256) }.map { [$0] } ?? [] : []
         var record = SourceRecord(root: absolute(candidate.root), path: candidate.relativePath, identity: Self.identity(info),
                                   sha256: result.sourceSHA256, status: result.status.rawValue,
                                   errorCode: result.errorCode?.rawValue, reason: result.reason, toolVersion: Version.current,
@@ -110,6 +117,11 @@ package final class RunState: @unchecked Sendable {
         }
         try database.markDirectorySeen(root: key.root, directory: directory)
         return try markMissing(unmet.values.sorted { $0.path < $1.path }, under: root)
+    }
+
+    /// How many sources the state records under the input `root` (not `missing-source`).
+    func recordedSources(under root: String) throws(StateError) -> Int {
+        try database.sourceCount(root: absolute(root))
     }
 
     /// The recorded sources in directories under the directory input `root` that the
@@ -168,14 +180,10 @@ package final class RunState: @unchecked Sendable {
     }
 
     static func identity(_ info: stat) -> FileIdentity {
-        FileIdentity(size: Int(info.st_size), mtimeNanoseconds: nanoseconds(info.st_mtim), inode: Int(info.st_ino),
+        FileIdentity(size: Int(info.st_size), mtimeNanoseconds: info.st_mtim.nanoseconds, inode: Int(info.st_ino),
                      device: Int(info.st_dev))
     }
 
-    /// A time as the state records it: nanoseconds since 1970.
-    private static func nanoseconds(_ time: timespec) -> Int {
-        Int(time.tv_sec) * 1_000_000_000 + Int(time.tv_nsec)
-    }
 
     /// `--recheck`: the source's SHA-256 and each output's, where recorded, are still those
     /// recorded (a file changed behind an unchanged size and mtime, a damaged copy).
@@ -192,11 +200,12 @@ package final class RunState: @unchecked Sendable {
         return Int(info.st_size) == output.size && Int(info.st_ino) == output.inode
     }
 
-    /// An output as it is now on disk (absolute path, size, inode, mtime).
-    private static func outputRecord(_ path: String) -> OutputRecord? {
+    /// An output as it is now on disk (absolute path, size, inode, mtime), with the
+    /// digest it was published with, when it was.
+    private static func outputRecord(_ path: String, sha256: String?) -> OutputRecord? {
         let absolute = Path.absolute(path)
         guard let info = POSIX.fileInfo(absolute) else { return nil }
-        return OutputRecord(path: absolute, size: Int(info.st_size), inode: Int(info.st_ino),
-                            mtimeNanoseconds: nanoseconds(info.st_mtim))
+        return OutputRecord(path: absolute, size: Int(info.st_size), sha256: sha256, inode: Int(info.st_ino),
+                            mtimeNanoseconds: info.st_mtim.nanoseconds)
     }
 }

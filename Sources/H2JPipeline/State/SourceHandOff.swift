@@ -64,10 +64,14 @@ struct SourceHandOff {
             if let width = record.width, let height = record.height, check.width != width || check.height != height {
                 throw Refusal(description: "\(output.path) is \(check.width ?? 0)×\(check.height ?? 0), not the planned \(width)×\(height)")
             }
+            let digest = SHA256.hex(SHA256.digest(bytes))
+            if let published = output.sha256, published != digest {
+                throw Refusal(description: "\(output.path) changed since it was published (SHA-256 \(digest), recorded \(published))")
+            }
             guard file.sync() else { throw Refusal(description: "cannot fsync \(output.path): \(POSIX.lastError())") }
             POSIX.syncDirectory(Path.parent(output.path))
             try state.database.recordOutputDigest(root: root, source: candidate.relativePath, output: output.path,
-                                                  sha256: SHA256.hex(SHA256.digest(bytes)))
+                                                  sha256: digest)
         }
         var destination: String?
         switch action {
