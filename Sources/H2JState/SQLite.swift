@@ -69,6 +69,14 @@ final class SQLiteConnection {
 
     /// The rows of `sql` with `values` bound to its `?` parameters, each row its columns.
     func rows(_ sql: String, _ values: [SQLValue] = []) throws(StateError) -> [[SQLValue]] {
+        var result: [[SQLValue]] = []
+        try each(sql, values) { row in result.append((0..<row.count).map(row.value)) }
+        return result
+    }
+
+    /// Calls `body` with each row of `sql` (with `values` bound), read in place: no
+    /// row is copied unless `body` copies it. The statement is prepared once and reused.
+    func each(_ sql: String, _ values: [SQLValue], _ body: (SQLRow) -> Void) throws(StateError) {
         let statement: OpaquePointer
         if let cached = statements[sql] {
             statement = cached
@@ -92,12 +100,12 @@ final class SQLiteConnection {
             }
             guard code == SQLITE_OK else { throw failure() }
         }
-        var result: [[SQLValue]] = []
+        let row = SQLRow(statement: statement)
         while true {
             let code = sqlite3_step(statement)
-            if code == SQLITE_DONE { return result }
+            if code == SQLITE_DONE { return }
             guard code == SQLITE_ROW else { throw failure() }
-            result.append((0..<sqlite3_column_count(statement)).map { column(statement, $0) })
+            body(row)
         }
     }
 
@@ -115,24 +123,46 @@ final class SQLiteConnection {
         }
     }
 
-    private func column(_ statement: OpaquePointer, _ index: Int32) -> SQLValue {
-        switch sqlite3_column_type(statement, index) {
-        case SQLITE_INTEGER: return .integer(Int(sqlite3_column_int64(statement, index)))
-        case SQLITE_TEXT: return .text(sqlite3_column_text(statement, index).map { String(cString: $0) } ?? "")
-        case SQLITE_BLOB:
-            let count = Int(sqlite3_column_bytes(statement, index))
-            guard count > 0, let bytes = sqlite3_column_blob(statement, index) else { return .blob([]) }
-            return .blob(Array(UnsafeRawBufferPointer(start: bytes, count: count)))
-        default: return .null
-        }
-    }
-
     private func failure() -> StateError {
         StateError(path: path, code: sqlite3_extended_errcode(handle), message: String(cString: sqlite3_errmsg(handle)))
     }
 
     /// SQLITE_TRANSIENT: SQLite copies a bound value before the call returns.
     private static let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
+}
+
+/// The current row of a statement being stepped (`SQLiteConnection.each`): valid only
+/// inside the call. A column of another type reads as 0, nil or empty.
+struct SQLRow {
+    fileprivate let statement: OpaquePointer
+
+    var count: Int { Int(sqlite3_column_count(statement)) }
+
+    func integer(_ index: Int) -> Int { Int(sqlite3_column_int64(statement, Int32(index))) }
+
+    func optionalInteger(_ index: Int) -> Int? {
+        sqlite3_column_type(statement, Int32(index)) == SQLITE_INTEGER ? integer(index) : nil
+    }
+
+    func text(_ index: Int) -> String? {
+        guard sqlite3_column_type(statement, Int32(index)) == SQLITE_TEXT else { return nil }
+        return sqlite3_column_text(statement, Int32(index)).map { String(cString: $0) } ?? ""
+    }
+
+    func blob(_ index: Int) -> [UInt8] {
+        let count = Int(sqlite3_column_bytes(statement, Int32(index)))
+        guard count > 0, let bytes = sqlite3_column_blob(statement, Int32(index)) else { return [] }
+        return Array(UnsafeRawBufferPointer(start: bytes, count: count))
+    }
+
+    func value(_ index: Int) -> SQLValue {
+        switch sqlite3_column_type(statement, Int32(index)) {
+        case SQLITE_INTEGER: .integer(integer(index))
+        case SQLITE_TEXT: .text(text(index) ?? "")
+        case SQLITE_BLOB: .blob(blob(index))
+        default: .null
+        }
+    }
 }
 
 extension SQLValue {

@@ -115,81 +115,84 @@ package final class StateDatabase: @unchecked Sendable {
     /// since may not show.
     package func source(root: String, path: String) throws(StateError) -> SourceRecord? {
         try reading {
-            try records(root: root, from: "sources s", where: "s.path = ?", .blob(PathBytes.bytes(path))).first
+            let bytes = PathBytes.bytes(path)
+            return try records(root: root, sources: ("path = ?", [.blob(bytes)]),
+                               outputs: ("source_dir = ? AND source = ?", [.blob(SourceRecord.splitBytes(bytes).directory), .blob(bytes)])).first
         }
     }
 
     /// Every recorded source in `directory` (relative to `root`; empty for the root
-    /// itself), with its outputs, in path order: one query for a directory's lookups.
+    /// itself), with its outputs, in path order: one range scan of each table.
     package func sources(root: String, directory: String) throws(StateError) -> [SourceRecord] {
         try reading {
-            // Named, since without statistics SQLite scans the root's primary key instead.
-            try records(root: root, from: "sources s INDEXED BY sources_by_dir", where: "s.dir = ?",
-                        .blob(PathBytes.bytes(directory)))
+            let directory = SQLValue.blob(PathBytes.bytes(directory))
+            return try records(root: root, sources: ("dir = ?", [directory]), outputs: ("source_dir = ?", [directory]))
         }
     }
 
-    /// The sources under `root` matching `condition` (on `s`, read `from`, with one
-    /// parameter), in path order, each with its outputs: one row per output, grouped back
-    /// by source.
-    private func records(root: String, from table: String, where condition: String, _ value: SQLValue) throws(StateError)
-        -> [SourceRecord] {
-        let rows = try reader.rows("""
-            SELECT s.path, s.size, s.mtime_ns, s.inode, s.device, s.sha256, s.status, s.error_code, s.reason,
-            s.tool_version, s.options, s.started_ns, s.finished_ns, s.complete, s.width, s.height,
-            o.path, o.size, o.sha256, o.kind, o.inode, o.mtime_ns
-            FROM \(table) LEFT JOIN outputs o ON o.root = s.root AND o.source = s.path
-            WHERE s.root = ? AND \(condition) ORDER BY s.path
-            """, [.blob(PathBytes.bytes(root)), value])
+    /// The sources under `root` that match `sources` (a condition and its parameters,
+    /// within one directory), in path order, each with its outputs among those matching
+    /// `outputs`. Both come sorted by source path, and are merged. Sources are ordered by
+    /// `name`, which within a directory is path order: ordering by `path` makes SQLite
+    /// walk the whole root in the path index instead of the directory's key range.
+    private func records(root: String, sources: (condition: String, values: [SQLValue]),
+                         outputs: (condition: String, values: [SQLValue])) throws(StateError) -> [SourceRecord] {
+        let rootValue = SQLValue.blob(PathBytes.bytes(root))
+        var found: [(source: [UInt8], output: OutputRecord)] = []
+        try reader.each("""
+            SELECT source, path, size, sha256, kind, inode, mtime_ns FROM outputs
+            WHERE root = ? AND \(outputs.condition) ORDER BY source, path
+            """, [rootValue] + outputs.values) { row in
+            found.append((row.blob(0), OutputRecord(path: PathBytes.string(row.blob(1)), size: row.integer(2), sha256: row.text(3),
+                                                    kind: row.text(4) ?? "", inode: row.integer(5), mtimeNanoseconds: row.integer(6))))
+        }
+        var next = 0
         var records: [SourceRecord] = []
-        var lastPath: [UInt8]?
-        for row in rows where row.count == 22 {
-            guard let path = row[0].blob else { continue }
-            if path != lastPath {
-                lastPath = path
-                var record = SourceRecord(root: root, path: PathBytes.string(path),
-                                          identity: FileIdentity(size: row[1].integer ?? -1, mtimeNanoseconds: row[2].integer ?? -1,
-                                                                 inode: row[3].integer ?? -1, device: row[4].integer ?? -1),
-                                          sha256: row[5].text, status: row[6].text ?? "", errorCode: row[7].text,
-                                          reason: row[8].text, toolVersion: row[9].text ?? "", options: row[10].text ?? "",
-                                          startedNanoseconds: row[11].integer ?? 0, finishedNanoseconds: row[12].integer ?? 0)
-                record.complete = row[13].integer == 1
-                record.width = row[14].integer
-                record.height = row[15].integer
-                records.append(record)
+        try reader.each("""
+            SELECT path, size, mtime_ns, inode, device, sha256, status, error_code, reason, tool_version, options,
+            started_ns, finished_ns, complete, width, height FROM sources WHERE root = ? AND \(sources.condition) ORDER BY name
+            """, [rootValue] + sources.values) { row in
+            let path = row.blob(0)
+            var record = SourceRecord(root: root, path: PathBytes.string(path),
+                                      identity: FileIdentity(size: row.integer(1), mtimeNanoseconds: row.integer(2),
+                                                             inode: row.integer(3), device: row.integer(4)),
+                                      sha256: row.text(5), status: row.text(6) ?? "", errorCode: row.text(7), reason: row.text(8),
+                                      toolVersion: row.text(9) ?? "", options: row.text(10) ?? "",
+                                      startedNanoseconds: row.integer(11), finishedNanoseconds: row.integer(12))
+            record.complete = row.integer(13) == 1
+            record.width = row.optionalInteger(14)
+            record.height = row.optionalInteger(15)
+            while next < found.count, found[next].source.lexicographicallyPrecedes(path) { next += 1 }
+            while next < found.count, found[next].source == path {
+                record.outputs.append(found[next].output)
+                next += 1
             }
-            if let output = Self.output(Array(row[16...])) { records[records.count - 1].outputs.append(output) }
+            records.append(record)
         }
         return records
-    }
-
-    /// An output from its six columns (all NULL for a source without outputs: nil).
-    private static func output(_ row: [SQLValue]) -> OutputRecord? {
-        guard row.count == 6, let path = row[0].blob, let size = row[1].integer, let kind = row[3].text,
-              let inode = row[4].integer, let mtime = row[5].integer else { return nil }
-        return OutputRecord(path: PathBytes.string(path), size: size, sha256: row[2].text, kind: kind, inode: inode,
-                            mtimeNanoseconds: mtime)
     }
 
     /// Records (or replaces) a source and its outputs, in one transaction.
     package func record(_ source: SourceRecord, run: Int) throws(StateError) {
         try locked {
             try connection.transaction { () throws in
-                let key: [SQLValue] = [.blob(PathBytes.bytes(source.root)), .blob(PathBytes.bytes(source.path))]
-                _ = try connection.rows("DELETE FROM outputs WHERE root = ? AND source = ?", key)
+                let path = PathBytes.bytes(source.path)
+                let (directory, name) = SourceRecord.splitBytes(path)
+                let root = SQLValue.blob(PathBytes.bytes(source.root))
+                let key: [SQLValue] = [root, .blob(directory), .blob(path)]
+                _ = try connection.rows("DELETE FROM outputs WHERE root = ? AND source_dir = ? AND source = ?", key)
                 _ = try connection.rows("""
-                    INSERT OR REPLACE INTO sources (root, path, size, mtime_ns, inode, device, sha256, status, error_code,
-                    reason, tool_version, options, started_ns, finished_ns, run_id, complete, width, height, dir)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                    """, key + [.integer(source.identity.size), .integer(source.identity.mtimeNanoseconds),
+                    INSERT OR REPLACE INTO sources (root, dir, name, path, size, mtime_ns, inode, device, sha256, status,
+                    error_code, reason, tool_version, options, started_ns, finished_ns, run_id, complete, width, height)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    """, [root, .blob(directory), .blob(name), .blob(path)] + [.integer(source.identity.size), .integer(source.identity.mtimeNanoseconds),
                                 .integer(source.identity.inode), .integer(source.identity.device), Self.optional(source.sha256),
                                 .text(source.status), Self.optional(source.errorCode), Self.optional(source.reason),
                                 .text(source.toolVersion), .text(source.options), .integer(source.startedNanoseconds),
                                 .integer(source.finishedNanoseconds), .integer(run), .integer(source.complete ? 1 : 0),
-                                source.width.map(SQLValue.integer) ?? .null, source.height.map(SQLValue.integer) ?? .null,
-                                .blob(SourceRecord.directoryBytes(of: PathBytes.bytes(source.path)))])
+                                source.width.map(SQLValue.integer) ?? .null, source.height.map(SQLValue.integer) ?? .null])
                 for output in source.outputs {
-                    _ = try connection.rows("INSERT OR REPLACE INTO outputs (root, source, path, size, sha256, kind, inode, mtime_ns) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                    _ = try connection.rows("INSERT OR REPLACE INTO outputs (root, source_dir, source, path, size, sha256, kind, inode, mtime_ns) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
                                             key + [.blob(PathBytes.bytes(output.path)), .integer(output.size), Self.optional(output.sha256),
                                                    .text(output.kind), .integer(output.inode), .integer(output.mtimeNanoseconds)])
                 }
@@ -238,9 +241,10 @@ package final class StateDatabase: @unchecked Sendable {
     /// Records an output's SHA-256 (verified before a hand-off), durably.
     package func recordOutputDigest(root: String, source: String, output: String, sha256: String) throws(StateError) {
         try locked {
-            _ = try connection.rows("UPDATE outputs SET sha256 = ? WHERE root = ? AND source = ? AND path = ?",
-                                    [.text(sha256), .blob(PathBytes.bytes(root)), .blob(PathBytes.bytes(source)),
-                                     .blob(PathBytes.bytes(output))])
+            let sourceBytes = PathBytes.bytes(source)
+            _ = try connection.rows("UPDATE outputs SET sha256 = ? WHERE root = ? AND source_dir = ? AND source = ? AND path = ?",
+                                    [.text(sha256), .blob(PathBytes.bytes(root)), .blob(SourceRecord.splitBytes(sourceBytes).directory),
+                                     .blob(sourceBytes), .blob(PathBytes.bytes(output))])
         }
     }
 

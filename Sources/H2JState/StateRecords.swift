@@ -43,14 +43,14 @@ package struct SourceRecord: Equatable, Sendable {
         self.outputs = outputs
     }
 
-    /// The directory part of a relative path's bytes: up to its last `/`, empty for a
-    /// name at the root.
-    package static func directoryBytes(of path: [UInt8]) -> [UInt8] {
-        guard let slash = path.lastIndex(of: UInt8(ascii: "/")) else { return [] }
-        return Array(path[..<slash])
+    /// A relative path's bytes split at its last `/` into its directory (empty for a
+    /// name at the root) and its name.
+    package static func splitBytes(_ path: [UInt8]) -> (directory: [UInt8], name: [UInt8]) {
+        guard let slash = path.lastIndex(of: UInt8(ascii: "/")) else { return ([], path) }
+        return (Array(path[..<slash]), Array(path[(slash + 1)...]))
     }
 
-    /// A relative path split into its directory (as `directoryBytes`) and its last name.
+    /// A relative path split into its directory (as `splitBytes`) and its last name.
     /// The escape of `PathBytes` never yields a `/`, so splitting the text is exact.
     package static func split(_ path: String) -> (directory: String, name: String) {
         guard let slash = path.utf8.lastIndex(of: UInt8(ascii: "/")) else { return ("", path) }

@@ -4,8 +4,9 @@
 ///
 /// Paths are blobs of their exact bytes (`PathBytes`): a source's `root` is its input's
 /// absolute path, `path` the source's path relative to it; an output's `path` is
-/// absolute. Times are nanoseconds since 1970. A source's `dir` is the directory part of
-/// its `path` (empty at the root): a rerun reads a directory's records in one query.
+/// absolute. Times are nanoseconds since 1970. A source is keyed by its `dir` (the
+/// directory part of `path`, empty at the root) and `name`, and its outputs by their
+/// `source_dir`: a rerun reads a directory's records in one range scan per table.
 enum StateSchema {
     /// One step of the schema: SQL, then, for data SQL cannot compute, a Swift pass.
     struct Migration: Sendable {
@@ -74,16 +75,68 @@ enum StateSchema {
         ALTER TABLE sources ADD COLUMN width INTEGER;
         ALTER TABLE sources ADD COLUMN height INTEGER;
         """),
-        // 3: each source's directory, indexed (a no-op rerun's lookups, one per directory).
+        // 3: sources and outputs keyed by directory, so that a rerun reads a directory's
+        // records in two range scans (one per table) rather than three B-tree searches
+        // per source; `path` stays, uniquely indexed, for lookups by path.
         Migration(sql: """
-        ALTER TABLE sources ADD COLUMN dir BLOB NOT NULL DEFAULT x'';
-        CREATE INDEX sources_by_dir ON sources(root, dir, path);
+        CREATE TABLE sources_v3 (
+            root BLOB NOT NULL,
+            dir BLOB NOT NULL,
+            name BLOB NOT NULL,
+            path BLOB NOT NULL,
+            size INTEGER NOT NULL,
+            mtime_ns INTEGER NOT NULL,
+            inode INTEGER NOT NULL,
+            device INTEGER NOT NULL,
+            sha256 TEXT,
+            status TEXT NOT NULL,
+            error_code TEXT,
+            reason TEXT,
+            tool_version TEXT NOT NULL,
+            options TEXT NOT NULL,
+            started_ns INTEGER NOT NULL,
+            finished_ns INTEGER NOT NULL,
+            run_id INTEGER NOT NULL REFERENCES runs(id),
+            complete INTEGER NOT NULL DEFAULT 0,
+            width INTEGER,
+            height INTEGER,
+            PRIMARY KEY (root, dir, name)
+        ) WITHOUT ROWID;
+        CREATE TABLE outputs_v3 (
+            root BLOB NOT NULL,
+            source_dir BLOB NOT NULL,
+            source BLOB NOT NULL,
+            path BLOB NOT NULL,
+            size INTEGER NOT NULL,
+            sha256 TEXT,
+            kind TEXT NOT NULL,
+            inode INTEGER NOT NULL,
+            mtime_ns INTEGER NOT NULL,
+            PRIMARY KEY (root, source_dir, source, path)
+        ) WITHOUT ROWID;
         """, backfill: { connection throws(StateError) in
-            for row in try connection.rows("SELECT root, path FROM sources WHERE instr(path, x'2F') > 0") {
+            // Rows move with their directory split off their path (bytes: SQL cannot split a blob at its last '/').
+            for row in try connection.rows("SELECT root, path FROM sources") {
                 guard row.count == 2, let root = row[0].blob, let path = row[1].blob else { continue }
-                _ = try connection.rows("UPDATE sources SET dir = ? WHERE root = ? AND path = ?",
-                                        [.blob(SourceRecord.directoryBytes(of: path)), .blob(root), .blob(path)])
+                let (dir, name) = SourceRecord.splitBytes(path)
+                _ = try connection.rows("""
+                    INSERT INTO sources_v3 SELECT root, ?, ?, path, size, mtime_ns, inode, device, sha256, status, error_code,
+                    reason, tool_version, options, started_ns, finished_ns, run_id, complete, width, height
+                    FROM sources WHERE root = ? AND path = ?
+                    """, [.blob(dir), .blob(name), .blob(root), .blob(path)])
+                _ = try connection.rows("""
+                    INSERT INTO outputs_v3 SELECT root, ?, source, path, size, sha256, kind, inode, mtime_ns
+                    FROM outputs WHERE root = ? AND source = ?
+                    """, [.blob(dir), .blob(root), .blob(path)])
             }
+            try connection.execute("""
+                DROP TABLE outputs;
+                DROP TABLE sources;
+                ALTER TABLE sources_v3 RENAME TO sources;
+                ALTER TABLE outputs_v3 RENAME TO outputs;
+                CREATE UNIQUE INDEX sources_by_path ON sources(root, path);
+                CREATE INDEX outputs_by_path ON outputs(path);
+                """)
         }),
     ]
 
