@@ -26,6 +26,7 @@ let package = Package(
         .systemLibrary(name: "CDe265", pkgConfig: "libde265", providers: [.apt(["libde265-dev"])]),
         .systemLibrary(name: "CLCMS2", pkgConfig: "lcms2", providers: [.apt(["liblcms2-dev"])]),
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+        .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
         .target(name: "CJPEGCodec", dependencies: ["CLibJPEG"]),
         // Descriptor passing and the seccomp filter of the worker processes (CMSG_* and
         // BPF macros Swift cannot import).
@@ -44,13 +45,15 @@ let package = Package(
         .target(name: "H2JDe265", dependencies: ["H2JSupport", "H2JContainer", "H2JTiles", "CDe265"]),
         .target(name: "H2JLibheif", dependencies: ["H2JSupport", "CHeif"]),
         .target(name: "H2JState", dependencies: ["H2JSupport", "CSQLite"]),
+        // SHA-256 by libcrypto: 7.5 times the portable Swift loop (ARCHITECTURE.md).
+        .target(name: "H2JDigest", dependencies: ["H2JSupport", "CCrypto"]),
 
         // Commands.
         .target(name: "H2JInspect",
-                dependencies: ["H2JSupport", "H2JContainer", "H2JJPEG", "H2JMetadata", "H2JColour"]),
+                dependencies: ["H2JSupport", "H2JContainer", "H2JJPEG", "H2JMetadata", "H2JColour", "H2JDigest"]),
         .target(name: "H2JPipeline",
                 dependencies: ["H2JSupport", "H2JContainer", "H2JJPEG", "H2JMetadata", "H2JTiles", "H2JColour",
-                               "H2JJPEGCodec", "H2JDe265", "H2JLibheif", "H2JState", "CWorkerIPC"]),
+                               "H2JJPEGCodec", "H2JDe265", "H2JLibheif", "H2JState", "H2JDigest", "CWorkerIPC"]),
         .executableTarget(name: "heic2jpg", dependencies: ["H2JSupport", "H2JPipeline", "H2JInspect"]),
 
         // libFuzzer target over the parsers of file bytes (Scripts/fuzz builds it with
@@ -75,6 +78,7 @@ let package = Package(
             path: "Tests/H2JTestSupport"
         ),
         .testTarget(name: "H2JSupportTests", dependencies: ["H2JSupport", "H2JMetadata", "H2JTestSupport"]),
+        .testTarget(name: "H2JDigestTests", dependencies: ["H2JSupport", "H2JDigest", "H2JTestSupport"]),
         .testTarget(name: "H2JContainerTests", dependencies: ["H2JSupport", "H2JContainer", "H2JTestSupport"]),
         .testTarget(name: "H2JJPEGTests", dependencies: ["H2JSupport", "H2JJPEG", "H2JInspect", "H2JTestSupport"]),
         .testTarget(name: "H2JMetadataTests",
@@ -94,7 +98,7 @@ let package = Package(
         // could still do (a forked child of a threaded process must stay in C).
         .target(name: "CSandboxProbe", dependencies: ["CWorkerIPC"], path: "Tests/CSandboxProbe"),
         .testTarget(name: "H2JPipelineTests",
-                    dependencies: ["H2JSupport", "H2JContainer", "H2JJPEG", "H2JMetadata", "H2JJPEGCodec", "H2JPipeline",
+                    dependencies: ["H2JSupport", "H2JContainer", "H2JJPEG", "H2JMetadata", "H2JJPEGCodec", "H2JPipeline", "H2JDigest",
                                    "H2JTestSupport", "CSandboxProbe"]),
         .testTarget(name: "heic2jpgTests", dependencies: ["H2JSupport", "H2JPipeline", "heic2jpg"]),
         // The end-to-end tests' independent decoders and pixel comparisons: libheif through

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import H2JDigest
 import H2JMetadata
 import H2JSupport
 

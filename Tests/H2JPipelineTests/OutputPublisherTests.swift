@@ -1,6 +1,7 @@
 import Foundation
 import Synchronization
 import Testing
+import H2JDigest
 @testable import H2JPipeline
 @testable import H2JSupport
 import H2JTestSupport

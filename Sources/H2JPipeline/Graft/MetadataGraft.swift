@@ -1,5 +1,6 @@
 import H2JColour
 import H2JContainer
+import H2JDigest
 import H2JJPEG
 import H2JJPEGCodec
 import H2JMetadata

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import H2JDigest
 import H2JSupport
 
 /// The run's one authority over output paths: who may publish which path, and the one

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import H2JDigest
 import H2JSupport
 
 /// `-o -`: the JPEG is written to an anonymous temp file first and copied to the stream

@@ -1,10 +1,10 @@
 import Foundation
 import H2JTestSupport
 import Testing
-@testable import H2JMetadata
+@testable import H2JDigest
 @testable import H2JSupport
 
-@Suite("SHA-256")
+@Suite("SHA-256 (libcrypto)")
 struct SHA256Tests {
     func hex(_ text: String) -> String { SHA256.hex(SHA256.digest(Array(text.utf8))) }
 
