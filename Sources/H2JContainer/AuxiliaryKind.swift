@@ -55,4 +55,12 @@ package enum AuxiliaryKind: Equatable {
         case .other(let urn): "auxiliary image '\(urn)'"
         }
     }
+
+    /// `phrase` after its indefinite article: "a depth map", "an HDR gain map".
+    package var withArticle: String {
+        switch self {
+        case .alpha, .hdrGainMap, .other: "an " + phrase
+        case .depth, .disparity, .matte: "a " + phrase
+        }
+    }
 }

@@ -1,10 +1,18 @@
-/// What a JPEG of the primary image alone leaves out of a file: the reason a source is
-/// never handed off (deleted or moved) while it holds more than its outputs carry.
+import H2JSupport
+
+extension Warning.Code {
+    package static let contentNotConverted = Self("content-not-converted")
+}
+
+/// What a JPEG of the primary image alone leaves out of a file: said in a warning on
+/// every conversion, and the reason a source is never handed off (deleted or moved)
+/// while it holds more than its outputs carry.
 extension HEIFStructure {
-    /// Each kind of content the primary's JPEG does not carry, in words: other images,
-    /// auxiliary images other than alpha (alpha is flattened into the pixels), gain-map
-    /// (`tmap`) items, an image sequence. Thumbnails, tiles and the primary's own
-    /// derivation are not content of their own. Empty when the JPEG carries everything.
+    /// Each kind of content the primary's JPEG does not carry, in words: other images
+    /// (with their item IDs), auxiliary images other than alpha (alpha is flattened into
+    /// the pixels), gain-map (`tmap`) items, image sequences (with their frame counts).
+    /// Thumbnails, tiles and the primary's own derivation are not content of their own.
+    /// Empty when the JPEG carries everything.
     package func contentNotCarried() -> [String] {
         let imageTypes = Self.codedImageTypes.union(Self.derivedImageTypes)
         var parts: Set<UInt32> = [primaryID]
@@ -16,14 +24,39 @@ extension HEIFStructure {
             }
         }
         var missing: [String] = []
-        let others = items.values.filter { imageTypes.contains($0.type) && !$0.hidden && !parts.contains($0.id) }.count
-        if others > 0 { missing.append(others == 1 ? "1 more image" : "\(others) more images") }
+        let others = items.values.filter { imageTypes.contains($0.type) && !$0.hidden && !parts.contains($0.id) }
+            .map(\.id).sorted()
+        if !others.isEmpty {
+            let ids = others.prefix(8).map { "#\($0)" }.joined(separator: ", ") + (others.count > 8 ? ", …" : "")
+            missing.append((others.count == 1 ? "1 more image" : "\(others.count) more images") + " (\(ids))")
+        }
         let auxiliaries = references.filter { $0.type == "auxl" && $0.to.contains(primaryID) }
             .compactMap { auxiliaryType(of: $0.from).map(AuxiliaryKind.init(urn:)) }
             .filter { $0 != .alpha }
-        missing += Array(Set(auxiliaries.map(\.phrase))).sorted()
+        missing += Array(Set(auxiliaries.map(\.withArticle))).sorted()
         if items.values.contains(where: { $0.type == "tmap" }) { missing.append("a gain map ('tmap' item)") }
-        if hasImageSequence { missing.append("an image sequence") }
+        if let sequences = sequencePhrase { missing.append(sequences) }
         return missing
+    }
+
+    /// The warning that names `contentNotCarried`, nil when there is nothing to name.
+    package func contentNotConvertedWarning() -> Warning? {
+        let missing = contentNotCarried()
+        guard !missing.isEmpty else { return nil }
+        return Warning(.contentNotConverted, "not converted: \(missing.joined(separator: ", ")); heic2jpg writes the primary image only")
+    }
+
+    /// `an image sequence of 60 frames`, `2 image sequences (60 and 5 frames)`; nil
+    /// without a `moov` box. Tracks that are not pictures (audio, alpha or depth
+    /// sequences, timed metadata) go with the sequences they belong to.
+    private var sequencePhrase: String? {
+        guard hasImageSequence else { return nil }
+        let visual = sequenceTracks.filter(\.isVisual)
+        guard !visual.isEmpty else { return "an image sequence" }
+        let frames = visual.map { $0.samples.map(String.init) ?? "?" }
+        if visual.count == 1 {
+            return "an image sequence of \(frames[0]) frame\(visual[0].samples == 1 ? "" : "s")"
+        }
+        return "\(visual.count) image sequences (\(frames.joined(separator: ", ")) frames)"
     }
 }

@@ -33,8 +33,15 @@ package struct HEIFStructure: Sendable {
     }
 
     package let brands: [String]
-    /// A top-level `moov` box: the file also holds an image sequence track.
+    /// A top-level `moov` box: the file also holds tracks (an image sequence, a video).
     package var hasImageSequence = false
+    /// The `moov` box's tracks (empty without one, or when it is over
+    /// `HEIFLimits.maxMetaBytes`: then only `hasImageSequence` says it is there).
+    package internal(set) var sequenceTracks: [SequenceTrack] = []
+    /// The `grpl` box's entity groups: stereo pairs, alternatives, bursts, albums.
+    package internal(set) var entityGroups: [EntityGroup] = []
+    /// `grpl` children that could not be read as groups.
+    package internal(set) var unreadableGroups = 0
     package let primaryID: UInt32
     package let items: [UInt32: Item]
     package let references: [Reference]
@@ -104,6 +111,7 @@ extension HEIFStructure {
         var meta: [UInt8]?
         var vendorBoxes: [VendorBox] = []
         var hasMovie = false
+        var tracks: [SequenceTrack] = []
         var offset = 0
         // Walk top-level boxes by their headers; read only ftyp and meta payloads.
         while offset <= source.size - 8 {
@@ -130,6 +138,9 @@ extension HEIFStructure {
                     meta = payload
                 }
             } else if box.type == "moov" {
+                if !hasMovie, box.payloadLength <= HEIFLimits.maxMetaBytes {
+                    tracks = SequenceTrack.parseTracks(moov: try source.containerBytes(at: offset + box.payloadStart, count: box.payloadLength))
+                }
                 hasMovie = true
             } else if vendorBoxTypes.contains(box.type), !vendorBoxes.contains(where: { $0.type == box.type }) {
                 vendorBoxes.append(VendorBox(type: box.type, payload: (offset + box.payloadStart)..<(offset + box.end)))
@@ -141,6 +152,7 @@ extension HEIFStructure {
         var structure = try parse(metaPayload: meta, brands: brands)
         structure.vendorBoxes = vendorBoxes
         structure.hasImageSequence = hasMovie
+        structure.sequenceTracks = tracks
         structure.bytesAfterLastBox = offset < source.size ? offset..<source.size : nil
         return structure
     }
@@ -169,6 +181,7 @@ extension HEIFStructure {
         var locationError: HEIFError?
         var idat: [UInt8]?
         var handler: String?
+        var groups: (groups: [EntityGroup], unreadable: Int) = ([], 0)
         for box in try BoxHeader.children(reader, from: 4, to: reader.count) {
             switch box.type {
             case "hdlr":
@@ -191,6 +204,8 @@ extension HEIFStructure {
                 }
             case "idat" where idat == nil:
                 idat = reader.slice(box.payloadStart, box.payloadLength)
+            case "grpl":
+                groups = EntityGroup.parseGroups(reader, box)
             default:
                 continue
             }
@@ -199,9 +214,11 @@ extension HEIFStructure {
             throw handler == nil ? .missingBox("hdlr") : .malformedBox("hdlr", reason: "handler '\(handler ?? "")' is not 'pict'")
         }
         guard let primaryID else { throw .missingBox("pitm") }
-        return HEIFStructure(brands: brands, primaryID: primaryID, items: items, references: references,
-                             properties: properties, associations: associations, locations: locations ?? [:],
-                             idat: idat ?? [], locationError: locationError)
+        var structure = HEIFStructure(brands: brands, primaryID: primaryID, items: items, references: references,
+                                      properties: properties, associations: associations, locations: locations ?? [:],
+                                      idat: idat ?? [], locationError: locationError)
+        (structure.entityGroups, structure.unreadableGroups) = groups
+        return structure
     }
 
     static func parseItemInfo(_ reader: ByteReader, _ box: BoxHeader) throws(HEIFError) -> [UInt32: Item] {

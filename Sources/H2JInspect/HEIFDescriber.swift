@@ -11,8 +11,8 @@ import H2JSupport
 /// unusable primary, unreadable EXIF, a `clap` outside the image) becomes a warning and
 /// the rest is still described.
 enum HEIFDescriber {
-    /// Item types that are images (coded or derived).
-    static let imageTypes = HEIFStructure.codedImageTypes.union(["grid", "iovl", "iden"])
+    /// Item types that are images (coded or derived, `tmap` included).
+    static let imageTypes = HEIFStructure.codedImageTypes.union(["grid", "iovl", "iden", "tmap"])
     /// A grid descriptor is 8 or 12 bytes; more is never needed.
     static let maxGridDescriptorBytes = 64
 
@@ -28,6 +28,14 @@ enum HEIFDescriber {
             properties.warnings.append("primary image: \(error)")
         }
         properties.images = images(structure, source)
+        properties.groups = structure.entityGroups
+        properties.tracks = structure.sequenceTracks
+        if structure.unreadableGroups > 0 {
+            properties.warnings.append("\(structure.unreadableGroups) entity group(s) in 'grpl' could not be read")
+        }
+        if structure.hasImageSequence && structure.sequenceTracks.isEmpty {
+            properties.warnings.append("the 'moov' box (an image sequence) could not be described")
+        }
         guard structure.items[structure.primaryID] != nil else { return properties }
         var primary = self.primary(structure, &properties.warnings)
         properties.metadata.icc = primary.icc?.bytes
@@ -36,16 +44,26 @@ enum HEIFDescriber {
         return properties
     }
 
-    /// Every image item but the hidden inputs of derived images (a grid's tiles), by ID.
-    /// References are indexed once, so the work stays linear in items plus references.
+    /// Every image item but a grid's hidden tiles, by ID; the hidden inputs of other
+    /// derived images (a `tmap`'s gain map, an overlay's layers) are listed, with what
+    /// they are an input of. References are indexed once, so the work stays linear in
+    /// items plus references.
     static func images(_ structure: HEIFStructure, _ source: ByteSource) -> [ImageProperties.Image] {
         var targets: [String: [UInt32: [UInt32]]] = [:]
         for reference in structure.references where ["dimg", "thmb", "auxl"].contains(reference.type) {
             targets[reference.type, default: [:]][reference.from, default: []] += reference.to
         }
-        let inputs = Set((targets["dimg"] ?? [:]).values.joined())
+        var tiles: Set<UInt32> = []
+        var inputOf: [UInt32: UInt32] = [:]
+        for (derived, inputs) in targets["dimg"] ?? [:] {
+            if structure.items[derived]?.type == "grid" {
+                tiles.formUnion(inputs)
+            } else {
+                for input in inputs where inputOf[input] == nil { inputOf[input] = derived }
+            }
+        }
         return structure.items.values
-            .filter { imageTypes.contains($0.type) && !($0.hidden && inputs.contains($0.id)) }
+            .filter { imageTypes.contains($0.type) && !($0.hidden && tiles.contains($0.id)) }
             .sorted { $0.id < $1.id }
             .map { item in
                 var image = ImageProperties.Image(id: item.id, type: item.type)
@@ -54,6 +72,8 @@ enum HEIFDescriber {
                 image.isPrimary = item.id == structure.primaryID
                 image.hidden = item.hidden
                 image.thumbnailOf = targets["thmb"]?[item.id]?.first
+                if item.type != "grid" { image.inputs = targets["dimg"]?[item.id] ?? [] }
+                if item.hidden { image.inputOf = inputOf[item.id] }
                 if let urn = structure.auxiliaryType(of: item.id) {
                     image.auxiliary = .init(kind: AuxiliaryKind(urn: urn).token, urn: urn, of: targets["auxl"]?[item.id]?.first)
                 }

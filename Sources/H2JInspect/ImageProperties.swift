@@ -15,6 +15,10 @@ package struct ImageProperties: Sendable, Equatable {
     package var brands: Brands?
     /// Every image the file shows a reader (HEIF: not the hidden tiles of a grid).
     package var images: [Image] = []
+    /// HEIF: entity groups (`grpl`: stereo pairs, alternatives, bursts, albums).
+    package var groups: [EntityGroup] = []
+    /// HEIF: the tracks of a `moov` box (image sequences, videos), which are not converted.
+    package var tracks: [SequenceTrack] = []
     package var primary: Primary?
     /// Key EXIF fields by ImageIO dictionary: `{TIFF}`, `{Exif}`, `{GPS}` (empty groups omitted).
     package var exifGroups: [EXIFGroup] = []
@@ -46,6 +50,11 @@ package struct ImageProperties: Sendable, Equatable {
         package var thumbnailOf: UInt32?
         /// What this auxiliary image holds, and for which item (`auxl` reference).
         package var auxiliary: Auxiliary?
+        /// Derived images other than grids (`tmap`, `iovl`, `iden`): their `dimg` inputs
+        /// (a `tmap`: the base image, then the gain map).
+        package var inputs: [UInt32] = []
+        /// A hidden input of such a derived image (a gain map of a `tmap`): which one.
+        package var inputOf: UInt32?
         /// `grid` images: tiles (`dimg` inputs), and the descriptor (columns × rows).
         package var tiles: Int?
         package var grid: ImageGrid?

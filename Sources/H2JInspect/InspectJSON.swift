@@ -3,11 +3,11 @@ import H2JSupport
 
 /// `inspect --json`: one object per file, keys in a fixed order.
 ///
-/// `{"file", "format", "bytes", "brands"?, "images", "primary", "{TIFF}"?, "{Exif}"?,
+/// `{"file", "format", "bytes", "brands"?, "images", "groups"?, "tracks"?, "primary", "{TIFF}"?, "{Exif}"?,
 /// "{GPS}"?, "metadata", "provenance", "sourceMatches"?, "warnings"}`, or
 /// `{"file", "error"}` for a file that could not be described. Absent values are `null`;
-/// keys marked `?` appear only where they apply (HEIF brands, EXIF groups with fields,
-/// `--source`).
+/// keys marked `?` appear only where they apply (HEIF brands, entity groups and tracks,
+/// EXIF groups with fields, `--source`).
 enum InspectJSON {
     static func value(_ outcome: InspectOutcome) -> JSONValue {
         guard let properties = outcome.properties else {
@@ -22,6 +22,19 @@ enum InspectJSON {
             fields.append(("brands", .object([("major", .string(brands.major)), ("compatible", .array(brands.compatible.map(JSONValue.string)))])))
         }
         fields.append(("images", .array(properties.images.map(image))))
+        if !properties.groups.isEmpty {
+            fields.append(("groups", .array(properties.groups.map { group in
+                .object([("type", .string(group.type)), ("id", .integer(Int(group.id))),
+                         ("entities", .array(group.entities.map { .integer(Int($0)) }))])
+            })))
+        }
+        if !properties.tracks.isEmpty {
+            fields.append(("tracks", .array(properties.tracks.map { track in
+                .object([("id", .integer(Int(track.id))), ("handler", .string(track.handler)),
+                         ("width", .integer(track.width)), ("height", .integer(track.height)),
+                         ("frames", .integer(track.samples))])
+            })))
+        }
         fields.append(("primary", properties.primary.map(primary) ?? .null))
         for group in properties.exifGroups {
             fields.append((group.name, .object(group.fields.map { ($0.key, exifValue($0.value)) })))
@@ -48,6 +61,8 @@ enum InspectJSON {
         ]
         if image.id != nil { fields.append(("hidden", .bool(image.hidden))) }
         if let master = image.thumbnailOf { fields.append(("thumbnailOf", .integer(Int(master)))) }
+        if !image.inputs.isEmpty { fields.append(("inputs", .array(image.inputs.map { .integer(Int($0)) }))) }
+        if let derived = image.inputOf { fields.append(("inputOf", .integer(Int(derived)))) }
         if let auxiliary = image.auxiliary {
             fields.append(("auxiliary", .object([("kind", .string(auxiliary.kind)), ("urn", .string(auxiliary.urn)),
                                                  ("of", .integer(auxiliary.of.map(Int.init)))])))

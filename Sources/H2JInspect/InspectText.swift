@@ -33,6 +33,16 @@ enum InspectText {
         for image in properties.images {
             row(2, image.id.map { "#\($0)" } ?? "image", describe(image))
         }
+        if !properties.groups.isEmpty {
+            row(1, "groups")
+            for group in properties.groups {
+                row(2, "\(group.type) #\(group.id)", group.entities.map { "#\($0)" }.joined(separator: ", "))
+            }
+        }
+        if !properties.tracks.isEmpty {
+            row(1, "tracks (not converted)")
+            for track in properties.tracks { row(2, "track \(track.id)", describe(track)) }
+        }
         if let primary = properties.primary {
             row(1, "primary", primary.id.map { "#\($0)" } ?? "")
             row(2, "bit depth", primary.bitDepth.map(String.init) ?? "unknown")
@@ -89,6 +99,8 @@ enum InspectText {
         if let shown = image.displaySize, shown != image.size { parts[0] += " shown " + dimensions(shown) }
         if image.isPrimary { parts.append("primary") }
         if let master = image.thumbnailOf { parts.append("thumbnail of #\(master)") }
+        if !image.inputs.isEmpty { parts.append("from " + image.inputs.map { "#\($0)" }.joined(separator: ", ")) }
+        if let derived = image.inputOf { parts.append("input of #\(derived)") }
         if let auxiliary = image.auxiliary {
             let kind = auxiliary.kind == auxiliary.urn ? auxiliary.urn : "\(auxiliary.kind) (\(auxiliary.urn))"
             parts.append("auxiliary " + kind + (auxiliary.of.map { " of #\($0)" } ?? ""))
@@ -103,6 +115,14 @@ enum InspectText {
     }
 
     static func dimensions(_ size: ImageSize) -> String { "\(size.width)×\(size.height)" }
+
+    /// `pict 1280×720, 60 frames`, `soun, 1 frame`.
+    static func describe(_ track: SequenceTrack) -> String {
+        var text = track.handler
+        if track.width > 0 && track.height > 0 { text += " \(track.width)×\(track.height)" }
+        let frames = track.samples.map { "\($0) frame\($0 == 1 ? "" : "s")" } ?? "frames unknown"
+        return text + ", " + frames
+    }
 
     /// `12/13/6 full range (Display P3, sRGB transfer, BT.601 matrix)`.
     static func describe(_ nclx: NCLX) -> String {

@@ -26,6 +26,13 @@ enum Tool {
         return FileManager.default.fileExists(atPath: path) ? path : nil
     }
 
+    /// `../shared/corpus-wide` (files beyond the common case: groups, sequences, gain
+    /// maps, `mini`) beside the package root, when present.
+    static var corpusWide: String? {
+        let path = packageRoot.deletingLastPathComponent().appendingPathComponent("shared/corpus-wide").path
+        return FileManager.default.fileExists(atPath: path) ? path : nil
+    }
+
     /// Runs `executable` (the built heic2jpg unless said otherwise) and captures it.
     @discardableResult
     static func run(_ arguments: [String], stdin: Data? = nil, executable: String = binary,

@@ -1,0 +1,70 @@
+import Foundation
+import H2JTestSupport
+import Testing
+
+/// What a file holds beyond its primary image is described by `inspect` and named by a
+/// `content-not-converted` warning on conversion (issue #12's groundwork), checked per
+/// file of `../shared/corpus-wide` (see its SOURCES.md).
+@Suite("End to end: groups, sequences and gain maps are described and never dropped silently",
+       .enabled(if: Tool.corpusWide != nil, "../shared/corpus-wide is not present"))
+struct ContentNotConvertedEndToEndTests {
+    /// Per file: the entity groups and tracks `inspect --json` must list, and what the
+    /// conversion's warning must name.
+    struct Expectation: Sendable, CustomStringConvertible {
+        let file: String
+        let groups: [String]
+        let tracks: [String]
+        let notConverted: String
+        var description: String { file }
+    }
+
+    static let expectations = [
+        Expectation(file: "collections/mpegconf-multilayer003-ster-stereo-pair.heic", groups: ["ster 1005: 1002 1004"], tracks: [],
+                    notConverted: "1 more image (#1004)"),
+        Expectation(file: "collections/mpegconf-C010-altr-pair.heic", groups: ["altr 1006: 1002 1005"], tracks: [],
+                    notConverted: "1 more image (#1005)"),
+        Expectation(file: "collections/mpegconf-C001-item-plus-sequence.heic", groups: [], tracks: ["1 pict 1280×720 8"],
+                    notConverted: "an image sequence of 8 frames"),
+        Expectation(file: "collections/libavif-colors-animated-8bpc-audio.avifs", groups: [], tracks: ["1 pict 150×150 5", "2 soun 0×0 8"],
+                    notConverted: "an image sequence of 5 frames"),
+        Expectation(file: "gainmap/crabbyavif-iphone15pro-ios18-tmap-plus-apple-hdrgainmap.heic", groups: ["altr 65: 66 49"], tracks: [],
+                    notConverted: "an HDR gain map, a gain map ('tmap' item)"),
+    ]
+
+    @Test("inspect lists the groups and tracks; the conversion names what it leaves out", arguments: expectations)
+    func described(_ expected: Expectation) throws {
+        let path = try #require(Tool.corpusWide) + "/" + expected.file
+        try #require(FileManager.default.fileExists(atPath: path), "\(expected.file) is missing from corpus-wide")
+        let inspect = try Tool.run(["inspect", "--json", path])
+        let entry = try #require((try JSONSerialization.jsonObject(with: inspect.stdout) as? [[String: Any]])?.first)
+        let groups = (entry["groups"] as? [[String: Any]] ?? []).map { group in
+            "\(group["type"] ?? "") \(group["id"] ?? ""): " + ((group["entities"] as? [Int]) ?? []).map(String.init).joined(separator: " ")
+        }
+        #expect(groups == expected.groups)
+        let tracks = (entry["tracks"] as? [[String: Any]] ?? []).map { track in
+            "\(track["id"] ?? "") \(track["handler"] ?? "") \(track["width"] ?? "")×\(track["height"] ?? "") \(track["frames"] ?? "")"
+        }
+        #expect(tracks == expected.tracks)
+
+        let scratch = TemporaryDirectory()
+        let outcome = try Tool.run(["-v", "-o", scratch.sub("out"), "--report", scratch.sub("r.jsonl"), path])
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        #expect(outcome.stderr.contains("not converted: \(expected.notConverted); heic2jpg writes the primary image only"), "\(outcome.stderr)")
+        let report = try String(contentsOfFile: scratch.sub("r.jsonl"), encoding: .utf8)
+        #expect(report.contains(#""content-not-converted""#))
+    }
+
+    @Test("A tmap is listed with its inputs, and its hidden gain map as an input of it")
+    func gainMapItems() throws {
+        let path = try #require(Tool.corpusWide) + "/gainmap/crabbyavif-iphone15pro-ios18-tmap-plus-apple-hdrgainmap.heic"
+        let inspect = try Tool.run(["inspect", "--json", path])
+        let entry = try #require((try JSONSerialization.jsonObject(with: inspect.stdout) as? [[String: Any]])?.first)
+        let images = try #require(entry["images"] as? [[String: Any]])
+        let tmap = try #require(images.first { $0["type"] as? String == "tmap" })
+        #expect(tmap["id"] as? Int == 66 && tmap["inputs"] as? [Int] == [49, 63])
+        let gainMap = try #require(images.first { $0["id"] as? Int == 63 })
+        #expect(gainMap["inputOf"] as? Int == 66 && gainMap["hidden"] as? Bool == true)
+        let text = try Tool.run(["inspect", path]).stdoutText
+        #expect(text.contains("tmap 3024×4032, from #49, #63"), "\(text)")
+    }
+}

@@ -1,0 +1,74 @@
+import H2JTestSupport
+import Testing
+@testable import H2JContainer
+@testable import H2JSupport
+
+/// `grpl` entity groups and `moov` tracks: what a file holds beyond its items.
+@Suite("Entity groups and sequence tracks")
+struct EntityGroupAndTrackTests {
+    typealias B = BoxBuilder
+
+    static func group(_ type: String, id: Int, _ entities: [Int]) -> [UInt8] {
+        B.box(type, B.fullBox(0) + B.u32(id) + B.u32(entities.count) + entities.flatMap { B.u32($0) })
+    }
+
+    /// A `trak` with a `tkhd` (version 0, the ID, 16.16 width and height at its end), and
+    /// `mdia` holding `hdlr` and `minf/stbl/stsz` with `samples` samples.
+    static func track(id: Int, handler: String, samples: Int?, width: Int = 0, height: Int = 0) -> [UInt8] {
+        let tkhd = B.box("tkhd", B.fullBox(0) + B.u32(0) + B.u32(0) + B.u32(id) + B.u32(0) + B.u32(0)
+                         + [UInt8](repeating: 0, count: 52) + B.u32(width << 16) + B.u32(height << 16))
+        let hdlr = B.box("hdlr", B.fullBox(0) + B.u32(0) + Array(handler.utf8) + [UInt8](repeating: 0, count: 13))
+        let stbl = B.box("stbl", samples.map { B.box("stsz", B.fullBox(0) + B.u32(0) + B.u32($0)) } ?? [])
+        return B.box("trak", tkhd + B.box("mdia", hdlr + B.box("minf", stbl)))
+    }
+
+    static func structure(groups: [[UInt8]] = [], moov: [UInt8]? = nil) throws -> HEIFStructure {
+        let meta = B.meta(primary: 1, items: [(1, "hvc1"), (2, "hvc1")],
+                          extraBoxes: groups.isEmpty ? [] : [B.box("grpl", groups.flatMap { $0 })])
+        return try HEIFStructure.read(from: MemoryByteSource(B.ftyp + meta + (moov.map { B.box("moov", $0) } ?? [])))
+    }
+
+    @Test("Groups keep their type, ID and entities in order; one whose count runs past its box is skipped and counted")
+    func groups() throws {
+        let structure = try Self.structure(groups: [Self.group("ster", id: 10, [1, 2]), Self.group("altr", id: 11, [2, 1]),
+                                                    B.box("brst", B.fullBox(0) + B.u32(12) + B.u32(1_000_000) + B.u32(1))])
+        #expect(structure.entityGroups == [EntityGroup(type: "ster", id: 10, entities: [1, 2]),
+                                           EntityGroup(type: "altr", id: 11, entities: [2, 1])])
+        #expect(structure.unreadableGroups == 1)
+        #expect(try Self.structure().entityGroups.isEmpty)
+    }
+
+    @Test("Tracks give their ID, handler, size and frame count; the conversion warning counts the frames")
+    func tracks() throws {
+        let moov = B.box("mvhd", B.fullBox(0) + [UInt8](repeating: 0, count: 96))
+            + Self.track(id: 1, handler: "pict", samples: 60, width: 1280, height: 720)
+            + Self.track(id: 2, handler: "soun", samples: 90)
+            + Self.track(id: 3, handler: "vide", samples: nil)
+        let structure = try Self.structure(moov: moov)
+        #expect(structure.hasImageSequence)
+        #expect(structure.sequenceTracks == [SequenceTrack(id: 1, handler: "pict", samples: 60, width: 1280, height: 720),
+                                             SequenceTrack(id: 2, handler: "soun", samples: 90, width: 0, height: 0),
+                                             SequenceTrack(id: 3, handler: "vide", samples: nil, width: 0, height: 0)])
+        let warning = try #require(structure.contentNotConvertedWarning())
+        #expect(warning.code == .contentNotConverted)
+        #expect(warning.message == "not converted: 1 more image (#2), 2 image sequences (60, ? frames); heic2jpg writes the primary image only")
+        let one = try Self.structure(moov: Self.track(id: 1, handler: "pict", samples: 1))
+        #expect(one.contentNotCarried().last == "an image sequence of 1 frame")
+    }
+
+    @Test("A moov of cut boxes still says there is a sequence; every truncation of one parses without trapping")
+    func hostileTracks() throws {
+        let moov = Self.track(id: 7, handler: "pict", samples: 5, width: 64, height: 64)
+        for cut in 0...moov.count {
+            _ = SequenceTrack.parseTracks(moov: Array(moov.prefix(cut)))
+        }
+        let broken = try Self.structure(moov: Array(moov.prefix(20)))
+        #expect(broken.hasImageSequence && broken.contentNotCarried().contains("an image sequence"))
+        // A cut group box (a header and less than its body) is skipped and counted; the image stays readable.
+        let group = Self.group("ster", id: 1, [1, 2])
+        for cut in 8..<group.count {
+            let structure = try Self.structure(groups: [Array(group.prefix(cut))])
+            #expect(structure.entityGroups.isEmpty && structure.unreadableGroups == 1, "cut at \(cut)")
+        }
+    }
+}
