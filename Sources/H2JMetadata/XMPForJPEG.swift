@@ -24,7 +24,10 @@ package struct JPEGXMP: Sendable, Equatable {
 /// `tiff:Orientation` becomes 1 and `exif:PixelXDimension`/`exif:PixelYDimension` take
 /// the output size, where present: the pixels are already upright, and a stale XMP
 /// orientation makes some viewers rotate twice. A stale `xmpNote:HasExtendedXMP` is
-/// removed (a HEIF has no Extended XMP for it to name).
+/// removed (a HEIF has no Extended XMP for it to name). Every `hdrgm:` property and the
+/// `Container:Directory` go too (`removingGainMapClaims`): heic2jpg writes no gain map
+/// into its JPEGs yet, and a source's Ultra HDR claims (Samsung copies them into the
+/// HEIC's XMP) would tell viewers of a gain map that is not there.
 ///
 /// Properties can be added (`adding`): fields moved out of an oversized EXIF, and the
 /// provenance mark (`h2j:`). They go on a Description of their own before `</rdf:RDF>`
@@ -109,6 +112,7 @@ package enum XMPForJPEG {
         packet = replacingValue(of: "exif:PixelXDimension", with: String(width), in: packet)
         packet = replacingValue(of: "exif:PixelYDimension", with: String(height), in: packet)
         packet = removingProperties(prefixed: "xmpNote:HasExtendedXMP", from: packet)
+        packet = removingGainMapClaims(from: packet)
         if removingMark {
             let unmarked = removingProperties(prefixed: "\(XMPNamespace.h2j.prefix):", from: packet)
             if unmarked.count != packet.count {
@@ -133,6 +137,30 @@ package enum XMPForJPEG {
                 return range
             }
         return XMPPacketFitter.render(packet, removing: ranges, inserting: [], at: 0)
+    }
+
+    /// Adobe's gain-map namespace (`hdrgm:Version`, …) and Google's container
+    /// namespace (`Container:Directory`, naming the gain map's place in the file): the
+    /// claims of an Ultra HDR JPEG.
+    static let gainMapNamespaces: Set<String> = ["http://ns.adobe.com/hdr-gain-map/1.0/", "http://ns.google.com/photos/1.0/container/"]
+
+    /// Removes the properties of `gainMapNamespaces`, under the prefixes the packet's
+    /// Descriptions bind them to and the usual `hdrgm` and `Container`, and the
+    /// Descriptions that leaves empty.
+    static func removingGainMapClaims(from packet: [UInt8]) -> [UInt8] {
+        var prefixes: Set<String> = ["hdrgm", "Container"]
+        for description in XMPPacketStructure(packet)?.descriptions ?? [] {
+            for declaration in description.declarations
+            where !declaration.prefix.isEmpty && gainMapNamespaces.contains(String(decoding: declaration.value, as: UTF8.self)) {
+                prefixes.insert(String(decoding: declaration.prefix, as: UTF8.self))
+            }
+        }
+        var packet = packet
+        for prefix in prefixes.sorted() {
+            let removed = removingProperties(prefixed: prefix + ":", from: packet)
+            if removed.count != packet.count { packet = removingEmptyDescriptions(declaring: prefix, from: removed) }
+        }
+        return packet
     }
 
     /// `a:b, c:d` for a warning.

@@ -67,4 +67,20 @@ struct ContentNotConvertedEndToEndTests {
         let text = try Tool.run(["inspect", path]).stdoutText
         #expect(text.contains("tmap 3024×4032, from #49, #63"), "\(text)")
     }
+
+    @Test("No output claims a gain map it does not carry: no hdrgm: property, no Container directory")
+    func noFalseUltraHDRClaims() throws {
+        let wide = try #require(Tool.corpusWide)
+        let scratch = TemporaryDirectory()
+        let inputs = ["gainmap", "hdr-pq", "phones"].map { wide + "/" + $0 }.filter { FileManager.default.fileExists(atPath: $0) }
+        _ = try Tool.run(["-o", scratch.sub("out"), "--quiet"] + inputs)
+        let outputs = scratch.files("out").filter { $0.hasSuffix(".jpg") }
+        #expect(outputs.count >= 10, "\(outputs)")
+        for output in outputs {
+            let bytes = try #require(FileManager.default.contents(atPath: scratch.sub("out/" + output)))
+            for claim in ["hdrgm:", "Container:Directory"] {
+                #expect(bytes.range(of: Data(claim.utf8)) == nil, "\(output) carries \(claim)")
+            }
+        }
+    }
 }

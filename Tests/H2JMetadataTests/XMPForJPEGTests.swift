@@ -16,6 +16,19 @@ struct XMPForJPEGTests {
         #expect(result.payload?.starts(with: Array("http://ns.adobe.com/xap/1.0/\0".utf8)) == true)
     }
 
+    @Test("No output claims a gain map: hdrgm properties, the Container directory and the Descriptions left empty go, under any prefix")
+    func gainMapClaims() {
+        // As Samsung writes it: hdrgm:Version on one Description, the Container directory on another.
+        let packet = """
+            <x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">            <rdf:Description rdf:about="" xmlns:hdrgm="http://ns.adobe.com/hdr-gain-map/1.0/" hdrgm:Version="1.0"/>            <rdf:Description rdf:about="" xmlns:Container="http://ns.google.com/photos/1.0/container/"             xmlns:Item="http://ns.google.com/photos/1.0/container/item/" xmlns:dc="http://purl.org/dc/elements/1.1/" dc:format="image/heic">            <Container:Directory><rdf:Seq><rdf:li rdf:parseType="Resource"><Container:Item Item:Semantic="GainMap" Item:Mime="image/heic" Item:Length="0"/>            </rdf:li></rdf:Seq></Container:Directory></rdf:Description>            <rdf:Description rdf:about="" xmlns:gm="http://ns.adobe.com/hdr-gain-map/1.0/" gm:BaseRenditionIsHDR="False" tiff:Orientation="6"/>            </rdf:RDF></x:xmpmeta>
+            """
+        let result = text(XMPForJPEG.make(packet: Array(packet.utf8), width: 4, height: 3).payload)
+        #expect(!result.contains("hdrgm:") && !result.contains("Container:Directory") && !result.contains("gm:BaseRendition"), "\(result)")
+        #expect(!result.contains("hdr-gain-map/1.0/\" hdrgm"), "the emptied Description should go: \(result)")
+        #expect(result.contains(#"dc:format="image/heic""#) && result.contains(#"tiff:Orientation="1""#), "\(result)")
+        #expect(XMPPacketStructure(Array(result.utf8)) != nil, "still well-formed: \(result)")
+    }
+
     @Test("Closing tags are left alone")
     func closingTag() {
         let packet = "<tiff:Orientation>6</tiff:Orientation>\n <dc:x>keep</dc:x>"
