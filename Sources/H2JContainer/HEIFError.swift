@@ -23,6 +23,8 @@ package enum HEIFError: Error, Equatable, Sendable, CustomStringConvertible {
     case itemDataOutOfRange(item: UInt32, offset: Int, length: Int, size: Int, inIdat: Bool)
     /// The item's data is stored in a way this reader does not follow (another file, other items).
     case unsupportedItemData(item: UInt32, reason: String)
+    /// The image is coded in something heic2jpg does not decode (`decodableTypes`).
+    case unsupportedCodec(item: UInt32, type: String)
     /// The file could not be read (an I/O error, or it shrank while being read).
     case unreadable(ReadError)
 
@@ -51,7 +53,23 @@ package enum HEIFError: Error, Equatable, Sendable, CustomStringConvertible {
             let extent = length == 0 ? "offset \(offset), to the end" : "offset \(offset), \(length) bytes"
             return "item \(item)'s data (\(extent)) lies outside the \(size)-byte \(inIdat ? "'idat' box" : "file")"
         case .unsupportedItemData(let item, let reason): return "item \(item)'s data cannot be read: \(reason)"
+        case .unsupportedCodec(let item, let type):
+            return "item \(item) is \(Self.codecName(type)): heic2jpg decodes HEVC and AV1 images only"
         case .unreadable(let error): return "cannot read: \(error)"
+        }
+    }
+}
+
+extension HEIFError {
+    /// A coded item type in words: `AVC (H.264, 'avc1')`.
+    static func codecName(_ type: String) -> String {
+        switch type {
+        case "avc1": "AVC (H.264, 'avc1')"
+        case "vvc1": "VVC (H.266, 'vvc1')"
+        case "j2k1": "JPEG 2000 ('j2k1')"
+        case "jpeg": "a JPEG ('jpeg' item)"
+        case "unci": "uncompressed (ISO/IEC 23001-17, 'unci')"
+        default: "coded as '\(type)'"
         }
     }
 }

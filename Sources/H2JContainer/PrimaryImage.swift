@@ -11,8 +11,26 @@ package struct PrimaryImage: Sendable, Equatable {
 }
 
 extension HEIFStructure {
-    /// Item types that are coded images.
-    package static let codedImageTypes: Set<String> = ["hvc1", "av01", "avc1", "jpeg", "unci"]
+    /// Item types that are coded images (not all of which heic2jpg decodes: `decodableTypes`).
+    package static let codedImageTypes: Set<String> = ["hvc1", "av01", "avc1", "vvc1", "j2k1", "jpeg", "unci"]
+    /// Coded image types the converter decodes: HEVC (libde265, libheif) and AV1 (libheif).
+    package static let decodableTypes: Set<String> = ["hvc1", "av01"]
+
+    /// Refuses, naming the codec, a primary image that is (or derives from) an item
+    /// coded in something heic2jpg does not decode: AVC, VVC, JPEG 2000, a JPEG item,
+    /// an uncompressed (`unci`) image. Otherwise libheif 1.15 says only that `pitm`
+    /// names no image. Walks the `dimg` inputs to `maxDerivationDepth`, each item once.
+    package func checkCodecs() throws(HEIFError) {
+        var pending: [(id: UInt32, depth: Int)] = [(primaryID, 0)]
+        var seen: Set<UInt32> = []
+        while let (id, depth) = pending.popLast() {
+            guard seen.insert(id).inserted, let item = items[id] else { continue }
+            if Self.codedImageTypes.contains(item.type) && !Self.decodableTypes.contains(item.type) {
+                throw .unsupportedCodec(item: id, type: item.type)
+            }
+            if depth < Self.maxDerivationDepth { pending += referenced(from: id, type: "dimg").map { ($0, depth + 1) } }
+        }
+    }
 
     /// Validates the primary item and describes it.
     ///

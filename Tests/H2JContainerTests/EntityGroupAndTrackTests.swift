@@ -72,3 +72,25 @@ struct EntityGroupAndTrackTests {
         }
     }
 }
+
+/// Images coded in something heic2jpg does not decode are refused by name.
+@Suite("Codecs heic2jpg does not decode")
+struct UnsupportedCodecTests {
+    typealias B = BoxBuilder
+
+    @Test("AVC, VVC, JPEG 2000, JPEG and unci primaries, and a grid of VVC tiles, fail naming the codec; HEVC and AV1 pass")
+    func named() throws {
+        for (type, name) in [("avc1", "AVC (H.264, 'avc1')"), ("vvc1", "VVC (H.266, 'vvc1')"), ("j2k1", "JPEG 2000 ('j2k1')"),
+                             ("jpeg", "a JPEG ('jpeg' item)"), ("unci", "uncompressed (ISO/IEC 23001-17, 'unci')")] {
+            let structure = try HEIFStructure.read(from: MemoryByteSource(B.ftyp + B.meta(primary: 1, items: [(1, type)])))
+            #expect(throws: HEIFError.unsupportedCodec(item: 1, type: type)) { try structure.checkCodecs() }
+            #expect(HEIFError.unsupportedCodec(item: 1, type: type).description == "item 1 is \(name): heic2jpg decodes HEVC and AV1 images only")
+        }
+        let grid = try HEIFStructure.read(from: MemoryByteSource(B.ftyp + B.meta(
+            primary: 1, items: [(1, "grid"), (2, "vvc1"), (3, "vvc1")], references: [B.reference("dimg", from: 1, to: [2, 3])])))
+        #expect(throws: HEIFError.unsupportedCodec(item: 3, type: "vvc1")) { try grid.checkCodecs() }
+        for type in ["hvc1", "av01"] {
+            try HEIFStructure.read(from: MemoryByteSource(B.ftyp + B.meta(primary: 1, items: [(1, type)]))).checkCodecs()
+        }
+    }
+}

@@ -112,6 +112,7 @@ package struct Converter: Sendable {
         }
         let structure = try HEIFStructure.read(from: source)
         let item = try structure.primaryImage()
+        try structure.checkCodecs()
         try structure.checkItemsInFile(size: source.size)
         try structure.checkDerivation(from: source, maxPixels: options.maxPixels)
         return ConversionContext(job: job, options: options, source: source, file: file, structure: structure, item: item)

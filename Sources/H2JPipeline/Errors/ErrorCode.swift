@@ -107,7 +107,7 @@ package enum ErrorCode: String, Sendable, CaseIterable {
         case .truncatedBox, .corruptStructure, .itemDataOutOfRange: self = .truncated
         case .missingBox, .malformedBox, .missingItem, .unusablePrimary, .missingLocation: self = .corruptContainer
         case .limitExceeded: self = .limitExceeded
-        case .unsupportedItemData: self = .unsupported
+        case .unsupportedItemData, .unsupportedCodec: self = .unsupported
         case .unreadable(let error): self = Self(errno: error.errno, otherwise: .sourceUnreadable)
         }
     }
