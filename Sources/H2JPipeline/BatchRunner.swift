@@ -135,8 +135,9 @@ package enum BatchRunner {
         let pool = WorkerPool(workers: jobs)
 
         let handOff = state.flatMap { state in request.handOff.map { SourceHandOff(action: $0, state: state) } }
-        /// Reports a result and, with `--state`, records it (and hands the source off).
-        let finish: @Sendable (Candidate?, ConversionResult, Int) -> Void = { candidate, result, started in
+        /// Reports a result (`found` without a job: counted toward the progress total now)
+        /// and, with `--state`, records it (and hands the source off).
+        let finish: @Sendable (Candidate?, ConversionResult, Int, Bool) -> Void = { candidate, result, started, found in
             var result = candidate.map { describing(result, $0) } ?? result
             if let state, let candidate {
                 do {
@@ -146,15 +147,14 @@ package enum BatchRunner {
                     reporter.noteStateError(error)
                 }
             }
-            reporter.record(result)
+            if found { reporter.recordFound([result]) } else { reporter.record(result) }
         }
         let submit = { (plan: Plan, candidate: Candidate?, refreshing: Bool) in
             let started = StateDatabase.now()
             switch plan {
             case .ignore: break
             case .done(let result):
-                reporter.expect()
-                finish(candidate, result, started)
+                finish(candidate, result, started, true)
             case .job(let job):
                 reporter.expect()
                 pool.submit { [options] in
@@ -168,7 +168,7 @@ package enum BatchRunner {
                     job.reservation?.settle(published: result.status == .converted || result.status == .copied)
                     if refreshing && result.status == .converted { result.status = .updated }
                     result.milliseconds = Int((POSIX.monotonicSeconds() - clock) * 1000)
-                    finish(candidate, result, started)
+                    finish(candidate, result, started, false)
                 }
             }
         }
@@ -198,9 +198,7 @@ package enum BatchRunner {
                 // What the state recorded in the directory and the walk did not meet.
                 guard let state else { return }
                 do {
-                    let missing = try state.leave(root: finished.root, directory: finished.relativeDirectory)
-                    reporter.expect(missing.count)
-                    missing.forEach(reporter.record)
+                    try reporter.recordFound(state.leave(root: finished.root, directory: finished.relativeDirectory))
                 } catch {
                     reporter.noteStateError(error)
                 }
@@ -220,9 +218,8 @@ package enum BatchRunner {
             guard reporter.stoppedBy == nil else { break }
             switch found {
             case .failure(let error):
-                reporter.expect()
-                reporter.record(.failed(source: error.path, output: nil, ErrorCode(errno: error.errno, otherwise: .sourceUnreadable),
-                                        error.reason))
+                reporter.recordFound([.failed(source: error.path, output: nil, ErrorCode(errno: error.errno, otherwise: .sourceUnreadable),
+                                              error.reason)])
             case .success(let candidate) where request.shard.map({ !$0.contains(relativePath: candidate.relativePath) }) == true:
                 continue  // another shard's
             case .success(let candidate) where request.output == .standardStream:
@@ -235,8 +232,7 @@ package enum BatchRunner {
                         if let handOff, let state, try !state.database.wasHandedOff(root: record.root, source: record.path) {
                             result = handOff.apply(candidate, record, to: result)
                         }
-                        reporter.expect()
-                        reporter.record(describing(result, candidate))
+                        reporter.recordFound([describing(result, candidate)])
                     case .changed(let record): submit(planner.plan(candidate, refreshing: record), candidate, true)
                     case .new: submit(planner.plan(candidate, replacingOwn: handOff != nil), candidate, false)
                     }
@@ -251,13 +247,7 @@ package enum BatchRunner {
         workers.shutDown()
         if let state, reporter.stoppedBy == nil {
             for input in walkInputs where Path.isDirectory(input) {
-                do {
-                    let missing = try state.missingSources(under: input)
-                    reporter.expect(missing.count)
-                    missing.forEach(reporter.record)
-                } catch {
-                    reporter.noteStateError(error)
-                }
+                do { try reporter.recordFound(state.missingSources(under: input)) } catch { reporter.noteStateError(error) }
             }
         }
         let summary = reporter.finish(tempFilesRemoved: publisher.removedOrphans)

@@ -67,6 +67,13 @@ package final class Reporter: @unchecked Sendable {
         lock.withLock { expected += count }
     }
 
+    /// Results the run came to without a job (a walk failure, an up-to-date source, a
+    /// missing one, a plan refused): counted toward the total, then recorded.
+    package func recordFound(_ results: [ConversionResult]) {
+        expect(results.count)
+        results.forEach(record)
+    }
+
     /// The walk is over: the results expected so far are all there will be.
     package func finishWalk() {
         lock.withLock { walkFinished = true }
