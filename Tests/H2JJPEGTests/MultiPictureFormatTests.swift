@@ -1,0 +1,66 @@
+import Foundation
+import H2JTestSupport
+import Testing
+@testable import H2JJPEG
+
+/// CIPA DC-007 segments, read back by exiftool (an independent MPF reader).
+@Suite("Multi-Picture Format: MPO and gain-map layouts")
+struct MultiPictureFormatTests {
+    static func jpeg(_ width: Int, _ height: Int, exif: Bool = false) throws -> [UInt8] {
+        let tiff: [UInt8] = Array("MM".utf8) + BoxBuilder.u16(42) + BoxBuilder.u32(8) + BoxBuilder.u16(0) + BoxBuilder.u32(0)
+        return try JPEGTestSupport.encode(width: width, height: height, markers: exif ? [(0xE1, JPEGAPPSignature.exif + tiff)] : [])
+    }
+
+    @Test("A stereo pair: both views listed with their sizes and offsets, the second extractable as it was, no validation warning",
+          .enabled(if: ExifTool.isAvailable, "exiftool is not installed"))
+    func stereoPair() throws {
+        let left = try Self.jpeg(32, 16, exif: true), right = try Self.jpeg(32, 16)
+        let joined = try #require(MultiPictureFormat.join([(left, .disparity), (right, .disparity)]))
+        let tags = try ExifTool.tags(of: joined, name: "pair.mpo")
+        #expect(tags["MPF0:NumberOfImages"] == "2" && tags["MPF0:MPFVersion"] == "0100", "\(tags)")
+        #expect(tags["MPImage1:MPImageType"] == "\(0x02_0002)" && tags["MPImage2:MPImageType"] == "\(0x02_0002)", "\(tags)")
+        // The first image's size counts its own MPF segment; the second starts after its EOI
+        // (exiftool gives MPImageStart from the file's start) and comes back out as it went in.
+        let segment = try #require(MultiPictureFormat.indexSegment([.init(type: .disparity), .init(type: .disparity)]))
+        #expect(tags["MPImage1:MPImageLength"] == "\(left.count + segment.count)")
+        #expect(tags["MPImage2:MPImageStart"] == "\(left.count + segment.count)")
+        let scratch = TemporaryDirectory()
+        let extracted = try ExifTool.output(["-b", "-MPImage2", scratch.file("pair.jpg", joined)])
+        #expect(extracted == Array(joined[(left.count + segment.count)...]))
+        #expect(Array(extracted.prefix(2)) == [0xFF, 0xD8] && extracted.dropFirst(2).starts(with: MultiPictureFormat.attributeSegment(number: 2, type: .disparity)))
+        // EXIF (with JFIF before it) stays ahead of the MPF segment.
+        #expect(JPEGSegments(joined)?.segments.prefix(3).map(\.marker) == [0xE0, 0xE1, 0xE2])
+        // The only warnings are about the test's bare EXIF, none about MPF.
+        #expect(try ExifTool.validationWarnings(of: joined, name: "pair.jpg").filter { !$0.contains("IFD0") } == [])
+        let attributes = try ExifTool.run(["-a", "-G3", "-s", "-MPF:all"], on: Array(joined[(left.count + segment.count)...]), name: "right.jpg")
+        #expect(attributes.contains("MPIndividualNum") && attributes.contains("BaseViewpointNum"), "\(attributes)")
+    }
+
+    @Test("A gain-map layout: the primary is a Baseline MP Primary Image, the gain map of no MP type",
+          .enabled(if: ExifTool.isAvailable, "exiftool is not installed"))
+    func gainMap() throws {
+        let base = try Self.jpeg(64, 32), gain = try Self.jpeg(16, 8)
+        let joined = try #require(MultiPictureFormat.join([(base, .baselinePrimary), (gain, .undefined)]))
+        let tags = try ExifTool.tags(of: joined)
+        #expect(tags["MPImage1:MPImageType"] == "\(0x03_0000)" && tags["MPImage2:MPImageType"] == "0", "\(tags)")
+        let start = try #require(Int(tags["MPImage2:MPImageStart"] ?? ""))
+        let length = try #require(Int(tags["MPImage2:MPImageLength"] ?? ""))
+        #expect(start + length == joined.count && length == gain.count + MultiPictureFormat.attributeSegment(number: 2, type: .undefined).count)
+        // Stored relative to the MP header: the segment follows JFIF (SOI + 18 bytes), the header 8 bytes into it.
+        let index = try #require(JPEGSegments(joined)?.segments.first { $0.marker == 0xE2 })
+        let stored = joined[(index.payload.lowerBound + 4 + 8 + 2 + 12 * 3 + 4 + 16 + 8)...].prefix(4)
+        #expect(stored.reduce(0) { $0 << 8 | Int($1) } == start - (20 + MultiPictureFormat.headerOffset))
+        #expect(try ExifTool.validationWarnings(of: joined) == [])
+    }
+
+    @Test("The index segment's length depends only on the image count, so it can be rewritten in place")
+    func fixedLength() throws {
+        let empty = try #require(MultiPictureFormat.indexSegment([.init(type: .baselinePrimary), .init(type: .undefined)]))
+        let filled = try #require(MultiPictureFormat.indexSegment([.init(type: .baselinePrimary, size: 3_000_000),
+                                                                   .init(type: .undefined, size: 200_000, offset: 2_999_990)]))
+        #expect(empty.count == filled.count && empty != filled)
+        #expect(MultiPictureFormat.indexSegment([.init(type: .undefined, size: 1 << 33)]) == nil)
+        #expect(MultiPictureFormat.join([([0x00, 0x01], .disparity)]) == nil)
+    }
+}
+
