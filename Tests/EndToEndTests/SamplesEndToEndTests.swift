@@ -11,7 +11,8 @@ struct SamplesEndToEndTests {
     /// HEIF samples (by the names make-samples gives them), relative to Samples/.
     static let heifSamples = ["10bit-gradient.heic", "alpha-transparent.heic", "monochrome-10bit.heic", "monochrome.heic", "nested/IMG_0001.HEIC",
                               "photo-exif-gps-xmp-icc.heic", "rotated-irot270-orientation6.heic", "grid-rotated-mirrored.heic",
-                              "p3-nclx-only.heic", "samsung-sefd-trailer.heic", "exif-gps-usercomment-70k.heic"]
+                              "p3-nclx-only.heic", "samsung-sefd-trailer.heic", "exif-gps-usercomment-70k.heic",
+                              "collection-3-images.heic", "stereo-pair-ster.heic"]
 
     func stem(_ relative: String) -> String { (relative as NSString).deletingPathExtension }
 
@@ -20,7 +21,7 @@ struct SamplesEndToEndTests {
         let scratch = TemporaryDirectory()
         let outcome = try Tool.run(["-o", scratch.sub("out"), "--report", scratch.sub("report.jsonl"), Tool.samples])
         #expect(outcome.status == 0, "\(outcome.stderr)")
-        #expect(outcome.stderr.contains("heic2jpg: 11 converted, 1 copied, 0 skipped, 0 failed in "))
+        #expect(outcome.stderr.contains("heic2jpg: 13 converted, 1 copied, 0 skipped, 0 failed in "))
         #expect(scratch.files("out") == (Self.heifSamples.map { stem($0) + ".jpg" } + ["actually-a-jpeg.jpg"]).sorted())
         for sample in Self.heifSamples {
             let problems = try OutputCheck.problems(source: Tool.samples + "/" + sample, output: scratch.sub("out/\(stem(sample)).jpg"))
@@ -39,7 +40,7 @@ struct SamplesEndToEndTests {
         #expect(try attributes(scratch.sub("out/monochrome.jpg")) == attributes(Tool.samples + "/monochrome.heic"))
         // The report has one line per input plus the summary.
         let report = try String(contentsOfFile: scratch.sub("report.jsonl"), encoding: .utf8).split(separator: "\n")
-        #expect(report.count == 13)
+        #expect(report.count == 15)
         let lines = try report.compactMap { try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
         func line(_ name: String) -> [String: Any]? { lines.first { ($0["source"] as? String)?.hasSuffix(name) == true } }
         let photo = line("photo-exif-gps-xmp-icc.heic")
@@ -55,6 +56,19 @@ struct SamplesEndToEndTests {
         #expect(line("alpha-transparent.heic")?["engineReason"] as? String == "alpha channel")
         #expect(line("10bit-gradient.heic")?["engineReason"] as? String == "10-bit samples")
         #expect(line("actually-a-jpeg.heic")?["engine"] is NSNull)
+    }
+
+    @Test("A collection and a stereo pair: inspect lists every image and the ster group; the conversion names the images it leaves out")
+    func collectionAndStereo() throws {
+        let stereo = Tool.samples + "/stereo-pair-ster.heic", collection = Tool.samples + "/collection-3-images.heic"
+        let inspected = try Tool.run(["inspect", stereo, collection]).stdoutText
+        #expect(inspected.contains("    ster #4           #1, #2"), "\(inspected)")
+        #expect(inspected.components(separatedBy: "hvc1 384×256").count - 1 == 5, "\(inspected)")
+        let scratch = TemporaryDirectory()
+        let outcome = try Tool.run(["-v", "-o", scratch.sub("out"), stereo, collection])
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        #expect(outcome.stderr.contains("\(stereo): not converted: 1 more image (#2); heic2jpg writes the primary image only"), "\(outcome.stderr)")
+        #expect(outcome.stderr.contains("\(collection): not converted: 2 more images (#2, #3); heic2jpg writes the primary image only"))
     }
 
     @Test("An nclx-only Display P3 source gets a Display P3 ICC profile, in both modes")
@@ -135,7 +149,7 @@ struct SamplesEndToEndTests {
         let before = try scratch.files("out").map { try FileManager.default.attributesOfItem(atPath: scratch.sub("out/" + $0)) }
         let second = try Tool.run(["-o", scratch.sub("out"), Tool.samples])
         #expect(second.status == 0)
-        #expect(second.stderr.contains("heic2jpg: 0 converted, 0 copied, 12 skipped, 0 failed"), "\(second.stderr)")
+        #expect(second.stderr.contains("heic2jpg: 0 converted, 0 copied, 14 skipped, 0 failed"), "\(second.stderr)")
         let after = try scratch.files("out").map { try FileManager.default.attributesOfItem(atPath: scratch.sub("out/" + $0)) }
         #expect(before.map { $0[.modificationDate] as? Date } == after.map { $0[.modificationDate] as? Date })
         #expect(before.map { $0[.systemFileNumber] as? Int } == after.map { $0[.systemFileNumber] as? Int })
