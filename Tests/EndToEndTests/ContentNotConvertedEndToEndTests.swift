@@ -83,4 +83,18 @@ struct ContentNotConvertedEndToEndTests {
             }
         }
     }
+
+    @Test("Every PQ source of hdr-pq/ is said to be written as SDR without tone mapping")
+    func hdrNotToneMapped() throws {
+        let directory = try #require(Tool.corpusWide) + "/hdr-pq"
+        let scratch = TemporaryDirectory()
+        _ = try Tool.run(["-o", scratch.sub("out"), "--report", scratch.sub("r.jsonl"), directory])
+        let report = try ReportFile(scratch.sub("r.jsonl"))
+        let sources = try FileManager.default.contentsOfDirectory(atPath: directory).filter { $0.hasSuffix(".avif") }
+        #expect(sources.count == 3)
+        for source in sources {
+            let codes = report.bySource[source]?["warningCodes"] as? [String] ?? []
+            #expect(codes.contains("hdr-not-tone-mapped"), "\(source): \(codes)")
+        }
+    }
 }

@@ -94,3 +94,23 @@ struct UnsupportedCodecTests {
         }
     }
 }
+
+/// HDR transfers are never written as SDR without a word.
+@Suite("HDR transfer warning")
+struct HDRTransferWarningTests {
+    typealias B = BoxBuilder
+
+    @Test("PQ and HLG primaries get the warning naming the transfer; sRGB and no nclx get none")
+    func transfers() throws {
+        func structure(transfer: Int?) throws -> HEIFStructure {
+            let colr = transfer.map { [B.colr(primaries: 9, transfer: $0, matrix: 9, fullRange: true)] } ?? []
+            return try HEIFStructure.read(from: MemoryByteSource(B.ftyp + B.meta(
+                primary: 1, items: [(1, "av01")], properties: colr, associations: colr.isEmpty ? [] : [(1, [1])])))
+        }
+        let pq = try #require(try structure(transfer: 16).hdrTransferWarning())
+        #expect(pq.code == .hdrNotToneMapped && pq.message.contains("nclx transfer 16, PQ"))
+        #expect(try structure(transfer: 18).hdrTransferWarning()?.message.contains("nclx transfer 18, HLG") == true)
+        #expect(try structure(transfer: 13).hdrTransferWarning() == nil)
+        #expect(try structure(transfer: nil).hdrTransferWarning() == nil)
+    }
+}
