@@ -30,6 +30,7 @@ enum HEIFDescriber {
         properties.images = images(structure, source)
         properties.groups = structure.entityGroups
         properties.tracks = structure.sequenceTracks
+        properties.toneMap = structure.toneMappedImage(from: source)
         if structure.unreadableGroups > 0 {
             properties.warnings.append("\(structure.unreadableGroups) entity group(s) in 'grpl' could not be read")
         }

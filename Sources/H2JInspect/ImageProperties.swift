@@ -19,6 +19,8 @@ package struct ImageProperties: Sendable, Equatable {
     package var groups: [EntityGroup] = []
     /// HEIF: the tracks of a `moov` box (image sequences, videos), which are not converted.
     package var tracks: [SequenceTrack] = []
+    /// HEIF: the `tmap` item (ISO 21496-1 gain map) and whether a reader must honour it.
+    package var toneMap: ToneMappedImage?
     package var primary: Primary?
     /// Key EXIF fields by ImageIO dictionary: `{TIFF}`, `{Exif}`, `{GPS}` (empty groups omitted).
     package var exifGroups: [EXIFGroup] = []

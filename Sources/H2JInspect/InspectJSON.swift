@@ -28,6 +28,19 @@ enum InspectJSON {
                          ("entities", .array(group.entities.map { .integer(Int($0)) }))])
             })))
         }
+        if let toneMap = properties.toneMap {
+            var entry: [(String, JSONValue)] = [("id", .integer(Int(toneMap.id))), ("base", .integer(toneMap.base.map(Int.init))),
+                                                ("gainMap", .integer(toneMap.gainMap.map(Int.init)))]
+            switch toneMap.metadata {
+            case .success(let metadata):
+                entry += [("honoured", .bool(true)), ("baseHeadroom", .number(metadata.baseHDRHeadroom.value)),
+                          ("alternateHeadroom", .number(metadata.alternateHDRHeadroom.value)),
+                          ("channels", .integer(metadata.channels.count))]
+            case .failure(let refusal):
+                entry += [("honoured", .bool(false)), ("reason", .string(refusal.description))]
+            }
+            fields.append(("toneMap", .object(entry)))
+        }
         if !properties.tracks.isEmpty {
             fields.append(("tracks", .array(properties.tracks.map { track in
                 .object([("id", .integer(Int(track.id))), ("handler", .string(track.handler)),

@@ -39,6 +39,7 @@ enum InspectText {
                 row(2, "\(group.type) #\(group.id)", group.entities.map { "#\($0)" }.joined(separator: ", "))
             }
         }
+        if let toneMap = properties.toneMap { row(1, "gain map", describe(toneMap)) }
         if !properties.tracks.isEmpty {
             row(1, "tracks (not converted)")
             for track in properties.tracks { row(2, "track \(track.id)", describe(track)) }
@@ -115,6 +116,20 @@ enum InspectText {
     }
 
     static func dimensions(_ size: ImageSize) -> String { "\(size.width)×\(size.height)" }
+
+    /// `tmap #66 (base #49, gain map #63): ISO 21496-1, headroom 0 → 1.6 stops, 1 channel`,
+    /// or `tmap #3: ignored: the file lacks the 'tmap' brand`.
+    static func describe(_ toneMap: ToneMappedImage) -> String {
+        let inputs = [toneMap.base.map { "base #\($0)" }, toneMap.gainMap.map { "gain map #\($0)" }].compactMap { $0 }
+        let head = "tmap #\(toneMap.id)" + (inputs.isEmpty ? "" : " (" + inputs.joined(separator: ", ") + ")")
+        switch toneMap.metadata {
+        case .failure(let refusal): return head + ": ignored: \(refusal)"
+        case .success(let metadata):
+            let stops = { (fraction: GainMapMetadata.Fraction) in fraction.value.map { decimal($0, places: 2) } ?? "?" }
+            let channels = metadata.channels.count == 1 ? "1 channel" : "\(metadata.channels.count) channels"
+            return head + ": ISO 21496-1, headroom \(stops(metadata.baseHDRHeadroom)) → \(stops(metadata.alternateHDRHeadroom)) stops, \(channels)"
+        }
+    }
 
     /// `pict 1280×720, 60 frames`, `soun, 1 frame`.
     static func describe(_ track: SequenceTrack) -> String {

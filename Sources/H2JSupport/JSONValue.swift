@@ -16,6 +16,7 @@ package indirect enum JSONValue {
     package static func string(_ value: String?) -> JSONValue { value.map(JSONValue.string) ?? .null }
     /// `value` as an integer, or `null`.
     package static func integer(_ value: Int?) -> JSONValue { value.map(JSONValue.integer) ?? .null }
+    package static func number(_ value: Double?) -> JSONValue { value.map(JSONValue.number) ?? .null }
 
     /// The text, with nested lines indented by `level` steps.
     package func rendered(level: Int = 0) -> String {

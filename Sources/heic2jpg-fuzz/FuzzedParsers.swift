@@ -42,6 +42,9 @@ enum FuzzedParsers {
         do {
             let structure = try HEIFStructure.read(from: source)
             items(structure, source)
+            _ = structure.toneMappedImage(from: source)  // reads and parses the tmap item's body
+            _ = structure.contentNotConvertedWarning()
+            _ = structure.hdrTransferWarning()
             let primary = try structure.primaryImage()
             // The capability check reads the grid descriptor, every hvcC and SPS head,
             // transforms and colour, and composes the geometry.
@@ -49,7 +52,9 @@ enum FuzzedParsers {
         } catch {
             _ = error.description  // quotes box types from the file
         }
-        // The input also stands in for the payload of an `Exif` item and of an XMP item.
+        // The input also stands in for a `tmap` item's body (ISO 21496-1 gain-map metadata),
+        _ = GainMapMetadata.parse(input)
+        // and for the payload of an `Exif` item and of an XMP item.
         // The first byte picks whether the GPS removal (`--strip-gps`) runs as well, and
         // whether properties are inserted into the packet; a limit below the input's size
         // sends the EXIF down the compaction ladder (repack, thumbnail, user fields to XMP,

@@ -97,4 +97,28 @@ struct ContentNotConvertedEndToEndTests {
             #expect(codes.contains("hdr-not-tone-mapped"), "\(source): \(codes)")
         }
     }
+
+    @Test("Each tmap of gainmap/ is honoured or ignored as ISO 21496-1 and libavif's test files say")
+    func toneMapVerdicts() throws {
+        let directory = try #require(Tool.corpusWide) + "/gainmap/"
+        // nil: honoured; otherwise the start of the reason it is ignored.
+        let expected: [String: String?] = [
+            "libavif-seine-sdr-gainmap-srgb.avif": nil,
+            "libavif-seine-hdr-gainmap-srgb.avif": nil,
+            "crabbyavif-iphone15pro-ios18-tmap-plus-apple-hdrgainmap.heic": nil,
+            "libavif-unsupported-gainmap-writer-version-extra-bytes.avif": nil,
+            "libavif-seine-sdr-gainmap-notmapbrand.avif": "the file lacks the 'tmap' brand",
+            "libavif-seine-sdr-gainmap-gammazero.avif": "gamma",
+            "libavif-unsupported-gainmap-minimum-version.avif": "gain-map metadata minimum version 99",
+            "libavif-unsupported-gainmap-version.avif": "'tmap' version 99",
+            "libavif-supported-gainmap-writer-version-extra-bytes.avif": "4 bytes follow",
+        ]
+        for (file, reason) in expected {
+            let inspect = try Tool.run(["inspect", "--json", directory + file])
+            let entry = try #require((try JSONSerialization.jsonObject(with: inspect.stdout) as? [[String: Any]])?.first, "\(file)")
+            let toneMap = try #require(entry["toneMap"] as? [String: Any], "\(file)")
+            #expect(toneMap["honoured"] as? Bool == (reason == nil), "\(file): \(toneMap)")
+            if let reason { #expect((toneMap["reason"] as? String)?.hasPrefix(reason) == true, "\(file): \(toneMap)") }
+        }
+    }
 }

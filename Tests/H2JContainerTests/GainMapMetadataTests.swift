@@ -1,0 +1,53 @@
+import H2JTestSupport
+import Testing
+@testable import H2JContainer
+@testable import H2JSupport
+
+/// ISO 21496-1 metadata of a `tmap` item, and what a reader must ignore.
+@Suite("Gain-map metadata (ISO 21496-1)")
+struct GainMapMetadataTests {
+    typealias B = BoxBuilder
+
+    /// A `tmap` body: version 0, minimum and writer versions, flags, then fractions.
+    static func body(version: UInt8 = 0, minimum: Int = 0, writer: Int = 0, flags: UInt8 = 0, channels: Int = 1,
+                     gamma: Int = 1, extra: [UInt8] = []) -> [UInt8] {
+        func pair(_ n: Int, _ d: Int) -> [UInt8] { B.u32(n) + B.u32(d) }
+        var bytes = [version] + B.u16(minimum) + B.u16(writer) + [flags]
+        bytes += pair(0, 1) + pair(13, 10)                                 // headrooms: 0 and 1.3 stops
+        for _ in 0..<channels { bytes += pair(0, 1) + pair(13, 10) + pair(gamma, 1) + pair(1, 64) + pair(1, 64) }
+        return bytes + extra
+    }
+
+    @Test("One and three channels parse, with their headrooms; a common denominator is read once")
+    func parses() throws {
+        let one = try GainMapMetadata.parse(Self.body()).get()
+        #expect(one.channels.count == 1 && one.alternateHDRHeadroom.value == 1.3 && one.channels[0].baseOffset.value == 1.0 / 64)
+        let three = try GainMapMetadata.parse(Self.body(flags: 0x80, channels: 3)).get()
+        #expect(three.channels.count == 3)
+        // Common denominator (flag 0x08): the denominator once, then numerators only.
+        var common: [UInt8] = [0] + B.u16(0) + B.u16(0) + [0x08] + B.u32(10) + B.u32(0) + B.u32(13)
+        common += B.u32(0) + B.u32(13) + B.u32(10) + B.u32(1) + B.u32(1)
+        let shared = try GainMapMetadata.parse(common).get()
+        #expect(shared.alternateHDRHeadroom.value == 1.3 && shared.channels[0].gamma.value == 1)
+        // Signed numerators: a negative minimum.
+        var negative = Self.body()
+        negative.replaceSubrange(22..<26, with: B.u32(Int(UInt32(bitPattern: -5))))
+        #expect(try GainMapMetadata.parse(negative).get().channels[0].min.value == -5)
+    }
+
+    @Test("What ISO 21496-1 says to ignore is refused with the reason; a newer writer's extra bytes are allowed")
+    func refusals() throws {
+        func reason(_ bytes: [UInt8]) -> String? {
+            if case .failure(let refusal) = GainMapMetadata.parse(bytes) { return refusal.description } else { return nil }
+        }
+        #expect(reason(Self.body(version: 1)) == "'tmap' version 1 is not supported")
+        #expect(reason(Self.body(minimum: 99, writer: 99)) == "gain-map metadata minimum version 99 is not supported")
+        #expect(reason(Self.body(gamma: 0)) == "gamma 0.0 is not positive")
+        #expect(reason(Self.body(extra: [1, 2, 3, 4])) == "4 bytes follow the gain-map metadata of writer version 0")
+        #expect(reason(Self.body(writer: 99, extra: [1, 2, 3, 4])) == nil)
+        #expect(reason([]) == "the 'tmap' item is empty")
+        let whole = Self.body(flags: 0x88, channels: 3)
+        for cut in 0..<whole.count { _ = GainMapMetadata.parse(Array(whole.prefix(cut))) }
+        for cut in 1..<Self.body().count { #expect(reason(Array(Self.body().prefix(cut))) != nil, "cut at \(cut)") }
+    }
+}
