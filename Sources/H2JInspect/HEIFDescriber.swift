@@ -31,6 +31,7 @@ enum HEIFDescriber {
         properties.groups = structure.entityGroups
         properties.tracks = structure.sequenceTracks
         properties.toneMap = structure.toneMappedImage(from: source)
+        properties.appleGainMap = appleGainMap(structure, source)
         if structure.unreadableGroups > 0 {
             properties.warnings.append("\(structure.unreadableGroups) entity group(s) in 'grpl' could not be read")
         }
@@ -85,6 +86,19 @@ enum HEIFDescriber {
                 }
                 return image
             }
+    }
+
+    /// The primary's Apple HDR gain map, with the headroom from its own XMP or the
+    /// primary's maker note.
+    static func appleGainMap(_ structure: HEIFStructure, _ source: ByteSource) -> ImageProperties.AppleGainMap? {
+        let apple = "urn:com:apple:photo:2020:aux:hdrgainmap"
+        guard let id = structure.references.filter({ $0.type == "auxl" && $0.to.contains(structure.primaryID) }).map(\.from)
+            .first(where: { structure.auxiliaryType(of: $0) == apple }) else { return nil }
+        let gainMapXMP = (try? SourceMetadata(storedIn: structure, primary: id, source: source))?.xmp
+        let exif = (try? SourceMetadata(storedIn: structure, primary: structure.primaryID, source: source))?.exif
+            .flatMap { try? EXIFDirectory(heifExifItem: $0).tiff }
+        let headroom = AppleHDRHeadroom.headroom(gainMapXMP: gainMapXMP, primaryEXIF: exif)
+        return ImageProperties.AppleGainMap(id: id, headroom: headroom?.value, origin: headroom?.origin)
     }
 
     /// The size after `clap` and `irot` (`PlaneGeometry` composes them as the converter

@@ -21,6 +21,15 @@ package struct ImageProperties: Sendable, Equatable {
     package var tracks: [SequenceTrack] = []
     /// HEIF: the `tmap` item (ISO 21496-1 gain map) and whether a reader must honour it.
     package var toneMap: ToneMappedImage?
+    /// HEIF: Apple's HDR gain map (an auxiliary image of the primary) and its headroom.
+    package var appleGainMap: AppleGainMap?
+
+    package struct AppleGainMap: Sendable, Equatable {
+        package var id: UInt32
+        /// Linear headroom (≥ 1) and where it was read; nil when the file says none.
+        package var headroom: Double?
+        package var origin: AppleHDRHeadroom.Origin?
+    }
     package var primary: Primary?
     /// Key EXIF fields by ImageIO dictionary: `{TIFF}`, `{Exif}`, `{GPS}` (empty groups omitted).
     package var exifGroups: [EXIFGroup] = []

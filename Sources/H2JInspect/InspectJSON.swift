@@ -41,6 +41,10 @@ enum InspectJSON {
             }
             fields.append(("toneMap", .object(entry)))
         }
+        if let apple = properties.appleGainMap {
+            fields.append(("appleGainMap", .object([("id", .integer(Int(apple.id))), ("headroom", .number(apple.headroom)),
+                                                    ("from", .string(apple.origin?.rawValue))])))
+        }
         if !properties.tracks.isEmpty {
             fields.append(("tracks", .array(properties.tracks.map { track in
                 .object([("id", .integer(Int(track.id))), ("handler", .string(track.handler)),

@@ -40,6 +40,10 @@ enum InspectText {
             }
         }
         if let toneMap = properties.toneMap { row(1, "gain map", describe(toneMap)) }
+        if let apple = properties.appleGainMap {
+            let headroom = apple.headroom.map { "headroom \(decimal($0, places: 2))× (\(apple.origin?.rawValue ?? ""))" } ?? "no headroom recorded"
+            row(1, "Apple gain map", "#\(apple.id): \(headroom)")
+        }
         if !properties.tracks.isEmpty {
             row(1, "tracks (not converted)")
             for track in properties.tracks { row(2, "track \(track.id)", describe(track)) }

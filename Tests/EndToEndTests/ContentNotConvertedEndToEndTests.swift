@@ -121,4 +121,18 @@ struct ContentNotConvertedEndToEndTests {
             if let reason { #expect((toneMap["reason"] as? String)?.hasPrefix(reason) == true, "\(file): \(toneMap)") }
         }
     }
+
+    @Test("Apple gain maps: the headroom from the gain map's XMP (iPhone 15 Pro) or the maker note (iPhone 13 Pro), as exiftool's values give it")
+    func appleHeadroom() throws {
+        var files = [(try #require(Tool.corpusWide) + "/gainmap/crabbyavif-iphone15pro-ios18-tmap-plus-apple-hdrgainmap.heic", 63, 3.227528, "XMP HDRGainMapHeadroom")]
+        // iPhone 13 Pro: tag 33 = 22307/25388 (< 1), no tag 48: 1.8 stops.
+        if let corpus = Tool.corpus { files.append((corpus + "/iphone/iphone13pro-depth-gainmap.heic", 52, 3.4822022531844965, "maker note tags 33 and 48")) }
+        for (path, id, headroom, origin) in files {
+            let inspect = try Tool.run(["inspect", "--json", path])
+            let entry = try #require((try JSONSerialization.jsonObject(with: inspect.stdout) as? [[String: Any]])?.first)
+            let apple = try #require(entry["appleGainMap"] as? [String: Any], "\(path)")
+            #expect(apple["id"] as? Int == id && apple["from"] as? String == origin, "\(apple)")
+            #expect(abs((apple["headroom"] as? Double ?? 0) - headroom) < 1e-6, "\(apple)")
+        }
+    }
 }
