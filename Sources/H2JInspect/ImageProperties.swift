@@ -69,9 +69,20 @@ package struct ImageProperties: Sendable, Equatable {
         /// `grid` images: tiles (`dimg` inputs), and the descriptor (columns × rows).
         package var tiles: Int?
         package var grid: ImageGrid?
+        /// JPEG only: for an image of a Multi-Picture file (MPO, Ultra HDR) its MP type,
+        /// size and where it starts.
+        package var multiPicture: MultiPictureEntry?
         /// JPEG only: component count and coding process.
         package var components: Int?
         package var coding: String?
+    }
+
+    /// An image of a Multi-Picture JPEG, as its MP Index IFD lists it.
+    package struct MultiPictureEntry: Sendable, Equatable {
+        package var type: String
+        package var bytes: Int
+        /// From the file's first byte.
+        package var start: Int
     }
 
     package struct Auxiliary: Sendable, Equatable {

@@ -89,6 +89,10 @@ enum InspectJSON {
             fields.append(("gridColumns", .integer(image.grid?.columns)))
             fields.append(("gridRows", .integer(image.grid?.rows)))
         }
+        if let multiPicture = image.multiPicture {
+            fields.append(("multiPicture", .object([("type", .string(multiPicture.type)), ("bytes", .integer(multiPicture.bytes)),
+                                                    ("start", .integer(multiPicture.start))])))
+        }
         if let components = image.components { fields.append(("components", .integer(components))) }
         if let coding = image.coding { fields.append(("coding", .string(coding))) }
         return .object(fields)

@@ -113,6 +113,9 @@ enum InspectText {
         if let tiles = image.tiles {
             parts.append("\(tiles) \(tiles == 1 ? "tile" : "tiles")" + (image.grid.map { " (\($0.columns)×\($0.rows))" } ?? ""))
         }
+        if let multiPicture = image.multiPicture {
+            parts.append("MPF \(multiPicture.type), \(EXIFText.bytes(multiPicture.bytes)) bytes at \(multiPicture.start)")
+        }
         if let components = image.components { parts.append("\(components) components") }
         if let coding = image.coding { parts.append(coding) }
         if image.hidden { parts.append("hidden") }

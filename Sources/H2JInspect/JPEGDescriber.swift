@@ -45,7 +45,41 @@ enum JPEGDescriber {
         image.coding = frame.coding
         properties.images = [image]
         properties.primary = primary
+        if let mpf = header.segments.first(where: { $0.marker == 0xE2 && header.bytes[$0.payload].starts(with: Array("MPF\0".utf8)) }) {
+            if let listed = MultiPictureFormat.listed(payload: header.bytes[mpf.payload], payloadStart: mpf.payload.lowerBound) {
+                properties.images = multiPictureImages(listed, primary: image, source: source, warnings: &properties.warnings)
+            } else {
+                properties.warnings.append("Multi-Picture (MPF) segment: not a readable MP Index IFD")
+            }
+        }
         return properties
+    }
+
+    /// The images an MP Index IFD lists: the primary as described, then each other image
+    /// with its own frame size, read from its header at its offset (a cut or foreign
+    /// entry is a warning, never a failure).
+    static func multiPictureImages(_ listed: [MultiPictureFormat.Listed], primary: ImageProperties.Image, source: ByteSource,
+                                   warnings: inout [String]) -> [ImageProperties.Image] {
+        var images: [ImageProperties.Image] = []
+        for (index, entry) in listed.enumerated() {
+            var image = index == 0 ? primary : ImageProperties.Image(type: "jpeg")
+            image.multiPicture = .init(type: MultiPictureFormat.typeName(entry.typeCode), bytes: entry.size, start: entry.start)
+            if index > 0 {
+                let header = entry.start >= 0 && entry.start < source.size
+                    ? (try? source.read(at: entry.start, count: min(firstRead, source.size - entry.start))).flatMap(JPEGSegments.init) : nil
+                if let header, let segment = header.segments.first(where: { JPEGFrameHeader.isFrameMarker($0.marker) }),
+                   let frame = JPEGFrameHeader.parse(marker: segment.marker, payload: Array(header.bytes[segment.payload])) {
+                    image.size = ImageSize(width: frame.width, height: frame.height)
+                    image.displaySize = image.size
+                    image.components = frame.components.count
+                    image.coding = frame.coding
+                } else {
+                    warnings.append("Multi-Picture image \(index + 1): no JPEG at byte \(entry.start)")
+                }
+            }
+            images.append(image)
+        }
+        return images
     }
 
     /// The header segments, read from a prefix of the file long enough to hold them all

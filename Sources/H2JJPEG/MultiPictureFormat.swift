@@ -90,6 +90,66 @@ package enum MultiPictureFormat {
         return Array(first.bytes[..<insertAt]) + index + first.bytes[insertAt...] + others.joined()
     }
 
+    /// One image an MP Index IFD lists, as read back.
+    package struct Listed: Sendable, Equatable {
+        /// The MP type code (the entry attribute's low 24 bits): `ImageType` values and others.
+        package let typeCode: UInt32
+        package let size: Int
+        /// From the file's first byte (the MP header's position added): 0 for the first image.
+        package let start: Int
+    }
+
+    /// The images the index segment of a JPEG lists, from the payload of its first
+    /// `MPF\0` APP2 (signature included) found at `payloadStart` in the file. nil when it
+    /// is not a readable MP Index IFD. Never traps.
+    package static func listed(payload: ArraySlice<UInt8>, payloadStart: Int) -> [Listed]? {
+        let bytes = Array(payload)
+        guard bytes.starts(with: Array("MPF\0".utf8)) else { return nil }
+        let tiff = Array(bytes.dropFirst(4))
+        let big: Bool
+        switch (tiff.first, tiff.dropFirst().first) {
+        case (0x4D, 0x4D): big = true
+        case (0x49, 0x49): big = false
+        default: return nil
+        }
+        func u16(_ at: Int) -> Int? {
+            guard at >= 0, at + 2 <= tiff.count else { return nil }
+            return big ? Int(tiff[at]) << 8 | Int(tiff[at + 1]) : Int(tiff[at + 1]) << 8 | Int(tiff[at])
+        }
+        func u32(_ at: Int) -> Int? {
+            guard let high = u16(big ? at : at + 2), let low = u16(big ? at + 2 : at) else { return nil }
+            return high << 16 | low
+        }
+        guard let ifd = u32(4), let count = u16(ifd) else { return nil }
+        for index in 0..<count {
+            let entry = ifd + 2 + 12 * index
+            guard let tag = u16(entry) else { return nil }
+            guard tag == 0xB002, let length = u32(entry + 4), let offset = u32(entry + 8), length % 16 == 0,
+                  offset + length <= tiff.count else { continue }
+            let header = payloadStart + 4
+            return (0..<(length / 16)).compactMap { k in
+                let at = offset + 16 * k
+                guard let attribute = u32(at), let size = u32(at + 4), let start = u32(at + 8) else { return nil }
+                return Listed(typeCode: UInt32(attribute) & 0xFF_FFFF, size: size, start: k == 0 ? 0 : header + start)
+            }
+        }
+        return nil
+    }
+
+    /// The name of an MP type code: `baseline MP primary image`, `disparity`, `undefined`, …
+    package static func typeName(_ code: UInt32) -> String {
+        switch code {
+        case 0x03_0000: "baseline MP primary image"
+        case 0x01_0001: "large thumbnail (VGA)"
+        case 0x01_0002: "large thumbnail (full HD)"
+        case 0x02_0001: "panorama"
+        case 0x02_0002: "disparity"
+        case 0x02_0003: "multi-angle"
+        case 0x00_0000: "undefined"
+        default: "type 0x" + String(code, radix: 16)
+        }
+    }
+
     /// After SOI and the APP0 (JFIF) and APP1 (EXIF, XMP) segments that lead the file.
     static func insertionPoint(_ jpeg: [UInt8]) -> Int? {
         guard let segments = JPEGSegments(jpeg) else { return nil }

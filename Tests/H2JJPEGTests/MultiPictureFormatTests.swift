@@ -1,7 +1,9 @@
 import Foundation
 import H2JTestSupport
 import Testing
+@testable import H2JInspect
 @testable import H2JJPEG
+@testable import H2JSupport
 
 /// CIPA DC-007 segments, read back by exiftool (an independent MPF reader).
 @Suite("Multi-Picture Format: MPO and gain-map layouts")
@@ -62,5 +64,25 @@ struct MultiPictureFormatTests {
         #expect(MultiPictureFormat.indexSegment([.init(type: .undefined, size: 1 << 33)]) == nil)
         #expect(MultiPictureFormat.join([([0x00, 0x01], .disparity)]) == nil)
     }
-}
 
+    @Test("What join writes reads back: the index lists each image's type, size and start; inspect shows every image with its frame size")
+    func readBack() throws {
+        let left = try Self.jpeg(32, 16, exif: true), right = try Self.jpeg(24, 8)
+        let joined = try #require(MultiPictureFormat.join([(left, .disparity), (right, .disparity)]))
+        let header = try #require(JPEGSegments(joined))
+        let segment = try #require(header.segments.first { $0.marker == 0xE2 })
+        let listed = try #require(MultiPictureFormat.listed(payload: header.bytes[segment.payload], payloadStart: segment.payload.lowerBound))
+        let index = try #require(MultiPictureFormat.indexSegment([.init(type: .disparity), .init(type: .disparity)]))
+        #expect(listed == [.init(typeCode: 0x02_0002, size: left.count + index.count, start: 0),
+                           .init(typeCode: 0x02_0002, size: joined.count - left.count - index.count, start: left.count + index.count)])
+        let properties = try ImageInspection.describe(MemoryByteSource(joined))
+        #expect(properties.images.map { $0.size.map { "\($0.width)x\($0.height)" } } == ["32x16", "24x8"])
+        #expect(properties.images.map { $0.multiPicture?.type } == ["disparity", "disparity"] && properties.warnings.isEmpty)
+        // A cut file: the second image is missing, which is said, not a failure.
+        let cut = try ImageInspection.describe(MemoryByteSource(Array(joined.prefix(left.count + index.count))))
+        #expect(cut.images.count == 2 && cut.warnings == ["Multi-Picture image 2: no JPEG at byte \(left.count + index.count)"])
+        for length in stride(from: 0, to: segment.range.count, by: 3) {
+            _ = MultiPictureFormat.listed(payload: header.bytes[segment.payload].prefix(length), payloadStart: 0)
+        }
+    }
+}
