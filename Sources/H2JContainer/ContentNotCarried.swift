@@ -39,9 +39,8 @@ extension HEIFStructure {
         return missing
     }
 
-    /// The warning that names `contentNotCarried`, nil when there is nothing to name.
-    package func contentNotConvertedWarning() -> Warning? {
-        let missing = contentNotCarried()
+    /// The warning that names what `contentNotCarried` found, nil when it found nothing.
+    package static func contentNotConvertedWarning(_ missing: [String]) -> Warning? {
         guard !missing.isEmpty else { return nil }
         return Warning(.contentNotConverted, "not converted: \(missing.joined(separator: ", ")); heic2jpg writes the primary image only")
     }

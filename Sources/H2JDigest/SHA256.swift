@@ -1,6 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import CCrypto
 import H2JSupport
 
@@ -50,22 +47,6 @@ package struct SHA256 {
         var length: UInt32 = 0
         EVP_DigestFinal_ex(context.pointer, &digest, &length)
         return digest
-    }
-
-    /// Lowercase hex SHA-256 of the whole file open at `fd`, read with `pread` in 1 MiB
-    /// chunks (the file offset is left alone); nil when a read fails.
-    package static func hex(ofDescriptor fd: Int32) -> String? {
-        var hash = SHA256()
-        var chunk = [UInt8](repeating: 0, count: 1 << 20)
-        var offset: off_t = 0
-        while true {
-            let count = chunk.withUnsafeMutableBytes { pread(fd, $0.baseAddress, $0.count, offset) }
-            if count < 0 && errno == EINTR { continue }
-            guard count >= 0 else { return nil }
-            if count == 0 { return hex(hash.finalize()) }
-            chunk.withUnsafeBytes { hash.update(UnsafeRawBufferPointer(rebasing: $0.prefix(count))) }
-            offset += off_t(count)
-        }
     }
 
     /// The digest of `bytes`.

@@ -1,6 +1,7 @@
 import H2JSupport
 
-/// SHA-256 of a whole source, for the provenance mark and `inspect --source`.
+/// SHA-256 of a whole file, in 1 MiB reads: a source (the provenance mark, `inspect
+/// --source`, `--recheck`) or an output about to be published.
 package enum SourceDigest {
     /// Bytes read per call when hashing a file.
     static let chunkBytes = 1 << 20
@@ -23,7 +24,7 @@ package enum SourceDigest {
             do {
                 chunk = try source.read(at: offset, count: count)
             } catch {
-                throw SourceError(reason: "cannot read for the provenance digest: \(error)")
+                throw SourceError(reason: "cannot read for its SHA-256: \(error)")
             }
             hash.update(chunk)
             offset += count

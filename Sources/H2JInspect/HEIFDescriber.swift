@@ -31,7 +31,6 @@ enum HEIFDescriber {
         properties.groups = structure.entityGroups
         properties.tracks = structure.sequenceTracks
         properties.toneMap = structure.toneMappedImage(from: source)
-        properties.appleGainMap = appleGainMap(structure, source)
         if structure.unreadableGroups > 0 {
             properties.warnings.append("\(structure.unreadableGroups) entity group(s) in 'grpl' could not be read")
         }
@@ -41,8 +40,9 @@ enum HEIFDescriber {
         guard structure.items[structure.primaryID] != nil else { return properties }
         var primary = self.primary(structure, &properties.warnings)
         properties.metadata.icc = primary.icc?.bytes
-        describeMetadata(structure, source, into: &properties, primary: &primary)
+        let metadata = describeMetadata(structure, source, into: &properties, primary: &primary)
         properties.primary = primary
+        properties.appleGainMap = appleGainMap(structure, source, primaryEXIF: metadata?.exif)
         return properties
     }
 
@@ -89,14 +89,13 @@ enum HEIFDescriber {
     }
 
     /// The primary's Apple HDR gain map, with the headroom from its own XMP or the
-    /// primary's maker note.
-    static func appleGainMap(_ structure: HEIFStructure, _ source: ByteSource) -> ImageProperties.AppleGainMap? {
+    /// maker note in the primary's EXIF item (`primaryEXIF`).
+    static func appleGainMap(_ structure: HEIFStructure, _ source: ByteSource, primaryEXIF: [UInt8]?) -> ImageProperties.AppleGainMap? {
         let apple = "urn:com:apple:photo:2020:aux:hdrgainmap"
         guard let id = structure.references.filter({ $0.type == "auxl" && $0.to.contains(structure.primaryID) }).map(\.from)
             .first(where: { structure.auxiliaryType(of: $0) == apple }) else { return nil }
         let gainMapXMP = (try? SourceMetadata(storedIn: structure, primary: id, source: source))?.xmp
-        let exif = (try? SourceMetadata(storedIn: structure, primary: structure.primaryID, source: source))?.exif
-            .flatMap { try? EXIFDirectory(heifExifItem: $0).tiff }
+        let exif = primaryEXIF.flatMap { try? EXIFDirectory(heifExifItem: $0).tiff }
         let headroom = AppleHDRHeadroom.headroom(gainMapXMP: gainMapXMP, primaryEXIF: exif)
         return ImageProperties.AppleGainMap(id: id, headroom: headroom?.value, origin: headroom?.origin)
     }
@@ -154,14 +153,15 @@ enum HEIFDescriber {
     }
 
     /// EXIF and XMP of the primary as the converter finds them (`SourceMetadata`).
+    /// Returns the metadata read, nil when its items could not be.
     static func describeMetadata(_ structure: HEIFStructure, _ source: ByteSource,
-                                 into properties: inout ImageProperties, primary: inout ImageProperties.Primary) {
+                                 into properties: inout ImageProperties, primary: inout ImageProperties.Primary) -> SourceMetadata? {
         let metadata: SourceMetadata
         do {
             metadata = try SourceMetadata(storedIn: structure, primary: structure.primaryID, source: source)
         } catch {
             properties.warnings.append("metadata items: \(error)")
-            return
+            return nil
         }
         properties.metadata.exif = metadata.exif?.count
         properties.metadata.xmp = metadata.xmp?.count
@@ -169,5 +169,6 @@ enum HEIFDescriber {
             EXIFSummary.describe({ () throws(EXIFError) in try EXIFDirectory(heifExifItem: item) }, into: &properties, primary: &primary)
         }
         properties.provenance = metadata.xmp.flatMap(ProvenanceMark.init(xmp:))
+        return metadata
     }
 }

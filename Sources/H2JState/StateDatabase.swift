@@ -7,9 +7,10 @@ import H2JSupport
 /// The run state of `--state FILE`: an SQLite database in WAL mode that remembers every
 /// source, how its conversion ended and its outputs, so a rerun converts only what
 /// changed. Two connections, each used from any thread under its own lock: the writer
-/// records results; the reader answers the walk's lookups, one query per directory,
-/// inside read transactions of a thousand lookups each (SQLite's file locking per
-/// statement was a fifth of a no-op rerun), and holds the run's table of directories met.
+/// records results; the reader answers the walk's lookups, a directory's records at a
+/// time, each call in a read transaction of its own (so a snapshot never outlives the
+/// call and never holds back the writer's checkpoints), and holds the run's table of
+/// directories met.
 ///
 /// Opening checks integrity (`PRAGMA quick_check`). A damaged file is never silently
 /// recreated: it is moved aside (`FILE.damaged-<time>`, with its `-wal` and `-shm`),
@@ -22,9 +23,6 @@ package final class StateDatabase: @unchecked Sendable {
     private let lock = Lock()
     private let reader: SQLiteConnection
     private let readLock = Lock()
-    /// Lookups made in the reader's open read transaction; 0 when none is open.
-    private var readsInTransaction = 0
-    static let readsPerTransaction = 1000
 
     package init(path: String) throws(StateError) {
         self.path = path
@@ -111,8 +109,6 @@ package final class StateDatabase: @unchecked Sendable {
     // MARK: - Sources
 
     /// The record of the source at `path` under `root`, with its outputs; nil if none.
-    /// The walk's read snapshot may be a thousand lookups old: records this run wrote
-    /// since may not show.
     package func source(root: String, path: String) throws(StateError) -> SourceRecord? {
         try reading {
             let bytes = PathBytes.bytes(path)
@@ -122,10 +118,16 @@ package final class StateDatabase: @unchecked Sendable {
     }
 
     /// Every recorded source in `directory` (relative to `root`; empty for the root
-    /// itself), with its outputs, in path order: one range scan of each table.
-    package func sources(root: String, directory: String) throws(StateError) -> [SourceRecord] {
+    /// itself), with its outputs, in path order: one range scan of each table. With
+    /// `markingSeen` the directory also goes into the run's table of directories met (a
+    /// row of the reader's temporary table, no write to the file), in the same
+    /// transaction: `unseenDirectories` leaves it out.
+    package func sources(root: String, directory: String, markingSeen: Bool = false) throws(StateError) -> [SourceRecord] {
         try reading {
-            let directory = SQLValue.blob(PathBytes.bytes(directory))
+            let rootValue = SQLValue.blob(PathBytes.bytes(root)), directory = SQLValue.blob(PathBytes.bytes(directory))
+            if markingSeen {
+                _ = try reader.rows("INSERT OR IGNORE INTO temp.seen_dirs (root, dir) VALUES (?, ?)", [rootValue, directory])
+            }
             return try records(root: root, sources: ("dir = ?", [directory]), outputs: ("source_dir = ?", [directory]))
         }
     }
@@ -200,20 +202,11 @@ package final class StateDatabase: @unchecked Sendable {
         }
     }
 
-    /// Notes that this run walked `directory` under `root` to its end (for
-    /// `unseenDirectories`): a row of the reader's temporary table, no write to the file.
-    package func markDirectorySeen(root: String, directory: String) throws(StateError) {
-        try reading {
-            _ = try reader.rows("INSERT OR IGNORE INTO temp.seen_dirs (root, dir) VALUES (?, ?)",
-                                [.blob(PathBytes.bytes(root)), .blob(PathBytes.bytes(directory))])
-        }
-    }
-
     /// The directories under `root` that hold recorded sources (not already
-    /// `missing-source`) and that this run did not walk, in order: a vanished directory's
-    /// sources are found here.
+    /// `missing-source`) and that this run did not enter (`sources(markingSeen:)`), in
+    /// order: a vanished directory's sources are found here.
     package func unseenDirectories(root: String) throws(StateError) -> [String] {
-        try reading(fresh: true) {
+        try reading {
             try reader.rows("""
                 SELECT DISTINCT dir FROM sources s WHERE root = ? AND status != 'missing-source'
                 AND NOT EXISTS (SELECT 1 FROM temp.seen_dirs t WHERE t.root = s.root AND t.dir = s.dir) ORDER BY dir
@@ -223,7 +216,7 @@ package final class StateDatabase: @unchecked Sendable {
 
     /// How many sources are recorded under `root`, not counting `missing-source` ones.
     package func sourceCount(root: String) throws(StateError) -> Int {
-        try reading(fresh: true) {
+        try reading {
             try reader.rows("SELECT count(*) FROM sources WHERE root = ? AND status != 'missing-source'",
                             [.blob(PathBytes.bytes(root))]).first?.first?.integer ?? 0
         }
@@ -259,7 +252,7 @@ package final class StateDatabase: @unchecked Sendable {
 
     /// Whether the source was handed off before.
     package func wasHandedOff(root: String, source: String) throws(StateError) -> Bool {
-        try reading(fresh: true) {
+        try reading {
             try !reader.rows("SELECT 1 FROM handoffs WHERE root = ? AND source = ? LIMIT 1",
                              [.blob(PathBytes.bytes(root)), .blob(PathBytes.bytes(source))]).isEmpty
         }
@@ -271,14 +264,6 @@ package final class StateDatabase: @unchecked Sendable {
         try locked { try connection.execute("PRAGMA synchronous = FULL") }
     }
 
-    /// Whether `path` is recorded as an output of some source (ownership for `--no-mark`).
-    package func recordsOutput(_ path: String, size: Int, inode: Int) throws(StateError) -> Bool {
-        try reading {
-            try !reader.rows("SELECT 1 FROM outputs WHERE path = ? AND size = ? AND inode = ? LIMIT 1",
-                                 [.blob(PathBytes.bytes(path)), .integer(size), .integer(inode)]).isEmpty
-        }
-    }
-
     /// `PRAGMA integrity_check`'s answer (`ok` when sound).
     package func integrityCheck() throws(StateError) -> String {
         try locked { try connection.rows("PRAGMA integrity_check").map { $0.first?.text ?? "" }.joined(separator: "; ") }
@@ -286,19 +271,15 @@ package final class StateDatabase: @unchecked Sendable {
 
     // MARK: - Helpers
 
-    /// Runs `body` on the reader, holding its lock, inside a read transaction that ends
-    /// after `readsPerTransaction` lookups (so the writer's checkpoints are never held
-    /// back for long) or, with `fresh`, before `body`, to see every record written so far.
-    private func reading<R>(fresh: Bool = false, _ body: () throws -> R) throws(StateError) -> R {
+    /// Runs `body` on the reader, holding its lock, in a read transaction of its own:
+    /// its queries see one snapshot (a directory's sources and their outputs agree), and
+    /// every record committed before the call.
+    private func reading<R>(_ body: () throws -> R) throws(StateError) -> R {
         readLock.lock()
         defer { readLock.unlock() }
         do {
-            if readsInTransaction > 0 && (fresh || readsInTransaction >= Self.readsPerTransaction) {
-                try reader.execute("COMMIT")
-                readsInTransaction = 0
-            }
-            if readsInTransaction == 0 { try reader.execute("BEGIN") }
-            readsInTransaction += 1
+            try reader.execute("BEGIN")
+            defer { try? reader.execute("COMMIT") }
             return try body()
         } catch let error as StateError {
             throw error

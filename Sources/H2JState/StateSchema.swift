@@ -135,7 +135,6 @@ enum StateSchema {
                 ALTER TABLE sources_v3 RENAME TO sources;
                 ALTER TABLE outputs_v3 RENAME TO outputs;
                 CREATE UNIQUE INDEX sources_by_path ON sources(root, path);
-                CREATE INDEX outputs_by_path ON outputs(path);
                 """)
         }),
     ]

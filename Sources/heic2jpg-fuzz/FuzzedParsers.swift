@@ -43,7 +43,7 @@ enum FuzzedParsers {
             let structure = try HEIFStructure.read(from: source)
             items(structure, source)
             _ = structure.toneMappedImage(from: source)  // reads and parses the tmap item's body
-            _ = structure.contentNotConvertedWarning()
+            _ = HEIFStructure.contentNotConvertedWarning(structure.contentNotCarried())
             _ = structure.hdrTransferWarning()
             let primary = try structure.primaryImage()
             // The capability check reads the grid descriptor, every hvcC and SPS head,

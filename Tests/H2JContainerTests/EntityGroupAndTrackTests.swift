@@ -49,7 +49,7 @@ struct EntityGroupAndTrackTests {
         #expect(structure.sequenceTracks == [SequenceTrack(id: 1, handler: "pict", samples: 60, width: 1280, height: 720),
                                              SequenceTrack(id: 2, handler: "soun", samples: 90, width: 0, height: 0),
                                              SequenceTrack(id: 3, handler: "vide", samples: nil, width: 0, height: 0)])
-        let warning = try #require(structure.contentNotConvertedWarning())
+        let warning = try #require(HEIFStructure.contentNotConvertedWarning(structure.contentNotCarried()))
         #expect(warning.code == .contentNotConverted)
         #expect(warning.message == "not converted: 1 more image (#2), 2 image sequences (60, ? frames); heic2jpg writes the primary image only")
         let one = try Self.structure(moov: Self.track(id: 1, handler: "pict", samples: 1))

@@ -91,7 +91,7 @@ package struct Converter: Sendable {
         result.sourceSHA256 = graft.sourceSHA256
         result.notCarried = context.structure.contentNotCarried()
         result.warnings = context.structure.declaredSizeWarnings(from: context.source) + engine.warnings + graft.warnings
-            + [context.structure.hdrTransferWarning(), context.structure.contentNotConvertedWarning()].compactMap { $0 }
+            + [context.structure.hdrTransferWarning(), HEIFStructure.contentNotConvertedWarning(result.notCarried)].compactMap { $0 }
         return result
     }
 

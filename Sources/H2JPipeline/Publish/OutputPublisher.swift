@@ -123,11 +123,16 @@ package final class OutputPublisher: @unchecked Sendable {
         defer { if !closed { close(temp.fd) } }
         do {
             try body(temp.fd)
-            guard let sha256 = SHA256.hex(ofDescriptor: temp.fd) else { throw WriteError.system(path, "cannot read back") }
+            var info = stat()
+            guard fstat(temp.fd, &info) == 0 else { throw WriteError.system(path, "fstat") }
+            let sha256: String
+            do {
+                sha256 = try SourceDigest.hex(of: FileByteSource(fd: temp.fd, size: Int(info.st_size)))
+            } catch {
+                throw WriteError(path: path, reason: "cannot read it back for its digest: \(error)")
+            }
             guard fsync(temp.fd) == 0 else { throw WriteError.system(path, "fsync") }
             try attributes?.apply(to: temp.fd, path: path)
-            var info = stat()
-            fstat(temp.fd, &info)
             closed = true
             guard close(temp.fd) == 0 else { throw WriteError.system(path, "close") }
             if let previous = reservation?.previous, previous.waitPublished() {

@@ -116,7 +116,6 @@ package final class RunState: @unchecked Sendable {
             try loadedRecords(key)
             return directories.removeValue(forKey: key) ?? [:]
         }
-        try database.markDirectorySeen(root: key.root, directory: directory)
         return try markMissing(unmet.values.sorted { $0.path < $1.path }, under: root)
     }
 
@@ -151,11 +150,14 @@ package final class RunState: @unchecked Sendable {
         return results
     }
 
-    /// Reads the directory's records unless they are loaded (holding `lock`).
+    /// Reads the directory's records unless they are loaded (holding `lock`), and notes
+    /// that the run entered it: the walk leaves every directory it enters (when it does
+    /// not finish, nothing is marked missing at all), so an entered directory's missing
+    /// sources are found by `leave`, and `missingSources` need not look at it again.
     private func loadedRecords(_ key: DirectoryKey) throws(StateError) {
         guard directories[key] == nil else { return }
         if directories.count >= Self.cachedDirectories { directories.removeAll() }
-        let records = try database.sources(root: key.root, directory: key.directory)
+        let records = try database.sources(root: key.root, directory: key.directory, markingSeen: true)
         directories[key] = Dictionary(records.map { (SourceRecord.split($0.path).name, $0) }) { first, _ in first }
     }
 
