@@ -4,28 +4,20 @@ extension Warning.Code {
     package static let contentNotConverted = Self("content-not-converted")
 }
 
-/// What a JPEG of the primary image alone leaves out of a file: said in a warning on
+/// What the JPEGs written for a file leave out of it: said in a warning on
 /// every conversion, and the reason a source is never handed off (deleted or moved)
 /// while it holds more than its outputs carry.
 extension HEIFStructure {
-    /// Each kind of content the primary's JPEG does not carry, in words: other images
-    /// (with their item IDs), auxiliary images other than alpha (alpha is flattened into
-    /// the pixels), gain-map (`tmap`) items, image sequences (with their frame counts).
-    /// Thumbnails, tiles and the primary's own derivation are not content of their own.
-    /// Empty when the JPEG carries everything.
-    package func contentNotCarried() -> [String] {
-        let imageTypes = Self.codedImageTypes.union(Self.derivedImageTypes)
-        var parts: Set<UInt32> = [primaryID]
-        for reference in references {
-            switch reference.type {
-            case "thmb", "auxl": parts.insert(reference.from)
-            case "dimg": parts.formUnion(reference.to)
-            default: break
-            }
-        }
+    /// Each kind of content the outputs do not carry, in words, when the JPEGs written
+    /// are those of `converted` (image item IDs; the primary alone when nil): other
+    /// images (with their item IDs), auxiliary images other than alpha (alpha is
+    /// flattened into the pixels), gain-map (`tmap`) items, image sequences (with their
+    /// frame counts). Thumbnails, tiles and an image's own derivation are not content of
+    /// their own. Empty when the outputs carry everything.
+    package func contentNotCarried(converted: Set<UInt32>? = nil) -> [String] {
+        let carried = converted ?? [primaryID]
         var missing: [String] = []
-        let others = items.values.filter { imageTypes.contains($0.type) && !$0.hidden && !parts.contains($0.id) }
-            .map(\.id).sorted()
+        let others = stillImages().filter { !carried.contains($0) }
         if !others.isEmpty {
             let ids = others.prefix(8).map { "#\($0)" }.joined(separator: ", ") + (others.count > 8 ? ", …" : "")
             missing.append((others.count == 1 ? "1 more image" : "\(others.count) more images") + " (\(ids))")
@@ -42,7 +34,7 @@ extension HEIFStructure {
     /// The warning that names what `contentNotCarried` found, nil when it found nothing.
     package static func contentNotConvertedWarning(_ missing: [String]) -> Warning? {
         guard !missing.isEmpty else { return nil }
-        return Warning(.contentNotConverted, "not converted: \(missing.joined(separator: ", ")); heic2jpg writes the primary image only")
+        return Warning(.contentNotConverted, "not converted: \(missing.joined(separator: ", "))")
     }
 
     /// `an image sequence of 60 frames`, `2 image sequences (60 and 5 frames)`; nil

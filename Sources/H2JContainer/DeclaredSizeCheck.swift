@@ -6,22 +6,23 @@ extension Warning.Code {
 }
 
 extension HEIFStructure {
-    /// A warning when the primary's `ispe` (its declared size) is not the size its pixels
+    /// A warning when an image's (the primary's when nil) `ispe` (its declared size) is not the size its pixels
     /// really have: a grid's descriptor output size (which the output follows, in both
     /// engines), or an `hvc1` image's SPS size after the conformance window. The warning
     /// names both sizes so the discrepancy is never silent. Nothing when either size
     /// cannot be read (other checks report unreadable data).
-    package func declaredSizeWarnings(from source: ByteSource) -> [Warning] {
-        guard let item = items[primaryID], let declared = imageSize(of: primaryID) else { return [] }
+    package func declaredSizeWarnings(of image: UInt32? = nil, from source: ByteSource) -> [Warning] {
+        let id = image ?? primaryID
+        guard let item = items[id], let declared = imageSize(of: id) else { return [] }
         let actual: ImageSize?
         let what: String
         switch item.type {
         case "grid":
-            let grid = try? ImageGrid.parse(itemData(primaryID, from: source, maxBytes: Self.maxDescriptorBytes))
+            let grid = try? ImageGrid.parse(itemData(id, from: source, maxBytes: Self.maxDescriptorBytes))
             actual = grid.map { ImageSize(width: $0.outputWidth, height: $0.outputHeight) }
             what = "its grid descriptor says"
         case "hvc1":
-            let configuration = properties(of: primaryID, type: "hvcC").first.flatMap { try? HEVCConfiguration.parse($0.payload) }
+            let configuration = properties(of: id, type: "hvcC").first.flatMap { try? HEVCConfiguration.parse($0.payload) }
             let sps = configuration?.parameterSets.lazy.compactMap(HEVCSequenceParameters.parse(nal:)).first
             actual = sps.map { ImageSize(width: $0.width, height: $0.height) }
             what = "its HEVC stream is"
@@ -30,6 +31,6 @@ extension HEIFStructure {
         }
         guard let actual, actual != declared else { return [] }
         return [Warning(.declaredSizeMismatch,
-                        "item \(primaryID)'s 'ispe' says \(declared.width)×\(declared.height) but \(what) \(actual.width)×\(actual.height)")]
+                        "item \(id)'s 'ispe' says \(declared.width)×\(declared.height) but \(what) \(actual.width)×\(actual.height)")]
     }
 }

@@ -24,9 +24,11 @@ extension HEIFStructure {
     static let maxDescriptorBytes = 1 << 16
     static let derivedImageTypes: Set<String> = ["grid", "iovl", "iden"]
 
-    package func checkDerivation(from source: ByteSource, maxPixels: Int) throws(HEIFError) {
+    /// Checks what decoding `image` (the primary when nil) decodes too.
+    package func checkDerivation(of image: UInt32? = nil, from source: ByteSource, maxPixels: Int) throws(HEIFError) {
         var checked: Set<UInt32> = []
-        try checkDerived(primaryID, path: [], checked: &checked, source: source, maxPixels: maxPixels)
+        let root = image ?? primaryID
+        try checkDerived(root, root: root, path: [], checked: &checked, source: source, maxPixels: maxPixels)
     }
 
     /// Image items that are auxiliary images of `id` (alpha, depth, gain map, …).
@@ -40,30 +42,30 @@ extension HEIFStructure {
     /// checked once however many paths reach it (a hostile file's shared inputs must not
     /// multiply the work), which cannot hide a cycle: one through a checked item would
     /// have been found when it was checked.
-    private func checkDerived(_ id: UInt32, path: [UInt32], checked: inout Set<UInt32>, source: ByteSource,
+    private func checkDerived(_ id: UInt32, root: UInt32, path: [UInt32], checked: inout Set<UInt32>, source: ByteSource,
                               maxPixels: Int) throws(HEIFError) {
         guard !checked.contains(id), let item = items[id] else { return }
         defer { checked.insert(id) }
         guard path.count < Self.maxDerivationDepth else {
-            throw .limitExceeded("derived images nest more than \(Self.maxDerivationDepth) deep below item \(primaryID)")
+            throw .limitExceeded("derived images nest more than \(Self.maxDerivationDepth) deep below item \(root)")
         }
         let onPath = path + [id]
         for auxiliary in Set(auxiliaries(of: id)) {
             if onPath.contains(auxiliary) {
                 throw .malformedBox("iref", reason: "item \(auxiliary) is an auxiliary image of item \(id), which it derives from: a derivation cycle")
             }
-            try checkDerived(auxiliary, path: onPath, checked: &checked, source: source, maxPixels: maxPixels)
+            try checkDerived(auxiliary, root: root, path: onPath, checked: &checked, source: source, maxPixels: maxPixels)
         }
         guard Self.derivedImageTypes.contains(item.type) else { return }
         let inputs = referenced(from: id, type: "dimg")
-        if inputs.isEmpty { throw .unusablePrimary(id: primaryID, reason: "derives from item \(id), a '\(item.type)' image with no 'dimg' inputs") }
+        if inputs.isEmpty { throw .unusableImage(id: root, reason: "derives from item \(id), a '\(item.type)' image with no 'dimg' inputs") }
         for input in inputs {
             guard let inputItem = items[input] else { throw .missingItem(referencedBy: "'dimg' of item \(id)", id: input) }
             if onPath.contains(input) {
                 throw .malformedBox("iref", reason: "item \(id) derives from item \(input), which derives from it: a derivation cycle")
             }
             guard Self.codedImageTypes.contains(inputItem.type) || Self.derivedImageTypes.contains(inputItem.type) else {
-                throw .unusablePrimary(id: primaryID, reason: "derives from item \(input) (input of item \(id)), a '\(inputItem.type)' item, not an image")
+                throw .unusableImage(id: root, reason: "derives from item \(input) (input of item \(id)), a '\(inputItem.type)' item, not an image")
             }
         }
         switch item.type {
@@ -77,7 +79,7 @@ extension HEIFStructure {
         default:
             break
         }
-        for input in Set(inputs) { try checkDerived(input, path: onPath, checked: &checked, source: source, maxPixels: maxPixels) }
+        for input in Set(inputs) { try checkDerived(input, root: root, path: onPath, checked: &checked, source: source, maxPixels: maxPixels) }
     }
 
     private func checkGrid(_ id: UInt32, tiles: [UInt32], source: ByteSource, maxPixels: Int) throws(HEIFError) {

@@ -12,8 +12,8 @@ package enum HEIFError: Error, Equatable, Sendable, CustomStringConvertible {
     case malformedBox(String, reason: String)
     /// An item ID is referenced but not declared in `iinf`.
     case missingItem(referencedBy: String, id: UInt32)
-    /// The item `pitm` names cannot be shown as the photo.
-    case unusablePrimary(id: UInt32, reason: String)
+    /// An image item (the one `pitm` names, or another photo of the file) cannot be shown.
+    case unusableImage(id: UInt32, reason: String)
     /// A limit that protects memory was exceeded.
     case limitExceeded(String)
     /// An item's data was asked for, but `iloc` does not locate it.
@@ -46,7 +46,7 @@ package enum HEIFError: Error, Equatable, Sendable, CustomStringConvertible {
         case .missingBox(let box): return "no '\(box)' box"
         case .malformedBox(let box, let reason): return "malformed '\(box)' box: \(reason)"
         case .missingItem(let by, let id): return "\(by) references item \(id), which does not exist"
-        case .unusablePrimary(let id, let reason): return "primary item \(id) \(reason)"
+        case .unusableImage(let id, let reason): return "image item \(id) \(reason)"
         case .limitExceeded(let what): return "limit exceeded: \(what)"
         case .missingLocation(let item): return "item \(item) has no location in 'iloc'"
         case .itemDataOutOfRange(let item, let offset, let length, let size, let inIdat):

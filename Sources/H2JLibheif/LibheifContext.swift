@@ -49,6 +49,15 @@ package final class LibheifContext {
         guard let handle else { throw LibheifError(message: "no primary image") }
         return LibheifHandle(handle)
     }
+
+    /// Wraps `heif_context_get_image_handle`: a top-level image (not hidden, not a
+    /// thumbnail or an auxiliary image) by item ID.
+    package func imageHandle(_ id: UInt32) throws(LibheifError) -> LibheifHandle {
+        var handle: OpaquePointer?
+        if let error = LibheifError(heif_context_get_image_handle(pointer, id, &handle)) { throw error }
+        guard let handle else { throw LibheifError(message: "no image item \(id)") }
+        return LibheifHandle(handle)
+    }
 }
 
 extension LibheifError {

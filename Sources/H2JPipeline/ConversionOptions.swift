@@ -22,6 +22,8 @@ package struct ConversionOptions: Sendable, Equatable {
     /// Largest image accepted, in pixels after transforms: refuses decompression bombs,
     /// accepts every camera (a 200 MP phone photo is 12240×16320 = 199.8 MP).
     package var maxPixels = ConversionOptions.defaultMaxPixels
+    /// `--images`: which still images of a file become JPEGs.
+    package var images = ImageSelection.all
     /// Threads decoding the tiles of one file (the tile engine's lanes, or libheif's
     /// decoding threads).
     package var decodingThreads = 1
@@ -38,7 +40,7 @@ package struct ConversionOptions: Sendable, Equatable {
     /// converted with other settings is converted again.
     package var fingerprint: String {
         "metadata=\(metadata.rawValue);quality=\(quality);strip-gps=\(stripGPS);mark=\(mark);background=\(background);"
-            + "max-pixels=\(maxPixels)"
+            + "max-pixels=\(maxPixels);images=\(images.rawValue)"
     }
 }
 
@@ -48,4 +50,12 @@ package enum ConflictPolicy: String, Sendable, Equatable, CaseIterable {
     case fail
     /// The output goes to the first free `NAME-1.jpg`, `NAME-2.jpg`, …
     case suffix
+}
+
+/// `--images`: the still images of a file (`HEIFStructure.stillImages()`) that become JPEGs.
+package enum ImageSelection: String, Sendable, Equatable, CaseIterable {
+    /// Every one: the primary as `NAME.jpg`, the others as `NAME-2.jpg`, `NAME-3.jpg`, …
+    case all
+    /// The primary only; the others are named in a `content-not-converted` warning.
+    case primary
 }

@@ -54,6 +54,10 @@ package struct ConversionResult: Sendable, Equatable {
     /// gain maps, a sequence: `HEIFStructure.contentNotCarried`); such a source is never
     /// handed off.
     package var notCarried: [String] = []
+    /// Every output written for the source, the primary's first (`output` and the size,
+    /// bytes and digest fields above are the primary's): with `--images all`, one per
+    /// still image of the file. Empty when nothing was written.
+    package var outputs: [OutputFile] = []
     /// `--delete-source`/`--move-source`: `deleted` or `moved` once the source was handed off.
     package var handOff: String?
     package var milliseconds = 0
@@ -75,4 +79,32 @@ package struct ConversionResult: Sendable, Equatable {
     package static func failed(source: String, output: String?, _ code: ErrorCode, _ reason: String) -> ConversionResult {
         ConversionResult(source: source, output: output, status: .failed, reason: reason, errorCode: code)
     }
+}
+
+/// One file written for a source: which output it is, the image item it shows, its
+/// size in pixels and, once published, its size in bytes and digest.
+package struct OutputFile: Sendable, Equatable {
+    package var name: OutputName
+    package var path: String
+    /// The image item (its ID in the source's container).
+    package var item: UInt32
+    package var width: Int
+    package var height: Int
+    package var bytes: Int
+    /// The published file's SHA-256 (hex), set by the publisher.
+    package var sha256: String?
+
+    package init(name: OutputName, path: String, item: UInt32, width: Int, height: Int, bytes: Int, sha256: String? = nil) {
+        self.name = name
+        self.path = path
+        self.item = item
+        self.width = width
+        self.height = height
+        self.bytes = bytes
+        self.sha256 = sha256
+    }
+
+    /// What the state records as the output's kind: `primary`, or `image` for another
+    /// still image of the file.
+    package var kind: String { name == .primary ? "primary" : "image" }
 }

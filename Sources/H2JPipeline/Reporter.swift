@@ -225,6 +225,23 @@ package final class Reporter: @unchecked Sendable {
         metadata.add("xmp", result.metadata.xmp)
         metadata.add("icc", result.metadata.icc)
         line.add("metadata", object: metadata)
+        if !result.outputs.isEmpty {
+            // Every file written for the source, the primary's first: with `--images all`,
+            // one per still image (`item` is its ID in the source's container).
+            line.add("outputs", objects: result.outputs.map { file in
+                var entry = JSONLine()
+                let path = file.path == "-" ? "-" : reportPath(file.path)
+                entry.add("path", path)
+                if PathBytes.hasEscapes(path) { entry.add("pathHex", Hex.string(PathBytes.bytes(path))) }
+                entry.add("kind", file.kind)
+                entry.add("item", Int(file.item))
+                entry.add("width", file.width)
+                entry.add("height", file.height)
+                entry.add("bytes", file.bytes)
+                entry.add("sha256", file.sha256)
+                return entry
+            })
+        }
         line.add("warnings", result.warnings.map(\.message))
         line.add("warningCodes", result.warnings.map(\.code.rawValue))
         line.add("handOff", result.handOff)

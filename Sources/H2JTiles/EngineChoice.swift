@@ -15,7 +15,7 @@ package enum EngineChoice {
     static let knownEssentialProperties: Set<String> = ["hvcC", "ispe", "irot", "imir", "clap", "colr", "pixi", "auxC"]
 
     /// The capability check. Throws only for defects that no engine could get past.
-    package static func make(_ structure: HEIFStructure, primary: PrimaryImage, source: ByteSource) throws(HEIFError) -> EngineChoice {
+    package static func make(_ structure: HEIFStructure, image primary: ImageItem, source: ByteSource) throws(HEIFError) -> EngineChoice {
         let id = primary.id
         guard ["hvc1", "grid"].contains(primary.itemType) else { return .libheif(reason: "'\(primary.itemType)' image") }
         if let unknown = structure.essentialPropertyTypes(of: id).first(where: { !knownEssentialProperties.contains($0) }) {

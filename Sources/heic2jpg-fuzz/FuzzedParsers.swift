@@ -48,7 +48,7 @@ enum FuzzedParsers {
             let primary = try structure.primaryImage()
             // The capability check reads the grid descriptor, every hvcC and SPS head,
             // transforms and colour, and composes the geometry.
-            _ = try EngineChoice.make(structure, primary: primary, source: source)
+            _ = try EngineChoice.make(structure, image: primary, source: source)
         } catch {
             _ = error.description  // quotes box types from the file
         }

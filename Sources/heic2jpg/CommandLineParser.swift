@@ -33,7 +33,7 @@ package enum CommandLineParser {
     static let options: [OptionSpec] = [
         OptionSpec("--output", "o", value: "<dir>"), OptionSpec("--quality", "q", value: "<1-100>"),
         OptionSpec("--jobs", "j", value: "<n>"), OptionSpec("--metadata", value: "<mode>"),
-        OptionSpec("--strip-gps"), OptionSpec("--no-mark"), OptionSpec("--overwrite"),
+        OptionSpec("--strip-gps"), OptionSpec("--no-mark"), OptionSpec("--overwrite"), OptionSpec("--images", value: "<which>"),
         OptionSpec("--on-conflict", value: "<policy>"), OptionSpec("--dry-run"),
         OptionSpec("--report", value: "<file>"), OptionSpec("--background", value: "<#rrggbb>"),
         OptionSpec("--max-pixels", value: "<MP>"), OptionSpec("--max-memory", value: "<size>"),
@@ -87,6 +87,9 @@ package enum CommandLineParser {
             case "--strip-gps": request.options.stripGPS = true
             case "--no-mark": request.options.mark = false
             case "--overwrite": request.options.overwrite = true
+            case "--images":
+                guard let images = ImageSelection(rawValue: text) else { throw .invalidValue(text, for: label, "expected 'all' or 'primary'") }
+                request.options.images = images
             case "--on-conflict":
                 guard let policy = ConflictPolicy(rawValue: text) else { throw .invalidValue(text, for: label, "expected 'fail' or 'suffix'") }
                 request.options.onConflict = policy

@@ -44,6 +44,11 @@ package enum HelpText {
       --overwrite             Replace outputs heic2jpg wrote earlier for the same
                               source instead of skipping them. Any other file is
                               never replaced.
+      --images <which>        all: every photo a file holds becomes a JPEG, the
+                              primary as NAME.jpg, the others as NAME-2.jpg,
+                              NAME-3.jpg, … (collections, bursts, stereo pairs);
+                              primary: the primary alone, the others named in a
+                              warning. (values: all, primary; default: all)
       --on-conflict <policy>  When a file heic2jpg did not write is at the output
                               path: fail (the source fails, naming it) or suffix
                               (write NAME-1.jpg, NAME-2.jpg, … beside it).

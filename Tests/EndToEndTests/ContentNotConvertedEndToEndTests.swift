@@ -2,27 +2,29 @@ import Foundation
 import H2JTestSupport
 import Testing
 
-/// What a file holds beyond its primary image is described by `inspect` and named by a
-/// `content-not-converted` warning on conversion (issue #12's groundwork), checked per
-/// file of `../shared/corpus-wide` (see its SOURCES.md).
+/// What a file holds beyond its primary image is described by `inspect`, converted
+/// (`--images all`: every still image) or named by a `content-not-converted` warning,
+/// checked per file of `../shared/corpus-wide` (see its SOURCES.md).
 @Suite("End to end: groups, sequences and gain maps are described and never dropped silently",
        .enabled(if: Tool.corpusWide != nil, "../shared/corpus-wide is not present"))
 struct ContentNotConvertedEndToEndTests {
-    /// Per file: the entity groups and tracks `inspect --json` must list, and what the
-    /// conversion's warning must name.
+    /// Per file: the entity groups and tracks `inspect --json` must list, the outputs a
+    /// conversion writes (suffixes of the file's stem, `""` for `NAME.jpg`), and what its
+    /// warning must name (nil: no warning, everything is carried).
     struct Expectation: Sendable, CustomStringConvertible {
         let file: String
         let groups: [String]
         let tracks: [String]
-        let notConverted: String
+        var outputs = [""]
+        let notConverted: String?
         var description: String { file }
     }
 
     static let expectations = [
         Expectation(file: "collections/mpegconf-multilayer003-ster-stereo-pair.heic", groups: ["ster 1005: 1002 1004"], tracks: [],
-                    notConverted: "1 more image (#1004)"),
+                    outputs: ["", "-2"], notConverted: nil),
         Expectation(file: "collections/mpegconf-C010-altr-pair.heic", groups: ["altr 1006: 1002 1005"], tracks: [],
-                    notConverted: "1 more image (#1005)"),
+                    outputs: ["", "-2"], notConverted: nil),
         Expectation(file: "collections/mpegconf-C001-item-plus-sequence.heic", groups: [], tracks: ["1 pict 1280×720 8"],
                     notConverted: "an image sequence of 8 frames"),
         Expectation(file: "collections/libavif-colors-animated-8bpc-audio.avifs", groups: [], tracks: ["1 pict 150×150 5", "2 soun 0×0 8"],
@@ -31,7 +33,8 @@ struct ContentNotConvertedEndToEndTests {
                     notConverted: "an HDR gain map, a gain map ('tmap' item)"),
     ]
 
-    @Test("inspect lists the groups and tracks; the conversion names what it leaves out", arguments: expectations)
+    @Test("inspect lists the groups and tracks; the conversion writes every image and names what it leaves out",
+          arguments: expectations)
     func described(_ expected: Expectation) throws {
         let path = try #require(Tool.corpusWide) + "/" + expected.file
         try #require(FileManager.default.fileExists(atPath: path), "\(expected.file) is missing from corpus-wide")
@@ -49,9 +52,15 @@ struct ContentNotConvertedEndToEndTests {
         let scratch = TemporaryDirectory()
         let outcome = try Tool.run(["-v", "-o", scratch.sub("out"), "--report", scratch.sub("r.jsonl"), path])
         #expect(outcome.status == 0, "\(outcome.stderr)")
-        #expect(outcome.stderr.contains("not converted: \(expected.notConverted); heic2jpg writes the primary image only"), "\(outcome.stderr)")
+        let stem = ((expected.file as NSString).lastPathComponent as NSString).deletingPathExtension
+        #expect(scratch.files("out") == expected.outputs.map { stem + $0 + ".jpg" }.sorted())
         let report = try String(contentsOfFile: scratch.sub("r.jsonl"), encoding: .utf8)
-        #expect(report.contains(#""content-not-converted""#))
+        if let notConverted = expected.notConverted {
+            #expect(outcome.stderr.contains("not converted: \(notConverted)\n"), "\(outcome.stderr)")
+            #expect(report.contains(#""content-not-converted""#))
+        } else {
+            #expect(!report.contains(#""content-not-converted""#), "\(report)")
+        }
     }
 
     @Test("A tmap is listed with its inputs, and its hidden gain map as an input of it")

@@ -19,7 +19,7 @@ struct HandOffEndToEndTests {
         return (single, scratch.file("in/c/two-images.heic", [UInt8](two)))
     }
 
-    @Test("--delete-source: verified single-image originals are deleted and recorded with their outputs' SHA-256; one holding more is kept, naming what would be lost")
+    @Test("--delete-source: verified originals are deleted and recorded with their outputs' SHA-256, every output of a two-image file verified; with --images primary that file is kept, naming what would be lost")
     func deleteSource() throws {
         let scratch = TemporaryDirectory()
         let (single, multi) = try Self.tree(scratch)
@@ -30,32 +30,41 @@ struct HandOffEndToEndTests {
         let report = try ReportFile(scratch.sub("r.jsonl"))
         #expect(report.bySource["mono.heic"]?["handOff"] as? String == "deleted")
         if let multi {
-            #expect(FileManager.default.fileExists(atPath: multi))
-            #expect(outcome.stderr.contains("two-images.heic: source kept: it holds what its outputs do not carry: 1 more image"), "\(outcome.stderr)")
-            #expect(report.bySource["two-images.heic"]?["handOff"] is NSNull)
+            #expect(!FileManager.default.fileExists(atPath: multi), "both images are carried")
+            #expect(report.bySource["two-images.heic"]?["handOff"] as? String == "deleted")
+            let kinds = try StateEndToEndTests.query(state, "SELECT kind FROM outputs WHERE cast(source AS text) LIKE '%two-images.heic' ORDER BY path")
+            #expect(kinds == ["image", "primary"])
         }
-        // Every output's digest is recorded as published; the hand-off checked those of the two it deleted.
+        // Every output's digest is recorded as published; the hand-off checked them all.
         let digests = try StateEndToEndTests.query(state, "SELECT count(*) FROM outputs WHERE sha256 IS NOT NULL")
-        #expect(digests == [multi == nil ? "2" : "3"])
+        #expect(digests == [multi == nil ? "2" : "4"])
         let handOffs = try StateEndToEndTests.query(state, "SELECT cast(source AS text), action FROM handoffs ORDER BY 1")
-        #expect(handOffs == ["a/mono.heic|deleted", "b/photo.heic|deleted"])
+        #expect(handOffs == ["a/mono.heic|deleted", "b/photo.heic|deleted"] + (multi == nil ? [] : ["c/two-images.heic|deleted"]))
         let status = try Tool.run(["status", state])
-        #expect(status.stdoutText.contains("handed off: 2"), "\(status.stdoutText)")
+        #expect(status.stdoutText.contains("handed off: \(multi == nil ? 2 : 3)"), "\(status.stdoutText)")
         // The rerun has nothing to hand off, and reports the deleted sources' outputs as kept.
         let rerun = try Tool.run(["--state", state, "--delete-source", "-o", scratch.sub("out"), scratch.sub("in")])
         #expect(rerun.status == 0, "\(rerun.stderr)")
-        if let multi { #expect(FileManager.default.fileExists(atPath: multi)) }
+
+        // The primary alone does not carry the file: it is kept.
+        let primaryOnly = TemporaryDirectory()
+        guard let kept = try Self.tree(primaryOnly).multi else { return }
+        let outcomePrimary = try Tool.run(["--images", "primary", "--state", primaryOnly.sub("s.db"), "--delete-source",
+                                           "-o", primaryOnly.sub("out"), primaryOnly.sub("in")])
+        #expect(outcomePrimary.status == 0 && FileManager.default.fileExists(atPath: kept))
+        #expect(outcomePrimary.stderr.contains("two-images.heic: source kept: it holds what its outputs do not carry: 1 more image"),
+                "\(outcomePrimary.stderr)")
     }
 
     @Test("--move-source mirrors the tree; strip mode never hands off (its outputs leave metadata out); a state is required")
     func moveSource() throws {
         let scratch = TemporaryDirectory()
-        let (single, _) = try Self.tree(scratch)
+        let (single, multi) = try Self.tree(scratch)
         let outcome = try Tool.run(["--state", scratch.sub("state.db"), "--move-source", scratch.sub("done"), "-o", scratch.sub("out"), scratch.sub("in")])
         #expect(outcome.status == 0, "\(outcome.stderr)")
         #expect(scratch.exists("done/a/mono.heic") && scratch.exists("done/b/photo.heic"))
         #expect(!FileManager.default.fileExists(atPath: single[0]))
-        #expect(!scratch.exists("done/c/two-images.heic"))
+        #expect(scratch.exists("done/c/two-images.heic") == (multi != nil))
         let strip = TemporaryDirectory()
         _ = try Self.tree(strip)
         let stripped = try Tool.run(["--metadata", "strip", "--state", strip.sub("s.db"), "--delete-source", "-o", strip.sub("out"), strip.sub("in")])

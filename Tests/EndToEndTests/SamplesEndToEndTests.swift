@@ -22,7 +22,8 @@ struct SamplesEndToEndTests {
         let outcome = try Tool.run(["-o", scratch.sub("out"), "--report", scratch.sub("report.jsonl"), Tool.samples])
         #expect(outcome.status == 0, "\(outcome.stderr)")
         #expect(outcome.stderr.contains("heic2jpg: 13 converted, 1 copied, 0 skipped, 0 failed in "))
-        #expect(scratch.files("out") == (Self.heifSamples.map { stem($0) + ".jpg" } + ["actually-a-jpeg.jpg"]).sorted())
+        let others = ["collection-3-images-2.jpg", "collection-3-images-3.jpg", "stereo-pair-ster-2.jpg"]
+        #expect(scratch.files("out") == (Self.heifSamples.map { stem($0) + ".jpg" } + ["actually-a-jpeg.jpg"] + others).sorted())
         for sample in Self.heifSamples {
             let problems = try OutputCheck.problems(source: Tool.samples + "/" + sample, output: scratch.sub("out/\(stem(sample)).jpg"))
             #expect(problems.isEmpty, "\(sample): \(problems.joined(separator: "; "))")
@@ -58,17 +59,47 @@ struct SamplesEndToEndTests {
         #expect(line("actually-a-jpeg.heic")?["engine"] is NSNull)
     }
 
-    @Test("A collection and a stereo pair: inspect lists every image and the ster group; the conversion names the images it leaves out")
+    @Test("A collection and a stereo pair: inspect lists every image and the ster group; every image becomes a JPEG with its own pixels, listed in the report; --images primary names the others")
     func collectionAndStereo() throws {
         let stereo = Tool.samples + "/stereo-pair-ster.heic", collection = Tool.samples + "/collection-3-images.heic"
         let inspected = try Tool.run(["inspect", stereo, collection]).stdoutText
         #expect(inspected.contains("    ster #4           #1, #2"), "\(inspected)")
         #expect(inspected.components(separatedBy: "hvc1 384×256").count - 1 == 5, "\(inspected)")
         let scratch = TemporaryDirectory()
-        let outcome = try Tool.run(["-v", "-o", scratch.sub("out"), stereo, collection])
+        let outcome = try Tool.run(["-o", scratch.sub("out"), "--report", scratch.sub("r.jsonl"), stereo, collection])
         #expect(outcome.status == 0, "\(outcome.stderr)")
-        #expect(outcome.stderr.contains("\(stereo): not converted: 1 more image (#2); heic2jpg writes the primary image only"), "\(outcome.stderr)")
-        #expect(outcome.stderr.contains("\(collection): not converted: 2 more images (#2, #3); heic2jpg writes the primary image only"))
+        #expect(!outcome.stderr.contains("not converted"), "\(outcome.stderr)")
+        #expect(scratch.files("out") == ["collection-3-images-2.jpg", "collection-3-images-3.jpg", "collection-3-images.jpg",
+                                         "stereo-pair-ster-2.jpg", "stereo-pair-ster.jpg"])
+        let report = try String(contentsOfFile: scratch.sub("r.jsonl"), encoding: .utf8).split(separator: "\n")
+            .compactMap { try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+        for (source, stem, ids) in [(collection, "collection-3-images", [1, 2, 3]), (stereo, "stereo-pair-ster", [1, 2])] {
+            let references = Reference.heifImages(source)
+            #expect(references.count == ids.count, "libheif's top-level images of \(stem)")
+            let entry = try #require(report.first { ($0["source"] as? String) == source })
+            let outputs = try #require(entry["outputs"] as? [[String: Any]])
+            #expect(outputs.map { $0["item"] as? Int } == ids)
+            for (index, output) in outputs.enumerated() {
+                let name = stem + (index == 0 ? "" : "-\(index + 1)") + ".jpg"
+                #expect(output["path"] as? String == scratch.sub("out/" + name))
+                #expect(output["kind"] as? String == (index == 0 ? "primary" : "image"))
+                let data = try #require(FileManager.default.contents(atPath: scratch.sub("out/" + name)))
+                #expect(output["sha256"] as? String == (try InspectEndToEndTests.sha256(scratch.sub("out/" + name)))
+                        && output["bytes"] as? Int == data.count)
+                let decoded = try #require(Reference.jpeg(scratch.sub("out/" + name))?.picture)
+                let reference = try #require(references[UInt32(ids[index])])
+                let psnr = decoded.psnr(against: reference)
+                #expect(psnr >= 34, "\(name): \(psnr) dB against libheif's decode of item \(ids[index])")
+                // Each image is its own: never another item's pixels.
+                for (other, picture) in references where other != UInt32(ids[index]) {
+                    #expect(decoded.psnr(against: picture) < psnr - 3, "\(name) looks like item \(other)")
+                }
+            }
+        }
+        let primaryOnly = try Tool.run(["-v", "--images", "primary", "-o", scratch.sub("primary"), stereo, collection])
+        #expect(primaryOnly.status == 0 && scratch.files("primary") == ["collection-3-images.jpg", "stereo-pair-ster.jpg"])
+        #expect(primaryOnly.stderr.contains("\(stereo): not converted: 1 more image (#2)\n"), "\(primaryOnly.stderr)")
+        #expect(primaryOnly.stderr.contains("\(collection): not converted: 2 more images (#2, #3)\n"))
     }
 
     @Test("An nclx-only Display P3 source gets a Display P3 ICC profile, in both modes")

@@ -17,7 +17,7 @@ struct TileEngineReferenceTests {
             guard let file = try? SourceFile(path: path), let structure = try? HEIFStructure.read(from: file.byteSource),
                   let primary = try? structure.primaryImage(),
                   (try? structure.checkItemsInFile(size: file.size)) != nil,
-                  case .tiles = try? EngineChoice.make(structure, primary: primary, source: file.byteSource)
+                  case .tiles = try? EngineChoice.make(structure, image: primary, source: file.byteSource)
             else { return false }
             return true
         }

@@ -95,7 +95,7 @@ struct DerivationCheckTests {
     @Test("Inputs that are missing, or not images, and an iden with two inputs are refused")
     func badInputs() {
         let exifInput = Self.file(primary: 10, items: [(10, "iden"), (3, "Exif")], dimg: [(10, [3])])
-        #expect(throws: HEIFError.unusablePrimary(id: 10, reason: "derives from item 3 (input of item 10), a 'Exif' item, not an image")) {
+        #expect(throws: HEIFError.unusableImage(id: 10, reason: "derives from item 3 (input of item 10), a 'Exif' item, not an image")) {
             try Self.check(exifInput)
         }
         let missing = Self.file(primary: 11, items: [(11, "iden"), (10, "iden"), (1, "hvc1")], dimg: [(11, [10]), (10, [7])])

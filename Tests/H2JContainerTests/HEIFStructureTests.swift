@@ -25,7 +25,7 @@ struct HEIFStructureTests {
         #expect(s.referenced(from: 2, type: "thmb") == [1])
         #expect(s.properties(of: 1, type: "pixi").count == 1)
         let primary = try s.primaryImage()
-        #expect(primary == PrimaryImage(id: 1, itemType: "hvc1", isMonochrome: false))
+        #expect(primary == ImageItem(id: 1, itemType: "hvc1", isMonochrome: false))
     }
 
     @Test("infe names and mime content types are read; missing terminators do not trap")
@@ -56,14 +56,14 @@ struct HEIFStructureTests {
         #expect(try structure(byHvcC).primaryImage().isMonochrome)
         let grid = B.ftyp + B.meta(primary: 9, items: [(9, "grid"), (1, "hvc1")], references: [B.reference("dimg", from: 9, to: [1])],
                                    properties: [B.hvcC(chroma: 0)], associations: [(1, [1])])
-        #expect(try structure(grid).primaryImage() == PrimaryImage(id: 9, itemType: "grid", isMonochrome: true))
+        #expect(try structure(grid).primaryImage() == ImageItem(id: 9, itemType: "grid", isMonochrome: true))
     }
 
     @Test("A primary that is a thumbnail of another item is refused (the corpus's invalid-id case)")
     func primaryIsThumbnail() {
         let file = B.ftyp + B.meta(primary: 2, items: [(1, "hvc1"), (2, "grid"), (3, "hvc1")],
                                    references: [B.reference("dimg", from: 2, to: [1]), B.reference("thmb", from: 2, to: [3])])
-        #expect(throws: HEIFError.unusablePrimary(id: 2, reason: "is declared a thumbnail of item 3 ('thmb' reference), so the file names no real photo")) {
+        #expect(throws: HEIFError.unusableImage(id: 2, reason: "is declared a thumbnail of item 3 ('thmb' reference), so the file names no real photo")) {
             try structure(file).primaryImage()
         }
     }

@@ -75,7 +75,7 @@ struct HEIFDescriberTests {
     }
 
     @Test("A primary that is a thumbnail is described with a warning, not refused")
-    func unusablePrimary() throws {
+    func unusableImage() throws {
         let file = B.ftyp + B.meta(primary: 2, items: [(1, "hvc1"), (2, "hvc1")], references: [B.reference("thmb", from: 2, to: [1])],
                                    properties: [B.ispe(width: 64, height: 48)], associations: [(1, [1]), (2, [1])])
         let properties = try ImageInspection.describe(MemoryByteSource(file))

@@ -19,6 +19,7 @@ struct WorkerWireTests {
         options.background = RGBColor(red: 1, green: 2, blue: 3)
         options.maxPixels = 12_345_678
         options.decodingThreads = 3
+        options.images = .primary
         return WorkerJob(job: Job(source: .path("in/caf\u{E9}.heic"), output: .path("out/caf\u{E9}.jpg"), action: .convert),
                          options: options)
     }
@@ -32,6 +33,8 @@ struct WorkerWireTests {
         result.warnings = [Warning(Warning.Code("auxiliary-dropped"), "depth map dropped"), Warning(Warning.Code("x"), "")]
         result.engine = .libheif
         result.engineReason = "grid of 4:2:2 tiles"
+        result.outputs = [OutputFile(name: .primary, path: "out/a.jpg", item: 1, width: 4032, height: 3024, bytes: 1_234_567),
+                          OutputFile(name: .image(2), path: "out/a-2.jpg", item: 7, width: 640, height: 480, bytes: 9)]
         return result
     }
 
@@ -59,16 +62,35 @@ struct WorkerWireTests {
         #expect(decodedFailure == failure)
     }
 
-    @Test("Ready carries the source's times to the nanosecond, bits, owner and directory")
+    @Test("Ready carries the output's name and the source's times to the nanosecond, bits, owner and directory")
     func readyRoundTrip() throws {
         let attributes = OutputAttributes(times: (timespec(tv_sec: 1_700_000_000, tv_nsec: 123_456_789),
                                                   timespec(tv_sec: -5, tv_nsec: 999_999_999)),
                                           mode: 0o640, owner: 1000, group: 100, sourceDirectory: "in/sub")
-        guard case .ready(let decoded?) = try Self.roundTrip(.ready(attributes)) else { Issue.record("not ready"); return }
+        guard case .ready(let name, let decoded?) = try Self.roundTrip(.ready(.image(3), attributes)) else { Issue.record("not ready"); return }
+        #expect(name == .image(3))
         #expect(decoded.times.access.tv_nsec == 123_456_789 && decoded.times.modification.tv_sec == -5)
         #expect(decoded.mode == 0o640 && decoded.owner == 1000 && decoded.group == 100 && decoded.sourceDirectory == "in/sub")
-        guard case .ready(nil) = try Self.roundTrip(.ready(nil)) else { Issue.record("not ready(nil)"); return }
+        guard case .ready(.primary, nil) = try Self.roundTrip(.ready(.primary, nil)) else { Issue.record("not ready(nil)"); return }
+        guard case .written = try Self.roundTrip(.written) else { Issue.record("not written"); return }
         guard case .stage(.write, .tiles?) = try Self.roundTrip(.stage(.write, .tiles)) else { Issue.record("not a stage"); return }
+    }
+
+    @Test("An output name that could leave its directory or hide is refused")
+    func outputNames() throws {
+        for bad in ["/x", "-a/b", "..", "-..", "x", "-", ".", "-\u{E9}", "-a b", String(repeating: "-", count: 25)] {
+            #expect(OutputName(checking: bad) == nil, "\(bad)")
+            var frame = WireWriter()
+            frame.u8(3)
+            frame.string(bad)
+            frame.u8(0)
+            #expect(throws: WireError.self) { try WorkerMessage.decode(frame.bytes) }
+        }
+        for good in ["", "-2", ".depth", "-left", "-2-1"] { #expect(OutputName(checking: good)?.suffix == good) }
+        #expect(OutputName.image(2).path(besides: "out/IMG_1.jpg") == "out/IMG_1-2.jpg")
+        #expect(OutputName.image(12).path(besides: "a.b.jpeg") == "a.b-12.jpeg")
+        #expect(OutputName.primary.path(besides: "/x/y.jpg") == "/x/y.jpg")
+        #expect(OutputName(checking: ".depth")!.path(besides: "/x/.y") == "/x/.y.depth")
     }
 
     @Test("Every cut, every flipped byte and trailing bytes: an error or a message, never a trap")

@@ -35,6 +35,24 @@ package enum Reference {
         withPrimaryHandle(path) { handle in decode(handle, background: background) } ?? nil
     }
 
+    /// libheif's decode of every top-level image (`heif_context_get_list_of_top_level_image_IDs`:
+    /// not hidden, not a thumbnail, not an auxiliary image), by item ID.
+    package static func heifImages(_ path: String, background: (UInt8, UInt8, UInt8) = (255, 255, 255)) -> [UInt32: RGBPicture] {
+        let context = heif_context_alloc()
+        defer { heif_context_free(context) }
+        guard heif_context_read_from_file(context, path, nil).code == heif_error_Ok else { return [:] }
+        var ids = [heif_item_id](repeating: 0, count: Int(heif_context_get_number_of_top_level_images(context)))
+        let count = Int(heif_context_get_list_of_top_level_image_IDs(context, &ids, Int32(ids.count)))
+        var pictures: [UInt32: RGBPicture] = [:]
+        for id in ids.prefix(count) {
+            var handle: OpaquePointer?
+            guard heif_context_get_image_handle(context, id, &handle).code == heif_error_Ok, let handle else { continue }
+            defer { heif_image_handle_release(handle) }
+            pictures[id] = decode(handle, background: background)
+        }
+        return pictures
+    }
+
     /// Opens `path` with libheif and calls `body` with the primary image handle.
     package static func withPrimaryHandle<T>(_ path: String, _ body: (OpaquePointer) -> T) -> T? {
         let context = heif_context_alloc()

@@ -74,7 +74,7 @@ package enum EnginePlanes {
         let structure = try HEIFStructure.read(from: file.byteSource)
         let primary = try structure.primaryImage()
         try structure.checkItemsInFile(size: file.size)
-        guard case .tiles(let image) = try EngineChoice.make(structure, primary: primary, source: file.byteSource) else { return nil }
+        guard case .tiles(let image) = try EngineChoice.make(structure, image: primary, source: file.byteSource) else { return nil }
         let collector = PlaneCollector(width: image.geometry.width, height: image.geometry.height, monochrome: image.monochrome)
         try withExtendedLifetime(file) {
             try TileEngine(image: image, structure: structure, source: file.byteSource, lanes: lanes,

@@ -15,7 +15,7 @@ struct ConversionContext {
     let file: SourceFile?
     let structure: HEIFStructure
     /// The image item converted (the primary).
-    let item: PrimaryImage
+    let item: ImageItem
 
     /// The name the provenance mark records: the source's file name, or `-` for stdin.
     var sourceName: String { job.source.fileName }

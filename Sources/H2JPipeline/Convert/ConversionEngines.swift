@@ -7,7 +7,7 @@ enum ConversionEngines {
     /// The engine for `context`'s item and, for libheif, why the tile engine did not take it.
     static func choose(_ context: ConversionContext, decoders: TileDecoderPool) throws
         -> (engine: any ConversionEngine, refusal: String?) {
-        switch try EngineChoice.make(context.structure, primary: context.item, source: context.source) {
+        switch try EngineChoice.make(context.structure, image: context.item, source: context.source) {
         case .tiles(let image):
             let engine = TileEngine(image: image, structure: context.structure, source: context.source,
                                     lanes: context.options.decodingThreads, decoders: decoders)

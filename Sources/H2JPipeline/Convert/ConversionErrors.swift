@@ -1,3 +1,5 @@
+import H2JSupport
+
 // Failures of the convert and copy stages themselves (the layers below have their own).
 
 /// The decoded size exceeds `maxPixels` (a decompression bomb, or a larger image than allowed).
@@ -13,4 +15,16 @@ struct LimitError: Error, CustomStringConvertible {
 struct CorruptJPEGError: Error, CustomStringConvertible {
     let reason: String
     var description: String { "JPEG content is corrupt: \(reason)" }
+}
+
+/// An image of the file other than the primary failed (`--images all`): the whole source
+/// fails, since its outputs appear together or not at all. Classified as its cause.
+struct OtherImageError: Error, CustomStringConvertible {
+    let item: UInt32
+    /// The output it was to become.
+    let output: String
+    let underlying: any Error
+    var description: String {
+        "image item \(item) (for \(Path.lastComponent(output))): \(underlying); --images primary converts the primary alone"
+    }
 }

@@ -58,41 +58,103 @@ package struct Converter: Sendable {
     // MARK: - Convert
 
     /// The stages, in order: open → parse (structure, item, integrity) → choose the
-    /// engine → check the pixel limit on the upright size → graft → decode → write.
+    /// engine → check the pixel limit on the upright size → graft → decode → write, for
+    /// the primary, then (`--images all`, to a path) for each other still image of the
+    /// file (`HEIFStructure.stillImages()`), as `NAME-2.jpg`, `NAME-3.jpg`, …
     /// Nothing is decoded before the limit check, and no output is opened before the
-    /// decode (libheif) has succeeded.
+    /// decode (libheif) has succeeded. An image coded in a type heic2jpg cannot decode is
+    /// left out and named in the `content-not-converted` warning; any other failure of
+    /// any image fails the source, and the parent then publishes none of its outputs.
     /// `engineUsed` is set once the engine is chosen, so a failure's report names it.
     private func convert(_ job: Job, engine engineUsed: inout ConversionResult.Engine?) throws(PipelineError) -> ConversionResult {
         let context = try at(.parse) { try parse(job) }
         // `source` reads through the file's descriptor; keep the file (which closes it
         // on deinit) alive until every tile has been read.
         defer { withExtendedLifetime(context.file) {} }
+        let primary = try write(context, as: .primary, engineUsed: &engineUsed)
+        var result = ConversionResult(source: job.source.display, output: job.output.display, status: .converted)
+        result.bytes = primary.file.bytes
+        result.outputSHA256 = primary.file.sha256
+        result.engine = primary.engine
+        result.engineReason = primary.refusal
+        result.width = primary.file.width
+        result.height = primary.file.height
+        result.metadata = primary.metadata
+        result.sourceSHA256 = primary.sourceSHA256
+        result.outputs = [primary.file]
+        var warnings = context.structure.declaredSizeWarnings(from: context.source) + primary.warnings
+            + [context.structure.hdrTransferWarning()].compactMap { $0 }
+        var converted: Set<UInt32> = [context.item.id]
+        if options.images == .all, case .path = job.output {
+            for (offset, id) in context.structure.stillImages().enumerated().dropFirst() {
+                let name = OutputName.image(offset + 1)
+                var unusedEngine: ConversionResult.Engine?
+                do {
+                    guard let image = try at(.parse, { try otherImage(id, of: context) }) else { continue }
+                    let written = try write(image, as: name, engineUsed: &unusedEngine, sourceSHA256: primary.sourceSHA256)
+                    result.outputs.append(written.file)
+                    let said = image.structure.declaredSizeWarnings(of: id, from: image.source) + written.warnings
+                        + [image.structure.hdrTransferWarning(of: id)].compactMap { $0 }
+                    warnings += said.map { Warning($0.code, "image item \(id): \($0.message)") }
+                    converted.insert(id)
+                } catch {
+                    throw PipelineError(error.stage, OtherImageError(item: id, output: name.path(besides: job.output.display),
+                                                                     underlying: error.underlying))
+                }
+            }
+        }
+        result.notCarried = context.structure.contentNotCarried(converted: converted)
+        result.warnings = warnings + [HEIFStructure.contentNotConvertedWarning(result.notCarried)].compactMap { $0 }
+        return result
+    }
+
+    /// What writing one image gave: its output and what the result reports of it.
+    private struct WrittenImage {
+        let file: OutputFile
+        let engine: ConversionResult.Engine
+        let refusal: String?
+        let metadata: MetadataKept
+        let sourceSHA256: String?
+        let warnings: [Warning]
+    }
+
+    /// One image of the file to the output `name`: engine → limit → graft → decode →
+    /// write. `sourceSHA256` is the digest an earlier image computed for the mark.
+    private func write(_ context: ConversionContext, as name: OutputName, engineUsed: inout ConversionResult.Engine?,
+                       sourceSHA256: String? = nil) throws(PipelineError) -> WrittenImage {
+        let job = context.job
         var (engine, refusal) = try at(.engine) { try ConversionEngines.choose(context, decoders: decoders) }
         engineUsed = engine.kind
         try at(.limit, engine: engine.kind) { try checkLimit(width: engine.width, height: engine.height) }
-        let graft = try at(.graft, engine: engine.kind) { try MetadataGraft(context, engine: engine) }
+        let graft = try at(.graft, engine: engine.kind) { try MetadataGraft(context, engine: engine, sourceSHA256: sourceSHA256) }
         try at(.decode, engine: engine.kind) { try engine.decode() }
-        var result = ConversionResult(source: job.source.display, output: job.output.display, status: .converted)
-        let written = try at(.write, engine: engine.kind) { try destination.write(job, attributes: context.file.map(OutputAttributes.init)) { fd in
+        let path = name.path(besides: job.output.display)
+        let written = try at(.write, engine: engine.kind) { try destination.write(job, name: name, attributes: context.file.map(OutputAttributes.init)) { fd in
             let writer = try JPEGWriter(fd: fd)
             try engine.start(writer, quality: options.quality)
             try graft.writeSegments(to: writer)
             try engine.writePixels(to: writer)
             try writer.finish()
-            try graft.writeTrailer(to: fd, path: job.output.display)
+            try graft.writeTrailer(to: fd, path: path)
         } }
-        result.bytes = written.bytes
-        result.outputSHA256 = written.sha256
-        result.engine = engine.kind
-        result.engineReason = refusal
-        result.width = engine.width
-        result.height = engine.height
-        result.metadata = graft.kept
-        result.sourceSHA256 = graft.sourceSHA256
-        result.notCarried = context.structure.contentNotCarried()
-        result.warnings = context.structure.declaredSizeWarnings(from: context.source) + engine.warnings + graft.warnings
-            + [context.structure.hdrTransferWarning(), HEIFStructure.contentNotConvertedWarning(result.notCarried)].compactMap { $0 }
-        return result
+        let file = OutputFile(name: name, path: path, item: context.item.id, width: engine.width, height: engine.height,
+                              bytes: written.bytes, sha256: written.sha256)
+        return WrittenImage(file: file, engine: engine.kind, refusal: refusal, metadata: graft.kept,
+                            sourceSHA256: graft.sourceSHA256, warnings: engine.warnings + graft.warnings)
+    }
+
+    /// The context for another still image of the file, checked as the primary is; nil
+    /// for an image coded in a type heic2jpg cannot decode (the warning names it).
+    private func otherImage(_ id: UInt32, of context: ConversionContext) throws -> ConversionContext? {
+        do {
+            try context.structure.checkCodecs(of: id)
+        } catch .unsupportedCodec {
+            return nil
+        }
+        let item = try context.structure.image(id)
+        try context.structure.checkDerivation(of: id, from: context.source, maxPixels: options.maxPixels)
+        return ConversionContext(job: context.job, options: options, source: context.source, file: context.file,
+                                 structure: context.structure, item: item)
     }
 
     /// Opens the source and reads its container: the primary must be usable, its
@@ -142,13 +204,17 @@ package struct Converter: Sendable {
         let check = JPEGCheck(bytes)
         if let problem = check.problem { throw CorruptJPEGError(reason: problem) }
         let output = options.metadata == .strip ? JPEGMarkerFilter.strippingMetadata(from: bytes) : bytes
-        let written = try destination.write(job, attributes: attributes) { fd in try POSIX.writeAll(output, to: fd, path: job.output.display) }
+        let written = try destination.write(job, name: .primary, attributes: attributes) { fd in
+            try POSIX.writeAll(output, to: fd, path: job.output.display)
+        }
         var result = ConversionResult(source: job.source.display, output: job.output.display, status: .copied)
         result.width = check.width
         result.height = check.height
         result.bytes = written.bytes
         result.outputSHA256 = written.sha256
         result.metadata = JPEGMarkerFilter.metadataPresent(in: output)
+        result.outputs = [OutputFile(name: .primary, path: job.output.display, item: 0, width: check.width ?? 0, height: check.height ?? 0,
+                                     bytes: written.bytes, sha256: written.sha256)]
         return result
     }
 }

@@ -14,12 +14,13 @@ struct LibheifConversion: ConversionEngine {
     private let background: RGBColor
     private var image: DecodedImage?
 
-    /// Reads the container with libheif and opens the primary's handle; nothing is decoded.
+    /// Reads the container with libheif and opens the item's handle; nothing is decoded.
     init(_ conversion: ConversionContext) throws {
         context = LibheifContext(maxDimension: ConversionOptions.maxDimension,
                                  decodingThreads: conversion.options.decodingThreads)
         try context.read(conversion.source)
-        handle = try context.primaryHandle()
+        let id = conversion.item.id
+        handle = id == conversion.structure.primaryID ? try context.primaryHandle() : try context.imageHandle(id)
         monochrome = conversion.item.isMonochrome
         background = conversion.options.background
     }

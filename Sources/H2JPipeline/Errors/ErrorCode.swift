@@ -69,6 +69,7 @@ package enum ErrorCode: String, Sendable, CaseIterable {
     package init(classifying error: any Error) {
         switch error {
         case let error as PipelineError: self = error.code
+        case let error as OtherImageError: self = Self(classifying: error.underlying)
         case let error as SourceError: self = Self(errno: error.errno, otherwise: .sourceUnreadable)
         case let error as ReadError: self = Self(errno: error.errno, otherwise: .sourceUnreadable)
         case let error as SystemError: self = Self(errno: error.errno, otherwise: .sourceUnreadable)
@@ -105,7 +106,7 @@ package enum ErrorCode: String, Sendable, CaseIterable {
     private init(_ error: HEIFError) {
         switch error {
         case .truncatedBox, .corruptStructure, .itemDataOutOfRange: self = .truncated
-        case .missingBox, .malformedBox, .missingItem, .unusablePrimary, .missingLocation: self = .corruptContainer
+        case .missingBox, .malformedBox, .missingItem, .unusableImage, .missingLocation: self = .corruptContainer
         case .limitExceeded: self = .limitExceeded
         case .unsupportedItemData, .unsupportedCodec: self = .unsupported
         case .unreadable(let error): self = Self(errno: error.errno, otherwise: .sourceUnreadable)

@@ -18,13 +18,16 @@ import H2JSupport
 /// profile but an nclx `colr` gets the profile `ICCFromNCLX` builds for it.
 struct MetadataGraft {
     let segments: JPEGMarkers
-    let trailers: VendorTrailers
+    /// The source's vendor data after EOI: the primary's output only (nil for the others).
+    let trailers: VendorTrailers?
     /// In output order: the segments' edits, the trailers', the auxiliary images'.
     let warnings: [Warning]
     /// The source's SHA-256 (hex), when the provenance mark computed it.
     let sourceSHA256: String?
 
-    init(_ context: ConversionContext, engine: any ConversionEngine) throws {
+    /// `sourceSHA256` is the digest an earlier image of the same source computed (the
+    /// file is hashed once); the vendor trailer goes only into the primary's output.
+    init(_ context: ConversionContext, engine: any ConversionEngine, sourceSHA256 known: String? = nil) throws {
         let options = context.options
         var metadata: SourceMetadata
         do {
@@ -35,13 +38,14 @@ struct MetadataGraft {
         }
         metadata.icc = metadata.icc
             ?? SourceMetadata.nclx(context.structure, context.item.id).flatMap(ICCFromNCLX.profile(for:))
-        trailers = try VendorTrailers(structure: context.structure, source: context.source, mode: options.metadata)
-        sourceSHA256 = try options.mark ? SourceDigest.hex(of: context.source) : nil
+        let isPrimary = context.item.id == context.structure.primaryID
+        trailers = isPrimary ? try VendorTrailers(structure: context.structure, source: context.source, mode: options.metadata) : nil
+        sourceSHA256 = try options.mark ? known ?? SourceDigest.hex(of: context.source) : nil
         let mark = sourceSHA256.map { ProvenanceMark(sourceName: context.sourceName, sourceSHA256: $0, mode: options.metadata,
                                                      quality: options.quality, version: Version.current) }
         segments = JPEGMarkers(source: metadata, mode: options.metadata, stripGPS: options.stripGPS, mark: mark,
                                width: engine.width, height: engine.height)
-        warnings = segments.warnings + trailers.warnings
+        warnings = segments.warnings + (trailers?.warnings ?? [])
             + (options.metadata == .keep ? AuxiliaryMetadata.warnings(context.structure, primary: context.item.id) : [])
     }
 
@@ -55,6 +59,6 @@ struct MetadataGraft {
 
     /// The vendor trailer, if any, after the JPEG's EOI; `path` names the output.
     func writeTrailer(to fd: Int32, path: String) throws(WriteError) {
-        if let trailer = trailers.jpegTrailer { try POSIX.writeAll(trailer, to: fd, path: path) }
+        if let trailer = trailers?.jpegTrailer { try POSIX.writeAll(trailer, to: fd, path: path) }
     }
 }

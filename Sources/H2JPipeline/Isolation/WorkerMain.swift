@@ -48,13 +48,14 @@ package enum WorkerMain {
     }
 }
 
-/// A worker's output: it asks the parent for the temp file (`ready`) and writes to the
-/// descriptor that comes back.
+/// A worker's output: it asks the parent for the temp file (`ready`), writes to the
+/// descriptor that comes back, and says when the file is complete (`written`).
 struct ParentOutput: OutputDestination {
     let socket: WorkerSocket
 
-    func write(_ job: Job, attributes: OutputAttributes?, _ body: (Int32) throws -> Void) throws -> WrittenOutput {
-        try socket.send(.ready(attributes))
+    func write(_ job: Job, name: OutputName, attributes: OutputAttributes?,
+               _ body: (Int32) throws -> Void) throws -> WrittenOutput {
+        try socket.send(.ready(name, attributes))
         let (message, descriptor) = try socket.receive()
         guard case .output = message, let descriptor else {
             if let descriptor { close(descriptor) }
@@ -64,6 +65,7 @@ struct ParentOutput: OutputDestination {
         try body(descriptor)
         var info = stat()
         guard fstat(descriptor, &info) == 0 else { throw WriteError.system(job.output.display, "fstat") }
+        try socket.send(.written)
         return WrittenOutput(bytes: Int(info.st_size))
     }
 }

@@ -8,18 +8,22 @@ import H2JSupport
 /// What the parent and a worker process say to each other over the worker's socket,
 /// one length-prefixed frame each (`WorkerSocket`).
 ///
-/// A job goes: parent `job` → worker `stage`… → either worker `result` (it failed before
-/// writing anything), or worker `ready` → parent `output` with the temp file's
-/// descriptor (or `abandon`, when the parent could not create one) → worker `stage`… →
-/// worker `result`. The parent publishes the temp file only after a successful result.
+/// A job goes: parent `job` → worker `stage`… → for each output (the primary's, then with
+/// `--images all` each other image's): worker `ready` naming it → parent `output` with
+/// a temp file's descriptor (or `abandon`, when the parent could not create one) →
+/// worker `written` once the file is complete → worker `stage`…; and last, worker
+/// `result`. The parent publishes the temp files only after a successful result, all
+/// of them, and removes them otherwise.
 enum WorkerMessage {
     /// Parent → worker: convert or copy this.
     case job(WorkerJob)
     /// Worker → parent: a stage starts (the engine, once chosen).
     case stage(PipelineError.Stage, ConversionResult.Engine?)
-    /// Worker → parent: the pixels are ready; send the output's descriptor. Carries the
-    /// source's attributes, which the parent applies when publishing.
-    case ready(OutputAttributes?)
+    /// Worker → parent: the pixels of output `name` are ready; send its descriptor.
+    /// Carries the source's attributes, which the parent applies when publishing.
+    case ready(OutputName, OutputAttributes?)
+    /// Worker → parent: the output last handed over is written in full.
+    case written
     /// Parent → worker: write to the descriptor that comes with this frame.
     case output
     /// Parent → worker: there is no output to write to; fail the job.
@@ -28,7 +32,7 @@ enum WorkerMessage {
     case result(ConversionResult)
 
     private enum Tag: UInt8 {
-        case job = 1, stage, ready, output, abandon, result
+        case job = 1, stage, ready, output, abandon, result, written
     }
 
     func encoded() -> [UInt8] {
@@ -41,9 +45,12 @@ enum WorkerMessage {
             out.u8(Tag.stage.rawValue)
             out.string(stage.rawValue)
             out.optional(engine) { $0.string($1.rawValue) }
-        case .ready(let attributes):
+        case .ready(let name, let attributes):
             out.u8(Tag.ready.rawValue)
+            out.string(name.suffix)
             out.optional(attributes) { $1.encode(to: &$0) }
+        case .written:
+            out.u8(Tag.written.rawValue)
         case .output:
             out.u8(Tag.output.rawValue)
         case .abandon:
@@ -65,7 +72,10 @@ enum WorkerMessage {
         case .stage:
             message = .stage(try reader.value(PipelineError.Stage.self),
                              try reader.optional { (r: inout WireReader) throws(WireError) in try r.value(ConversionResult.Engine.self) })
-        case .ready: message = .ready(try reader.optional { (r: inout WireReader) throws(WireError) in try OutputAttributes(from: &r) })
+        case .ready:
+            message = .ready(try OutputName(from: &reader),
+                             try reader.optional { (r: inout WireReader) throws(WireError) in try OutputAttributes(from: &r) })
+        case .written: message = .written
         case .output: message = .output
         case .abandon: message = .abandon
         case .result: message = .result(try ConversionResult(from: &reader))
@@ -101,6 +111,7 @@ struct WorkerJob {
         out.u8(options.background.blue)
         out.int(options.maxPixels)
         out.int(options.decodingThreads)
+        out.string(options.images.rawValue)
     }
 
     init(from reader: inout WireReader) throws(WireError) {
@@ -116,6 +127,7 @@ struct WorkerJob {
         options.background = RGBColor(red: try reader.u8(), green: try reader.u8(), blue: try reader.u8())
         options.maxPixels = try reader.int()
         options.decodingThreads = max(1, min(try reader.int(), 256))
+        options.images = try reader.value(ImageSelection.self)
         job = Job(source: source.map(Endpoint.path) ?? .standardStream, output: output.map(Endpoint.path) ?? .standardStream,
                   action: action, bytes: bytes)
         self.options = options
@@ -180,6 +192,15 @@ extension ConversionResult {
         out.optional(sourceSHA256) { $0.string($1) }
         out.int(notCarried.count)
         notCarried.forEach { out.string($0) }
+        out.int(outputs.count)
+        for file in outputs {
+            out.string(file.name.suffix)
+            out.string(file.path)
+            out.int(Int(file.item))
+            out.int(file.width)
+            out.int(file.height)
+            out.int(file.bytes)
+        }
     }
 
     init(from reader: inout WireReader) throws(WireError) {
@@ -201,5 +222,26 @@ extension ConversionResult {
         let parts = try reader.int()
         guard (0...100).contains(parts) else { throw WireError(reason: "\(parts) parts not carried") }
         notCarried = try (0..<parts).map { _ throws(WireError) in try reader.string() }
+        let files = try reader.int()
+        guard (0...Self.maxOutputs).contains(files) else { throw WireError(reason: "\(files) outputs") }
+        outputs = try (0..<files).map { _ throws(WireError) in
+            let name = try OutputName(from: &reader), path = try reader.string()
+            let item = try reader.int(), width = try reader.int(), height = try reader.int(), bytes = try reader.int()
+            guard let item = UInt32(exactly: item), width >= 0, height >= 0, bytes >= 0 else {
+                throw WireError(reason: "an output out of range")
+            }
+            return OutputFile(name: name, path: path, item: item, width: width, height: height, bytes: bytes)
+        }
+    }
+
+    /// Most outputs one source may have.
+    static let maxOutputs = 4096
+}
+
+extension OutputName {
+    init(from reader: inout WireReader) throws(WireError) {
+        let suffix = try reader.string()
+        guard let name = OutputName(checking: suffix) else { throw WireError(reason: "an output name suffix that is not allowed") }
+        self = name
     }
 }

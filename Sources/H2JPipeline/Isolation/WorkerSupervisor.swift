@@ -18,7 +18,7 @@ import H2JSupport
 /// death can leave nothing behind.
 package final class WorkerSupervisor: @unchecked Sendable {
     private let limits: WorkerLimits
-    private let destination: any OutputDestination
+    private let destination: PublishedOutput
     private let lock = Lock()
     /// Started workers waiting for a job.
     private var idle: [WorkerProcess] = []
@@ -27,7 +27,7 @@ package final class WorkerSupervisor: @unchecked Sendable {
 
     /// Pre-starts `prestart` processes, so the first files do not wait for them; more
     /// start when needed (one per concurrent job).
-    package init(prestart: Int, limits: WorkerLimits, destination: any OutputDestination) {
+    package init(prestart: Int, limits: WorkerLimits, destination: PublishedOutput) {
         self.limits = limits
         self.destination = destination
         for _ in 0..<max(0, prestart) {
@@ -67,7 +67,7 @@ package final class WorkerSupervisor: @unchecked Sendable {
         let deadline = limits.timeoutSeconds > 0 ? POSIX.monotonicSeconds() + Double(limits.timeoutSeconds) : nil
         do {
             try worker.socket.send(.job(WorkerJob(job: job, options: options)))
-            let result = try converse(worker, job, until: deadline, site: &site)
+            let result = try converse(worker, job, options: options, until: deadline, site: &site)
             lock.withLock { idle.append(worker) }
             return result
         } catch {
@@ -87,68 +87,81 @@ package final class WorkerSupervisor: @unchecked Sendable {
         var engine: ConversionResult.Engine?
     }
 
-    /// The job's conversation after `job` was sent: stages, then a result, or `ready`
-    /// and the publishing of what the worker writes.
-    private func converse(_ worker: WorkerProcess, _ job: Job, until deadline: Double?,
+    /// The job's conversation after `job` was sent: stages, each output staged as the
+    /// worker writes it (`ready` → `output` → `written`), then the result, after which
+    /// the outputs are published (`JobOutputs`), or removed when the source failed.
+    private func converse(_ worker: WorkerProcess, _ job: Job, options: ConversionOptions, until deadline: Double?,
                           site: inout Site) throws(WorkerSocketError) -> ConversionResult {
-        switch try next(worker, until: deadline, site: &site) {
-        case .result(let result):
-            return result
-        case .ready(let attributes):
-            return try publish(worker, job, attributes: attributes, until: deadline, site: &site)
-        default:
-            throw .malformed(WireError(reason: "expected 'ready' or 'result'"))
+        let outputs = JobOutputs(destination: destination, job: job, options: options)
+        defer { outputs.discardAll() }
+        /// The first output the parent could not stage: the source fails with it.
+        var stagingError: (any Error)?
+        while true {
+            switch try next(worker, until: deadline, site: &site) {
+            case .result(var result):
+                guard result.status == .converted || result.status == .copied, stagingError == nil else {
+                    return stagingError.map { failure(job, $0, site: site, worker: result) } ?? result
+                }
+                do {
+                    try outputs.publishAll(into: &result)
+                } catch {
+                    return failure(job, error, site: site, worker: result)
+                }
+                return result
+            case .ready(let name, let attributes):
+                if let ended = try stage(name, attributes: attributes, outputs, worker, until: deadline, site: &site,
+                                         error: &stagingError) {
+                    return stagingError.map { failure(job, $0, site: site, worker: ended) } ?? ended
+                }
+            default:
+                throw .malformed(WireError(reason: "expected 'ready' or 'result'"))
+            }
         }
     }
 
-    /// Hands the worker a temp file from the destination and waits for its result; the
-    /// destination publishes the file only when the worker converted or copied.
-    private func publish(_ worker: WorkerProcess, _ job: Job, attributes: OutputAttributes?, until deadline: Double?,
-                         site: inout Site) throws(WorkerSocketError) -> ConversionResult {
-        var workerResult: ConversionResult?
+    /// Stages one output: hands the worker a temp file and waits until it is written.
+    /// Returns the worker's result when the worker ended the job instead (it failed while
+    /// writing). When the parent cannot stage the file (a full disk), `error` keeps why,
+    /// and the worker is told to give up (`abandon`) if it was still waiting for a file.
+    private func stage(_ name: OutputName, attributes: OutputAttributes?, _ outputs: JobOutputs, _ worker: WorkerProcess,
+                       until deadline: Double?, site: inout Site,
+                       error stagingError: inout (any Error)?) throws(WorkerSocketError) -> ConversionResult? {
+        var ended: ConversionResult?
         var handedOver = false
         var tracked = site
+        defer { site = tracked }
         do {
-            let written = try destination.write(job, attributes: attributes) { fd in
+            try outputs.stage(name, attributes: attributes) { fd in
                 handedOver = true
                 try worker.socket.send(.output, passing: fd)
-                let result = try expectResult(worker, until: deadline, site: &tracked)
-                workerResult = result
-                guard result.status == .converted || result.status == .copied else { throw WorkerReportedFailure() }
+                switch try next(worker, until: deadline, site: &tracked) {
+                case .written:
+                    return
+                case .result(let result):
+                    ended = result
+                    throw WorkerReportedFailure()
+                default:
+                    throw WorkerSocketError.malformed(WireError(reason: "expected 'written' or 'result'"))
+                }
             }
-            site = tracked
-            guard var result = workerResult else { throw WorkerSocketError.malformed(WireError(reason: "no result")) }
-            result.bytes = written.bytes
-            result.outputSHA256 = written.sha256
-            return result
+            return nil
         } catch let error as WorkerSocketError {
-            site = tracked
             throw error
         } catch {
-            site = tracked
-            if let workerResult, error is WorkerReportedFailure { return workerResult }
-            // The publisher failed: before the hand-over the worker still waits for a file.
-            if !handedOver {
-                try worker.socket.send(.abandon)
-                _ = try expectResult(worker, until: deadline, site: &site)
-            }
-            var result = ConversionResult.failed(source: job.source.display, output: job.output.display,
-                                                 PipelineError(.write, error))
-            result.engine = site.engine
-            if let workerResult {
-                result.width = workerResult.width
-                result.height = workerResult.height
-            }
-            return result
+            if let ended { return ended }
+            stagingError = stagingError ?? error
+            if !handedOver { try worker.socket.send(.abandon) }
+            return nil
         }
     }
 
-    private func expectResult(_ worker: WorkerProcess, until deadline: Double?,
-                              site: inout Site) throws(WorkerSocketError) -> ConversionResult {
-        guard case .result(let result) = try next(worker, until: deadline, site: &site) else {
-            throw .malformed(WireError(reason: "expected 'result'"))
-        }
-        return result
+    /// The source failed in the parent's writing (`error`), after the worker's `result`.
+    private func failure(_ job: Job, _ error: any Error, site: Site, worker result: ConversionResult) -> ConversionResult {
+        var failed = ConversionResult.failed(source: job.source.display, output: job.output.display, PipelineError(.write, error))
+        failed.engine = site.engine ?? result.engine
+        failed.width = result.width
+        failed.height = result.height
+        return failed
     }
 
     /// The worker's next message other than `stage` (which updates `site`).

@@ -19,7 +19,8 @@ import H2JSupport
 /// Invariants: once `removeAllAndSeal` has run, no temp file can be created and no
 /// rename can publish one; with `rename(2)` being atomic, an interrupted run leaves
 /// either complete outputs or nothing. Every temp file the publisher creates is either
-/// renamed or removed before `write` returns.
+/// renamed or removed before `write` returns, and every file `stage` returns is
+/// published or discarded by its caller (or removed by `removeAllAndSeal`).
 package final class OutputPublisher: @unchecked Sendable {
     private let hooks: PublishHooks
     private let lock = Lock()
@@ -106,15 +107,19 @@ package final class OutputPublisher: @unchecked Sendable {
     // MARK: - Publishing
 
     /// Writes `path` through `body` (given the temp file's descriptor) and publishes it
-    /// for `source`. With a `reservation`, first waits for the claims before it and
-    /// fails with `CollisionError` when one of them produced the path; without one,
-    /// claims the path now. Unless `replacing` (the planner found this source's own
-    /// earlier output there and `--overwrite` asks to replace it), the rename never
-    /// replaces a file: one that appeared since planning fails the write with
-    /// `ForeignOutputError`. Returns the bytes written and their SHA-256, read back from
-    /// the temp file (in the page cache) before it is published. On any error nothing is left.
+    /// for `source`: `stage`, then `publish`. On any error nothing is left.
     package func write(_ path: String, for source: String, reservation: OutputReservation?, replacing: Bool = false,
                        attributes: OutputAttributes?, _ body: (Int32) throws -> Void) throws -> WrittenOutput {
+        let staged = try stage(path, attributes: attributes, body)
+        return try publish(staged, for: source, reservation: reservation, replacing: replacing)
+    }
+
+    /// Writes a complete temp file for `path` through `body` (given its descriptor),
+    /// beside it: the directories made, the sweep of killed runs' temp files, then
+    /// `body`, the digest read back from the page cache, `fsync`, the source's times,
+    /// bits and owner. Nothing is published yet; the caller publishes or discards the
+    /// file (the signal handler removes it meanwhile). On any error nothing is left.
+    package func stage(_ path: String, attributes: OutputAttributes?, _ body: (Int32) throws -> Void) throws -> StagedFile {
         let directory = Path.parent(path)
         try Self.makeDirectories(directory, mirroring: attributes?.sourceDirectory)
         sweepOrphans(in: directory)
@@ -135,26 +140,47 @@ package final class OutputPublisher: @unchecked Sendable {
             try attributes?.apply(to: temp.fd, path: path)
             closed = true
             guard close(temp.fd) == 0 else { throw WriteError.system(path, "close") }
+            return StagedFile(path: path, temp: temp.path, written: WrittenOutput(bytes: Int(info.st_size), sha256: sha256))
+        } catch {
+            discard(temp.path)
+            throw error
+        }
+    }
+
+    /// Publishes a staged file at its path for `source`. With a `reservation`, first
+    /// waits for the claims before it and fails with `CollisionError` when one of them
+    /// produced the path; without one, claims the path now. Unless `replacing` (the
+    /// source's own earlier output is there and may be replaced), the rename never
+    /// replaces a file: one that appeared since planning fails with `ForeignOutputError`.
+    /// On any error the temp file is removed.
+    package func publish(_ staged: StagedFile, for source: String, reservation: OutputReservation?,
+                         replacing: Bool = false) throws -> WrittenOutput {
+        let path = staged.path
+        do {
             if let previous = reservation?.previous, previous.waitPublished() {
                 throw CollisionError(output: path, owner: previous.owner)
             }
             let claimedNow = reservation == nil ? try claimAtPublish(path, for: source) : nil
             do {
                 try hooks.willPublish(path, source)
-                try rename(temp.path, as: path, replacing: replacing)
+                try rename(staged.temp, as: path, replacing: replacing)
             } catch {
                 claimedNow?.settle(published: false)
                 throw error
             }
             claimedNow?.settle(published: true)
-            POSIX.syncDirectory(directory)
-            let bytes = Int(info.st_size)
-            hooks.didPublish(path, source, bytes)
-            return WrittenOutput(bytes: bytes, sha256: sha256)
+            POSIX.syncDirectory(Path.parent(path))
+            hooks.didPublish(path, source, staged.written.bytes)
+            return staged.written
         } catch {
-            discard(temp.path)
+            discard(staged.temp)
             throw error
         }
+    }
+
+    /// Removes a staged file that will not be published.
+    package func discard(_ staged: StagedFile) {
+        discard(staged.temp)
     }
 
     /// Removes every open temp file and refuses all further creates and renames.
@@ -237,5 +263,21 @@ package final class OutputPublisher: @unchecked Sendable {
         }
         // mkdir's mode is reduced by the umask; the source's bits are what is wanted.
         if let model { _ = POSIX.setMode(path, mode, owner: OutputAttributes.copiesOwner ? (model.st_uid, model.st_gid) : nil) }
+    }
+}
+
+/// A complete output in its temp file, not yet at its path (`OutputPublisher.stage`).
+package struct StagedFile: Sendable {
+    /// Where it is to be published.
+    package let path: String
+    /// The temp file beside it.
+    let temp: String
+    /// Its size and SHA-256.
+    package let written: WrittenOutput
+
+    /// The same file, to be published at `path` instead, in the same directory (where
+    /// its temp file is).
+    func retargeted(to path: String) -> StagedFile {
+        StagedFile(path: path, temp: temp, written: written)
     }
 }

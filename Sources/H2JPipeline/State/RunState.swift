@@ -92,8 +92,15 @@ package final class RunState: @unchecked Sendable {
     @discardableResult
     func record(_ candidate: Candidate, _ result: ConversionResult, started: Int) throws(StateError) -> SourceRecord? {
         guard let info = candidate.info else { return nil }
-        let outputs: [OutputRecord] = [.converted, .updated, .copied, .skipped].contains(result.status)
-            ? result.output.flatMap { Self.outputRecord($0, sha256: result.outputSHA256) }.map { [$0] } ?? [] : []
+        let outputs: [OutputRecord]
+        if ![.converted, .updated, .copied, .skipped].contains(result.status) {
+            outputs = []
+        } else if result.outputs.isEmpty {
+            // A skipped source: its output as found.
+            outputs = result.output.flatMap { Self.outputRecord($0, sha256: result.outputSHA256, kind: "primary") }.map { [$0] } ?? []
+        } else {
+            outputs = result.outputs.compactMap { Self.outputRecord($0.path, sha256: $0.sha256, kind: $0.kind) }
+        }
         var record = SourceRecord(root: absolute(candidate.root), path: candidate.relativePath, identity: Self.identity(info),
                                   sha256: result.sourceSHA256, status: result.status.rawValue,
                                   errorCode: result.errorCode?.rawValue, reason: result.reason, toolVersion: Version.current,
@@ -205,10 +212,10 @@ package final class RunState: @unchecked Sendable {
 
     /// An output as it is now on disk (absolute path, size, inode, mtime), with the
     /// digest it was published with, when it was.
-    private static func outputRecord(_ path: String, sha256: String?) -> OutputRecord? {
+    private static func outputRecord(_ path: String, sha256: String?, kind: String) -> OutputRecord? {
         let absolute = Path.absolute(path)
         guard let info = POSIX.fileInfo(absolute) else { return nil }
-        return OutputRecord(path: absolute, size: Int(info.st_size), sha256: sha256, inode: Int(info.st_ino),
+        return OutputRecord(path: absolute, size: Int(info.st_size), sha256: sha256, kind: kind, inode: Int(info.st_ino),
                             mtimeNanoseconds: info.st_mtim.nanoseconds)
     }
 }

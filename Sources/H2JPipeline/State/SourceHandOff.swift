@@ -62,7 +62,9 @@ struct SourceHandOff {
             let bytes = try file.readAll()
             let check = JPEGCheck(bytes)
             if let problem = check.problem { throw Refusal(description: "\(output.path) does not decode cleanly: \(problem)") }
-            if let width = record.width, let height = record.height, check.width != width || check.height != height {
+            // The planned size is the primary's; every output's bytes are checked by their digest below.
+            if output.kind == "primary", let width = record.width, let height = record.height,
+               check.width != width || check.height != height {
                 throw Refusal(description: "\(output.path) is \(check.width ?? 0)×\(check.height ?? 0), not the planned \(width)×\(height)")
             }
             let digest = SHA256.hex(SHA256.digest(bytes))

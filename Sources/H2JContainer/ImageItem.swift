@@ -1,10 +1,10 @@
 import H2JSupport
 
-/// What the container says about the image `pitm` names, checked for the defects that
-/// would make a converter show the wrong picture.
-package struct PrimaryImage: Sendable, Equatable {
+/// What the container says about one image item (the primary, or another photo the file
+/// holds), checked for the defects that would make a converter show the wrong picture.
+package struct ImageItem: Sendable, Equatable {
     package let id: UInt32
-    /// Item type of the primary: `hvc1`, `av01`, `grid`, `iovl`, `iden`, …
+    /// Item type: `hvc1`, `av01`, `grid`, `iovl`, `iden`, …
     package let itemType: String
     /// True when the coded image has a single (luma) channel: a grayscale JPEG is due.
     package let isMonochrome: Bool
@@ -16,12 +16,12 @@ extension HEIFStructure {
     /// Coded image types the converter decodes: HEVC (libde265, libheif) and AV1 (libheif).
     package static let decodableTypes: Set<String> = ["hvc1", "av01"]
 
-    /// Refuses, naming the codec, a primary image that is (or derives from) an item
-    /// coded in something heic2jpg does not decode: AVC, VVC, JPEG 2000, a JPEG item,
-    /// an uncompressed (`unci`) image. Otherwise libheif 1.15 says only that `pitm`
-    /// names no image. Walks the `dimg` inputs to `maxDerivationDepth`, each item once.
-    package func checkCodecs() throws(HEIFError) {
-        var pending: [(id: UInt32, depth: Int)] = [(primaryID, 0)]
+    /// Refuses, naming the codec, an image (the primary when nil) that is (or derives
+    /// from) an item coded in something heic2jpg does not decode: AVC, VVC, JPEG 2000, a
+    /// JPEG item, an uncompressed (`unci`) image. Otherwise libheif 1.15 says only that
+    /// `pitm` names no image. Walks the `dimg` inputs to `maxDerivationDepth`, each item once.
+    package func checkCodecs(of image: UInt32? = nil) throws(HEIFError) {
+        var pending: [(id: UInt32, depth: Int)] = [(image ?? primaryID, 0)]
         var seen: Set<UInt32> = []
         while let (id, depth) = pending.popLast() {
             guard seen.insert(id).inserted, let item = items[id] else { continue }
@@ -37,22 +37,29 @@ extension HEIFStructure {
     /// Rejected: a `pitm` that names no item, a primary that is itself a thumbnail or an
     /// auxiliary image of another item (the file then has no photo we could trust), and
     /// derived images whose `dimg` references name missing items.
-    package func primaryImage() throws(HEIFError) -> PrimaryImage {
-        guard let item = items[primaryID] else { throw .missingItem(referencedBy: "'pitm'", id: primaryID) }
-        if let master = referenced(from: primaryID, type: "thmb").first {
-            throw .unusablePrimary(id: primaryID, reason: "is declared a thumbnail of item \(master) ('thmb' reference), so the file names no real photo")
+    package func primaryImage() throws(HEIFError) -> ImageItem {
+        guard items[primaryID] != nil else { throw .missingItem(referencedBy: "'pitm'", id: primaryID) }
+        return try image(primaryID)
+    }
+
+    /// Validates image item `id` (one of `stillImages()`) and describes it, with the
+    /// rules of `primaryImage()`.
+    package func image(_ id: UInt32) throws(HEIFError) -> ImageItem {
+        guard let item = items[id] else { throw .missingItem(referencedBy: "the image list", id: id) }
+        if let master = referenced(from: id, type: "thmb").first {
+            throw .unusableImage(id: id, reason: "is declared a thumbnail of item \(master) ('thmb' reference), so the file names no real photo")
         }
-        if let master = referenced(from: primaryID, type: "auxl").first {
-            throw .unusablePrimary(id: primaryID, reason: "is declared an auxiliary image of item \(master) ('auxl' reference)")
+        if let master = referenced(from: id, type: "auxl").first {
+            throw .unusableImage(id: id, reason: "is declared an auxiliary image of item \(master) ('auxl' reference)")
         }
-        let sources = referenced(from: primaryID, type: "dimg")
+        let sources = referenced(from: id, type: "dimg")
         for source in sources where items[source] == nil {
-            throw .missingItem(referencedBy: "'dimg' of item \(primaryID)", id: source)
+            throw .missingItem(referencedBy: "'dimg' of item \(id)", id: source)
         }
         if ["grid", "iovl", "iden"].contains(item.type) && sources.isEmpty {
-            throw .unusablePrimary(id: primaryID, reason: "is a '\(item.type)' image with no 'dimg' inputs")
+            throw .unusableImage(id: id, reason: "is a '\(item.type)' image with no 'dimg' inputs")
         }
-        return PrimaryImage(id: primaryID, itemType: item.type, isMonochrome: isMonochrome(primaryID, depth: 0))
+        return ImageItem(id: id, itemType: item.type, isMonochrome: isMonochrome(id, depth: 0))
     }
 
     /// Single-channel test: `pixi` with one channel, else the codec configuration

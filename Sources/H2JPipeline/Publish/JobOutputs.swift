@@ -1,0 +1,112 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import H2JSupport
+
+/// The parent's side of one job's outputs: each is staged (a complete temp file, or for
+/// `-` copied to the stream once complete) as the worker writes it, and once the
+/// worker's result says the source converted, all of them are published: the other
+/// images first and the primary last, so that a run killed between two renames leaves
+/// the primary missing and the next run converts the source again (its other images,
+/// found to be its own, are then replaced). Otherwise all are removed.
+///
+/// The primary goes where the planner decided (its reservation, `replacesExisting`).
+/// Another image's path was known only now: a file already there is replaced only when
+/// it is this source's own (`OutputOwnership`); anything else fails the source, or with
+/// `--on-conflict suffix` the output moves to the first free `NAME-2-N.jpg`.
+///
+/// Invariant: every staged file is published or removed before the job ends
+/// (`discardAll`, which the supervisor runs whatever happens).
+final class JobOutputs {
+    private let destination: PublishedOutput
+    private let job: Job
+    private let options: ConversionOptions
+    private var staged: [(name: OutputName, output: Staged)] = []
+    /// The source's times, as the worker sent them with its first output (the
+    /// ownership of a file found at another image's path is judged by them too).
+    private var sourceTimes: FileTimes?
+
+    private enum Staged {
+        case file(StagedFile)
+        case streamed(WrittenOutput)
+    }
+
+    init(destination: PublishedOutput, job: Job, options: ConversionOptions) {
+        self.destination = destination
+        self.job = job
+        self.options = options
+    }
+
+    /// Stages output `name`: `body` gets the temp file's descriptor, hands it to the
+    /// worker and returns once the worker has written the file.
+    func stage(_ name: OutputName, attributes: OutputAttributes?, _ body: (Int32) throws -> Void) throws {
+        guard !staged.contains(where: { $0.name == name }), staged.count < ConversionResult.maxOutputs else {
+            throw WriteError(path: job.output.display, reason: "the decoder asked for output '\(name.suffix)' twice, or too many")
+        }
+        sourceTimes = sourceTimes ?? attributes?.times
+        switch job.output {
+        case .path(let planned):
+            let file = try destination.publisher.stage(name.path(besides: planned), attributes: attributes, body)
+            staged.append((name, .file(file)))
+        case .standardStream:
+            guard name == .primary else { throw WriteError(path: "-", reason: "standard output takes one image") }
+            staged.append((name, .streamed(try StagedStreamWriter.write(to: destination.standardOutput, body))))
+        }
+    }
+
+    /// Publishes every staged output, the primary last, and fills in `result`'s
+    /// outputs (their paths as published, sizes and digests). On an error, what was not
+    /// published yet is removed; what was stays (complete, and this source's own).
+    func publishAll(into result: inout ConversionResult) throws {
+        let ordered = staged.filter { $0.name != .primary } + staged.filter { $0.name == .primary }
+        for (name, output) in ordered {
+            staged.removeAll { $0.name == name }
+            let (path, written): (String, WrittenOutput)
+            switch output {
+            case .streamed(let streamed): (path, written) = ("-", streamed)
+            case .file(let file): (path, written) = try publish(file, name)
+            }
+            if let index = result.outputs.firstIndex(where: { $0.name == name }) {
+                result.outputs[index].path = path
+                result.outputs[index].bytes = written.bytes
+                result.outputs[index].sha256 = written.sha256
+            }
+            if name == .primary {
+                result.bytes = written.bytes
+                result.outputSHA256 = written.sha256
+            }
+        }
+    }
+
+    /// Removes whatever is still staged.
+    func discardAll() {
+        for case (_, .file(let file)) in staged { destination.publisher.discard(file) }
+        staged.removeAll()
+    }
+
+    private func publish(_ file: StagedFile, _ name: OutputName) throws -> (String, WrittenOutput) {
+        let publisher = destination.publisher
+        let source = job.source.display
+        guard name != .primary else {
+            return (file.path, try publisher.publish(file, for: source, reservation: job.reservation, replacing: job.replacesExisting))
+        }
+        guard let existing = try? SourceFile(path: file.path) else {
+            return (file.path, try publisher.publish(file, for: source, reservation: nil))
+        }
+        if OutputOwnership.isOurs(existing, sourceName: job.source.fileName, sourceTimes: sourceTimes, markExpected: options.mark) {
+            return (file.path, try publisher.publish(file, for: source, reservation: nil, replacing: true))
+        }
+        guard options.onConflict == .suffix else {
+            publisher.discard(file)
+            throw ForeignOutputError(output: file.path)
+        }
+        let stem = OutputName.primary.path(besides: file.path)
+        for n in 1...Planner.maxSuffix {
+            let candidate = OutputName(checking: "-\(n)")!.path(besides: stem)
+            guard POSIX.fileInfo(candidate) == nil, !publisher.isClaimed(candidate) else { continue }
+            return (candidate, try publisher.publish(file.retargeted(to: candidate), for: source, reservation: nil))
+        }
+        publisher.discard(file)
+        throw ForeignOutputError(output: file.path)
+    }
+}

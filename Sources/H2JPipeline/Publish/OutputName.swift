@@ -1,0 +1,52 @@
+import H2JSupport
+
+/// Which of a source's outputs a file is, as the suffix its name gets before the
+/// extension: none for the primary (`NAME.jpg`), `-2`, `-3`, … for the file's other
+/// images in `HEIFStructure.stillImages()` order (`NAME-2.jpg`). The names are
+/// deterministic, and Windows-safe since a suffix is ASCII letters, digits, `-` and `.`.
+///
+/// A worker names each output it writes; the parent, which owns every path, accepts
+/// only a well-formed suffix (`init(checking:)`: a taken-over worker's bytes are
+/// untrusted) and derives the path from the job's planned output.
+package struct OutputName: Sendable, Hashable {
+    package let suffix: String
+
+    /// The job's planned output: `NAME.jpg`.
+    package static let primary = OutputName(unchecked: "")
+
+    /// The image at `position` (2, 3, …) of the file's still images: `NAME-2.jpg`.
+    package static func image(_ position: Int) -> OutputName {
+        OutputName(unchecked: "-\(position)")
+    }
+
+    /// Longest suffix accepted.
+    static let maxSuffixLength = 24
+
+    private init(unchecked suffix: String) {
+        self.suffix = suffix
+    }
+
+    /// A suffix as a worker sent it; nil unless it is empty, or starts with `-` or `.`
+    /// followed by ASCII letters, digits, `-` and `.` (no `..`), at most
+    /// `maxSuffixLength` long: it can never name another directory or a hidden file.
+    package init?(checking suffix: String) {
+        let bytes = Array(suffix.utf8)
+        if !bytes.isEmpty {
+            guard bytes.count <= Self.maxSuffixLength, bytes.count >= 2, bytes[0] == UInt8(ascii: "-") || bytes[0] == UInt8(ascii: "."),
+                  !suffix.contains(".."),
+                  bytes.allSatisfy({ (0x30...0x39).contains($0) || (0x41...0x5A).contains($0) || (0x61...0x7A).contains($0)
+                      || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: ".") }) else { return nil }
+        }
+        self.suffix = suffix
+    }
+
+    /// This output's path, given the job's planned output path: the suffix goes between
+    /// the file name's stem and its extension (`out/IMG_1.jpg` → `out/IMG_1-2.jpg`).
+    package func path(besides planned: String) -> String {
+        guard !suffix.isEmpty else { return planned }
+        let name = Path.lastComponent(planned)
+        let stem = Path.stem(name)
+        let fileName = stem + suffix + String(name.unicodeScalars.dropFirst(stem.unicodeScalars.count))
+        return planned.unicodeScalars.contains("/") ? Path.join(Path.parent(planned), fileName) : fileName
+    }
+}
