@@ -90,6 +90,29 @@ package enum MultiPictureFormat {
         return Array(first.bytes[..<insertAt]) + index + first.bytes[insertAt...] + others.joined()
     }
 
+    /// For a file streamed image after image, whose first image carries the placeholder
+    /// `indexSegment` (zero sizes and offsets): the final index segment and where it goes.
+    /// `header` is the file's start, at least up to the first image's SOS; `starts` is
+    /// each image's first byte in the file (the first's is 0) and `end` the file's size.
+    /// The result has the placeholder's length, so it is written over it in place. nil
+    /// when `header` holds no index segment for as many images, or the sizes do not fit.
+    package static func finalIndex(header: [UInt8], types: [ImageType], starts: [Int], end: Int) -> (at: Int, segment: [UInt8])? {
+        guard types.count == starts.count, starts.first == 0, let segments = JPEGSegments(header),
+              let placeholder = indexSegment(types.map { Image(type: $0) }),
+              let found = segments.segments.first(where: { segment in
+                  segment.marker == 0xE2 && header[segment.payload].starts(with: Array("MPF\0".utf8))
+              }), found.range.count == placeholder.count else { return nil }
+        let mpHeader = found.range.lowerBound + headerOffset
+        var images: [Image] = []
+        for (k, type) in types.enumerated() {
+            let next = k + 1 < starts.count ? starts[k + 1] : end
+            guard next > starts[k] else { return nil }
+            images.append(Image(type: type, size: next - starts[k], offset: k == 0 ? 0 : starts[k] - mpHeader))
+        }
+        guard let index = indexSegment(images), index.count == placeholder.count else { return nil }
+        return (found.range.lowerBound, index)
+    }
+
     /// One image an MP Index IFD lists, as read back.
     package struct Listed: Sendable, Equatable {
         /// The MP type code (the entry attribute's low 24 bits): `ImageType` values and others.

@@ -24,6 +24,8 @@ package struct ConversionOptions: Sendable, Equatable {
     package var maxPixels = ConversionOptions.defaultMaxPixels
     /// `--images`: which still images of a file become JPEGs.
     package var images = ImageSelection.all
+    /// `--stereo`: how a stereo pair is written.
+    package var stereo = StereoLayout.mpo
     /// Threads decoding the tiles of one file (the tile engine's lanes, or libheif's
     /// decoding threads).
     package var decodingThreads = 1
@@ -40,7 +42,7 @@ package struct ConversionOptions: Sendable, Equatable {
     /// converted with other settings is converted again.
     package var fingerprint: String {
         "metadata=\(metadata.rawValue);quality=\(quality);strip-gps=\(stripGPS);mark=\(mark);background=\(background);"
-            + "max-pixels=\(maxPixels);images=\(images.rawValue)"
+            + "max-pixels=\(maxPixels);images=\(images.rawValue);stereo=\(stereo.rawValue)"
     }
 }
 
@@ -58,4 +60,13 @@ package enum ImageSelection: String, Sendable, Equatable, CaseIterable {
     case all
     /// The primary only; the others are named in a `content-not-converted` warning.
     case primary
+}
+
+/// `--stereo`: how the two views of a stereo pair (an `ster` entity group) are written.
+package enum StereoLayout: String, Sendable, Equatable, CaseIterable {
+    /// One Multi-Picture file (CIPA DC-007 MPO, MP type "disparity"), the left eye first,
+    /// at the name of the pair's first image (`NAME.jpg` when it holds the primary).
+    case mpo
+    /// Two JPEGs: `NAME-left.jpg` and `NAME-right.jpg`.
+    case split
 }

@@ -34,6 +34,7 @@ package enum CommandLineParser {
         OptionSpec("--output", "o", value: "<dir>"), OptionSpec("--quality", "q", value: "<1-100>"),
         OptionSpec("--jobs", "j", value: "<n>"), OptionSpec("--metadata", value: "<mode>"),
         OptionSpec("--strip-gps"), OptionSpec("--no-mark"), OptionSpec("--overwrite"), OptionSpec("--images", value: "<which>"),
+        OptionSpec("--stereo", value: "<layout>"),
         OptionSpec("--on-conflict", value: "<policy>"), OptionSpec("--dry-run"),
         OptionSpec("--report", value: "<file>"), OptionSpec("--background", value: "<#rrggbb>"),
         OptionSpec("--max-pixels", value: "<MP>"), OptionSpec("--max-memory", value: "<size>"),
@@ -90,6 +91,9 @@ package enum CommandLineParser {
             case "--images":
                 guard let images = ImageSelection(rawValue: text) else { throw .invalidValue(text, for: label, "expected 'all' or 'primary'") }
                 request.options.images = images
+            case "--stereo":
+                guard let layout = StereoLayout(rawValue: text) else { throw .invalidValue(text, for: label, "expected 'mpo' or 'split'") }
+                request.options.stereo = layout
             case "--on-conflict":
                 guard let policy = ConflictPolicy(rawValue: text) else { throw .invalidValue(text, for: label, "expected 'fail' or 'suffix'") }
                 request.options.onConflict = policy

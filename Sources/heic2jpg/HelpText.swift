@@ -49,6 +49,10 @@ package enum HelpText {
                               NAME-3.jpg, … (collections, bursts, stereo pairs);
                               primary: the primary alone, the others named in a
                               warning. (values: all, primary; default: all)
+      --stereo <layout>       A stereo pair ('ster' group): mpo writes one
+                              Multi-Picture file, left eye first (MP type
+                              disparity); split writes NAME-left.jpg and
+                              NAME-right.jpg. (values: mpo, split; default: mpo)
       --on-conflict <policy>  When a file heic2jpg did not write is at the output
                               path: fail (the source fails, naming it) or suffix
                               (write NAME-1.jpg, NAME-2.jpg, … beside it).

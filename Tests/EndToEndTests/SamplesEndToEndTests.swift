@@ -22,7 +22,7 @@ struct SamplesEndToEndTests {
         let outcome = try Tool.run(["-o", scratch.sub("out"), "--report", scratch.sub("report.jsonl"), Tool.samples])
         #expect(outcome.status == 0, "\(outcome.stderr)")
         #expect(outcome.stderr.contains("heic2jpg: 13 converted, 1 copied, 0 skipped, 0 failed in "))
-        let others = ["collection-3-images-2.jpg", "collection-3-images-3.jpg", "stereo-pair-ster-2.jpg"]
+        let others = ["collection-3-images-2.jpg", "collection-3-images-3.jpg"]
         #expect(scratch.files("out") == (Self.heifSamples.map { stem($0) + ".jpg" } + ["actually-a-jpeg.jpg"] + others).sorted())
         for sample in Self.heifSamples {
             let problems = try OutputCheck.problems(source: Tool.samples + "/" + sample, output: scratch.sub("out/\(stem(sample)).jpg"))
@@ -59,47 +59,77 @@ struct SamplesEndToEndTests {
         #expect(line("actually-a-jpeg.heic")?["engine"] is NSNull)
     }
 
-    @Test("A collection and a stereo pair: inspect lists every image and the ster group; every image becomes a JPEG with its own pixels, listed in the report; --images primary names the others")
-    func collectionAndStereo() throws {
-        let stereo = Tool.samples + "/stereo-pair-ster.heic", collection = Tool.samples + "/collection-3-images.heic"
-        let inspected = try Tool.run(["inspect", stereo, collection]).stdoutText
-        #expect(inspected.contains("    ster #4           #1, #2"), "\(inspected)")
-        #expect(inspected.components(separatedBy: "hvc1 384×256").count - 1 == 5, "\(inspected)")
+    @Test("A collection: inspect lists every image; every image becomes a JPEG with its own pixels, listed in the report; --images primary names the others")
+    func collection() throws {
+        let collection = Tool.samples + "/collection-3-images.heic"
+        let inspected = try Tool.run(["inspect", collection]).stdoutText
+        #expect(inspected.components(separatedBy: "hvc1 384×256").count - 1 == 3, "\(inspected)")
         let scratch = TemporaryDirectory()
-        let outcome = try Tool.run(["-o", scratch.sub("out"), "--report", scratch.sub("r.jsonl"), stereo, collection])
-        #expect(outcome.status == 0, "\(outcome.stderr)")
-        #expect(!outcome.stderr.contains("not converted"), "\(outcome.stderr)")
-        #expect(scratch.files("out") == ["collection-3-images-2.jpg", "collection-3-images-3.jpg", "collection-3-images.jpg",
-                                         "stereo-pair-ster-2.jpg", "stereo-pair-ster.jpg"])
-        let report = try String(contentsOfFile: scratch.sub("r.jsonl"), encoding: .utf8).split(separator: "\n")
-            .compactMap { try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
-        for (source, stem, ids) in [(collection, "collection-3-images", [1, 2, 3]), (stereo, "stereo-pair-ster", [1, 2])] {
-            let references = Reference.heifImages(source)
-            #expect(references.count == ids.count, "libheif's top-level images of \(stem)")
-            let entry = try #require(report.first { ($0["source"] as? String) == source })
-            let outputs = try #require(entry["outputs"] as? [[String: Any]])
-            #expect(outputs.map { $0["item"] as? Int } == ids)
-            for (index, output) in outputs.enumerated() {
-                let name = stem + (index == 0 ? "" : "-\(index + 1)") + ".jpg"
-                #expect(output["path"] as? String == scratch.sub("out/" + name))
-                #expect(output["kind"] as? String == (index == 0 ? "primary" : "image"))
-                let data = try #require(FileManager.default.contents(atPath: scratch.sub("out/" + name)))
-                #expect(output["sha256"] as? String == (try InspectEndToEndTests.sha256(scratch.sub("out/" + name)))
-                        && output["bytes"] as? Int == data.count)
-                let decoded = try #require(Reference.jpeg(scratch.sub("out/" + name))?.picture)
-                let reference = try #require(references[UInt32(ids[index])])
-                let psnr = decoded.psnr(against: reference)
-                #expect(psnr >= 34, "\(name): \(psnr) dB against libheif's decode of item \(ids[index])")
-                // Each image is its own: never another item's pixels.
-                for (other, picture) in references where other != UInt32(ids[index]) {
-                    #expect(decoded.psnr(against: picture) < psnr - 3, "\(name) looks like item \(other)")
-                }
-            }
+        let outcome = try Tool.run(["-o", scratch.sub("out"), "--report", scratch.sub("r.jsonl"), collection])
+        #expect(outcome.status == 0 && !outcome.stderr.contains("not converted"), "\(outcome.stderr)")
+        let names = ["collection-3-images.jpg", "collection-3-images-2.jpg", "collection-3-images-3.jpg"]
+        #expect(scratch.files("out") == names.sorted())
+        let entry = try #require(try ReportFile(scratch.sub("r.jsonl")).bySource["collection-3-images.heic"])
+        let outputs = try #require(entry["outputs"] as? [[String: Any]])
+        #expect(outputs.map { $0["item"] as? Int } == [1, 2, 3])
+        let references = Reference.heifImages(collection)
+        #expect(references.count == 3, "libheif's top-level images")
+        for (index, output) in outputs.enumerated() {
+            let path = scratch.sub("out/" + names[index])
+            #expect(output["path"] as? String == path)
+            #expect(output["kind"] as? String == (index == 0 ? "primary" : "image"))
+            let data = try #require(FileManager.default.contents(atPath: path))
+            #expect(output["sha256"] as? String == (try InspectEndToEndTests.sha256(path)) && output["bytes"] as? Int == data.count)
+            try Self.expectPixels(of: [UInt8](data), item: UInt32(index + 1), in: references, name: names[index])
         }
-        let primaryOnly = try Tool.run(["-v", "--images", "primary", "-o", scratch.sub("primary"), stereo, collection])
-        #expect(primaryOnly.status == 0 && scratch.files("primary") == ["collection-3-images.jpg", "stereo-pair-ster.jpg"])
-        #expect(primaryOnly.stderr.contains("\(stereo): not converted: 1 more image (#2)\n"), "\(primaryOnly.stderr)")
-        #expect(primaryOnly.stderr.contains("\(collection): not converted: 2 more images (#2, #3)\n"))
+        let primaryOnly = try Tool.run(["-v", "--images", "primary", "-o", scratch.sub("primary"), collection])
+        #expect(primaryOnly.status == 0 && scratch.files("primary") == ["collection-3-images.jpg"])
+        #expect(primaryOnly.stderr.contains("\(collection): not converted: 2 more images (#2, #3)\n"), "\(primaryOnly.stderr)")
+    }
+
+    @Test("A stereo pair ('ster' group) becomes one MPO, left view first, both MP type disparity, which exiftool validates; --stereo split writes NAME-left.jpg and NAME-right.jpg")
+    func stereoPair() throws {
+        let stereo = Tool.samples + "/stereo-pair-ster.heic"
+        #expect(try Tool.run(["inspect", stereo]).stdoutText.contains("    ster #4           #1, #2"))
+        let references = Reference.heifImages(stereo)
+        #expect(references.count == 2, "libheif's top-level images")
+        let scratch = TemporaryDirectory()
+        let outcome = try Tool.run(["-o", scratch.sub("out"), "--report", scratch.sub("r.jsonl"), stereo])
+        #expect(outcome.status == 0 && !outcome.stderr.contains("not converted"), "\(outcome.stderr)")
+        #expect(scratch.files("out") == ["stereo-pair-ster.jpg"])
+        let mpo = scratch.sub("out/stereo-pair-ster.jpg")
+        let bytes = [UInt8](try #require(FileManager.default.contents(atPath: mpo)))
+        let mpf = try ExifTool.run(["-MPF:all", "-validate", "-warning", "-a", mpo]).stdoutText
+        #expect(mpf.contains("Number Of Images                : 2") && mpf.contains("Validate                        : OK"), "\(mpf)")
+        #expect(mpf.components(separatedBy: "Multi-frame Disparity").count - 1 == 2, "\(mpf)")
+        let inspect = try Tool.run(["inspect", "--json", mpo])
+        let entry = try #require((try JSONSerialization.jsonObject(with: inspect.stdout) as? [[String: Any]])?.first)
+        let images = try #require(entry["images"] as? [[String: Any]]).compactMap { $0["multiPicture"] as? [String: Any] }
+        #expect(images.count == 2)
+        for (index, image) in images.enumerated() {
+            let start = try #require(image["start"] as? Int), size = try #require(image["bytes"] as? Int)
+            try #require(start + size <= bytes.count)
+            try Self.expectPixels(of: Array(bytes[start..<(start + size)]), item: UInt32(index + 1), in: references,
+                                  name: "view \(index + 1)")
+        }
+        let split = try Tool.run(["--stereo", "split", "-o", scratch.sub("split"), stereo])
+        #expect(split.status == 0 && scratch.files("split") == ["stereo-pair-ster-left.jpg", "stereo-pair-ster-right.jpg"], "\(split.stderr)")
+        for (name, item) in [("left", UInt32(1)), ("right", 2)] {
+            let data = try #require(FileManager.default.contents(atPath: scratch.sub("split/stereo-pair-ster-\(name).jpg")))
+            try Self.expectPixels(of: [UInt8](data), item: item, in: references, name: name)
+        }
+    }
+
+    /// The JPEG `bytes` shows image `item` of the source (≥ 34 dB against libheif's decode
+    /// of it) and not one of the others.
+    static func expectPixels(of bytes: [UInt8], item: UInt32, in references: [UInt32: RGBPicture], name: String) throws {
+        let decoded = try #require(Reference.jpeg(bytes: bytes)?.picture, "\(name) does not decode")
+        let reference = try #require(references[item])
+        let psnr = decoded.psnr(against: reference)
+        #expect(psnr >= 34, "\(name): \(psnr) dB against libheif's decode of item \(item)")
+        for (other, picture) in references where other != item {
+            #expect(decoded.psnr(against: picture) < psnr - 3, "\(name) looks like item \(other)")
+        }
     }
 
     @Test("An nclx-only Display P3 source gets a Display P3 ICC profile, in both modes")

@@ -36,4 +36,16 @@ struct ContentNotCarriedTests {
         #expect(missing == ["2 more images (#2, #3)", "a depth map", "an HDR gain map", "a gain map ('tmap' item)", "an image sequence"],
                 "\(missing)")
     }
+
+    @Test("Still images: the primary first, then the others by ID; hidden items, thumbnails, auxiliary images, tiles and tmap items are not photos of their own; a ster pair is found in its order")
+    func stillImages() throws {
+        let structure = try Self.structure(
+            items: [(1, "grid"), (2, "hvc1"), (3, "hvc1"), (4, "hvc1"), (5, "hvc1"), (6, "tmap"), (9, "av01"), (7, "hvc1"), (8, "avc1")],
+            references: [B.reference("dimg", from: 1, to: [2, 3]), B.reference("thmb", from: 4, to: [1]), B.reference("auxl", from: 5, to: [1]),
+                         B.reference("dimg", from: 6, to: [1, 5])],
+            properties: [Self.auxC("urn:mpeg:hevc:2015:auxid:2")], associations: [(5, [1])])
+        #expect(structure.stillImages() == [1, 7, 8, 9])
+        #expect(structure.contentNotCarried(converted: [1, 7, 9]) == ["1 more image (#8)", "a depth map", "a gain map ('tmap' item)"])
+        #expect(structure.stereoPair(among: [1, 7, 8, 9]) == nil)
+    }
 }

@@ -13,6 +13,29 @@ struct MultiPictureFormatTests {
         return try JPEGTestSupport.encode(width: width, height: height, markers: exif ? [(0xE1, JPEGAPPSignature.exif + tiff)] : [])
     }
 
+    @Test("A streamed file: the placeholder index is found again and its final form has the same length, the real sizes and offsets")
+    func streamedIndex() throws {
+        let placeholder = try #require(MultiPictureFormat.indexSegment([.init(type: .disparity), .init(type: .disparity)]))
+        let left = try Self.jpeg(32, 16, exif: true)
+        // The placeholder after the EXIF segment, as the converter writes it.
+        let at = try #require(MultiPictureFormat.insertionPoint(left))
+        let first = Array(left[..<at]) + placeholder + left[at...]
+        let second = [0xFF, 0xD8] + MultiPictureFormat.attributeSegment(number: 2, type: .disparity) + (try Self.jpeg(32, 16)).dropFirst(2)
+        let file = first + second
+        let (offset, index) = try #require(MultiPictureFormat.finalIndex(header: first, types: [.disparity, .disparity],
+                                                                        starts: [0, first.count], end: file.count))
+        #expect(offset == at && index.count == placeholder.count)
+        let patched = Array(file[..<offset]) + index + file[(offset + index.count)...]
+        let listed = try #require(MultiPictureFormat.listed(payload: patched[(offset + 4)...], payloadStart: offset + 4))
+        #expect(listed.map(\.start) == [0, first.count] && listed.map(\.size) == [first.count, second.count])
+        #expect(MultiPictureFormat.join([(left, .disparity), (try Self.jpeg(32, 16), .disparity)]) == patched,
+                "the streamed layout is the joined one")
+        // No index, a count that differs, or a start past the end: nothing to patch.
+        #expect(MultiPictureFormat.finalIndex(header: left, types: [.disparity, .disparity], starts: [0, left.count], end: left.count + 9) == nil)
+        #expect(MultiPictureFormat.finalIndex(header: first, types: [.disparity], starts: [0], end: file.count) == nil)
+        #expect(MultiPictureFormat.finalIndex(header: first, types: [.disparity, .disparity], starts: [0, file.count], end: file.count) == nil)
+    }
+
     @Test("A stereo pair: both views listed with their sizes and offsets, the second extractable as it was, no validation warning",
           .enabled(if: ExifTool.isAvailable, "exiftool is not installed"))
     func stereoPair() throws {

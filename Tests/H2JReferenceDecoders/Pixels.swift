@@ -120,7 +120,11 @@ package enum Reference {
     /// Decodes a JPEG to RGB (grayscale replicated). `warnings` counts libjpeg's corrupt-data warnings.
     package static func jpeg(_ path: String) -> (picture: RGBPicture, components: Int, warnings: Int)? {
         guard let data = FileManager.default.contents(atPath: path) else { return nil }
-        let bytes = [UInt8](data)
+        return jpeg(bytes: [UInt8](data))
+    }
+
+    /// Decodes JPEG bytes (one image of a Multi-Picture file, say), as `jpeg(_:)`.
+    package static func jpeg(bytes: [UInt8]) -> (picture: RGBPicture, components: Int, warnings: Int)? {
         var info = cjpegcodec_decode_info()
         var pixels: UnsafeMutablePointer<UInt8>?
         let code = bytes.withUnsafeBufferPointer { cjpegcodec_decode($0.baseAddress, $0.count, &pixels, &info) }

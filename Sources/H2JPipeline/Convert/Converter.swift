@@ -59,88 +59,151 @@ package struct Converter: Sendable {
 
     /// The stages, in order: open → parse (structure, item, integrity) → choose the
     /// engine → check the pixel limit on the upright size → graft → decode → write, for
-    /// the primary, then (`--images all`, to a path) for each other still image of the
-    /// file (`HEIFStructure.stillImages()`), as `NAME-2.jpg`, `NAME-3.jpg`, …
-    /// Nothing is decoded before the limit check, and no output is opened before the
-    /// decode (libheif) has succeeded. An image coded in a type heic2jpg cannot decode is
-    /// left out and named in the `content-not-converted` warning; any other failure of
-    /// any image fails the source, and the parent then publishes none of its outputs.
-    /// `engineUsed` is set once the engine is chosen, so a failure's report names it.
+    /// each output `OutputPlan.plans` lists: the primary's, then (`--images all`, to a
+    /// path) each other still image's as `NAME-2.jpg`, `NAME-3.jpg`, …, a stereo pair as
+    /// one MPO or two files. Nothing is decoded before the limit check, and no output is
+    /// opened before the decode (libheif) has succeeded. An image coded in a type
+    /// heic2jpg cannot decode is left out and named in the `content-not-converted`
+    /// warning; any other failure of any image fails the source, and the parent then
+    /// publishes none of its outputs. `engineUsed` is set once the engine is chosen, so
+    /// a failure's report names it.
     private func convert(_ job: Job, engine engineUsed: inout ConversionResult.Engine?) throws(PipelineError) -> ConversionResult {
         let context = try at(.parse) { try parse(job) }
         // `source` reads through the file's descriptor; keep the file (which closes it
         // on deinit) alive until every tile has been read.
         defer { withExtendedLifetime(context.file) {} }
-        let primary = try write(context, as: .primary, engineUsed: &engineUsed)
+        let structure = context.structure, primaryID = context.item.id
+        let plans = OutputPlan.plans(structure, images: options.images, stereo: options.stereo, toStream: job.output == .standardStream)
         var result = ConversionResult(source: job.source.display, output: job.output.display, status: .converted)
-        result.bytes = primary.file.bytes
-        result.outputSHA256 = primary.file.sha256
-        result.engine = primary.engine
-        result.engineReason = primary.refusal
-        result.width = primary.file.width
-        result.height = primary.file.height
-        result.metadata = primary.metadata
-        result.sourceSHA256 = primary.sourceSHA256
-        result.outputs = [primary.file]
-        var warnings = context.structure.declaredSizeWarnings(from: context.source) + primary.warnings
-            + [context.structure.hdrTransferWarning()].compactMap { $0 }
-        var converted: Set<UInt32> = [context.item.id]
-        if options.images == .all, case .path = job.output {
-            for (offset, id) in context.structure.stillImages().enumerated().dropFirst() {
-                let name = OutputName.image(offset + 1)
-                var unusedEngine: ConversionResult.Engine?
-                do {
-                    guard let image = try at(.parse, { try otherImage(id, of: context) }) else { continue }
-                    let written = try write(image, as: name, engineUsed: &unusedEngine, sourceSHA256: primary.sourceSHA256)
-                    result.outputs.append(written.file)
-                    let said = image.structure.declaredSizeWarnings(of: id, from: image.source) + written.warnings
-                        + [image.structure.hdrTransferWarning(of: id)].compactMap { $0 }
-                    warnings += said.map { Warning($0.code, "image item \(id): \($0.message)") }
-                    converted.insert(id)
-                } catch {
-                    throw PipelineError(error.stage, OtherImageError(item: id, output: name.path(besides: job.output.display),
-                                                                     underlying: error.underlying))
+        var warnings = structure.declaredSizeWarnings(from: context.source)
+        var converted: Set<UInt32> = []
+        var sourceSHA256: String?
+        for plan in plans {
+            let holdsPrimary = plan.items.contains(primaryID)
+            var otherEngine: ConversionResult.Engine?
+            do throws(PipelineError) {
+                var contexts: [ConversionContext] = []
+                for id in plan.items {
+                    if id == primaryID {
+                        contexts.append(context)
+                    } else if let other = try at(.parse, { try otherImage(id, of: context) }) {
+                        contexts.append(other)
+                    }
                 }
+                guard contexts.count == plan.items.count else { continue }
+                let written = holdsPrimary
+                    ? try write(contexts, as: plan.name, engineUsed: &engineUsed, sourceSHA256: sourceSHA256)
+                    : try write(contexts, as: plan.name, engineUsed: &otherEngine, sourceSHA256: sourceSHA256)
+                sourceSHA256 = sourceSHA256 ?? written.sourceSHA256
+                result.outputs.append(written.file)
+                converted.formUnion(plan.items)
+                if holdsPrimary {
+                    result.output = written.file.path
+                    result.bytes = written.file.bytes
+                    result.outputSHA256 = written.file.sha256
+                    result.engine = written.engine
+                    result.engineReason = written.refusal
+                    result.width = written.file.width
+                    result.height = written.file.height
+                    result.metadata = written.metadata
+                }
+                for (id, said) in written.warnings {
+                    guard id != primaryID else {
+                        warnings += said + [structure.hdrTransferWarning()].compactMap { $0 }
+                        continue
+                    }
+                    let more: [Warning] = structure.declaredSizeWarnings(of: id, from: context.source)
+                        + [structure.hdrTransferWarning(of: id)].compactMap { $0 }
+                    warnings += (more + said).map { Warning($0.code, "image item \(id): \($0.message)") }
+                }
+            } catch where !holdsPrimary {
+                throw PipelineError(error.stage, OtherImageError(item: plan.items[0], output: plan.name.path(besides: job.output.display),
+                                                                 underlying: error.underlying))
             }
         }
-        result.notCarried = context.structure.contentNotCarried(converted: converted)
+        result.sourceSHA256 = sourceSHA256
+        result.notCarried = structure.contentNotCarried(converted: converted)
         result.warnings = warnings + [HEIFStructure.contentNotConvertedWarning(result.notCarried)].compactMap { $0 }
         return result
     }
 
-    /// What writing one image gave: its output and what the result reports of it.
+    /// What writing one output gave: the file and what the result reports of it.
     private struct WrittenImage {
         let file: OutputFile
+        /// The engine and its refusal, and the metadata kept, of the output's first image.
         let engine: ConversionResult.Engine
         let refusal: String?
         let metadata: MetadataKept
         let sourceSHA256: String?
-        let warnings: [Warning]
+        /// Each image's warnings, by item.
+        let warnings: [(UInt32, [Warning])]
     }
 
-    /// One image of the file to the output `name`: engine → limit → graft → decode →
-    /// write. `sourceSHA256` is the digest an earlier image computed for the mark.
-    private func write(_ context: ConversionContext, as name: OutputName, engineUsed: inout ConversionResult.Engine?,
-                       sourceSHA256: String? = nil) throws(PipelineError) -> WrittenImage {
-        let job = context.job
+    /// One image ready to be written: engine chosen, pixel limit checked, graft decided,
+    /// and (libheif) decoded.
+    private struct PreparedImage {
+        let context: ConversionContext
+        var engine: any ConversionEngine
+        let refusal: String?
+        let graft: MetadataGraft
+    }
+
+    /// engine → limit → graft → decode, for one image. `sourceSHA256` is the digest an
+    /// earlier image computed for the mark.
+    private func prepare(_ context: ConversionContext, sourceSHA256: String?,
+                         engineUsed: inout ConversionResult.Engine?) throws(PipelineError) -> PreparedImage {
         var (engine, refusal) = try at(.engine) { try ConversionEngines.choose(context, decoders: decoders) }
         engineUsed = engine.kind
         try at(.limit, engine: engine.kind) { try checkLimit(width: engine.width, height: engine.height) }
         let graft = try at(.graft, engine: engine.kind) { try MetadataGraft(context, engine: engine, sourceSHA256: sourceSHA256) }
         try at(.decode, engine: engine.kind) { try engine.decode() }
+        return PreparedImage(context: context, engine: engine, refusal: refusal, graft: graft)
+    }
+
+    /// Writes one output `name`: one image, or (two contexts) a stereo MPO of the left
+    /// and the right view (`MultiPictureOutput`).
+    private func write(_ contexts: [ConversionContext], as name: OutputName, engineUsed: inout ConversionResult.Engine?,
+                       sourceSHA256: String?) throws(PipelineError) -> WrittenImage {
+        let job = contexts[0].job
+        var digest = sourceSHA256
+        var prepared: [PreparedImage] = []
+        for context in contexts {
+            let image = try prepare(context, sourceSHA256: digest, engineUsed: &engineUsed)
+            digest = digest ?? image.graft.sourceSHA256
+            prepared.append(image)
+        }
         let path = name.path(besides: job.output.display)
-        let written = try at(.write, engine: engine.kind) { try destination.write(job, name: name, attributes: context.file.map(OutputAttributes.init)) { fd in
-            let writer = try JPEGWriter(fd: fd)
-            try engine.start(writer, quality: options.quality)
-            try graft.writeSegments(to: writer)
-            try engine.writePixels(to: writer)
-            try writer.finish()
-            try graft.writeTrailer(to: fd, path: path)
-        } }
-        let file = OutputFile(name: name, path: path, item: context.item.id, width: engine.width, height: engine.height,
-                              bytes: written.bytes, sha256: written.sha256)
-        return WrittenImage(file: file, engine: engine.kind, refusal: refusal, metadata: graft.kept,
-                            sourceSHA256: graft.sourceSHA256, warnings: engine.warnings + graft.warnings)
+        let first = prepared[0]
+        let engine = first.engine.kind
+        let written = try at(.write, engine: engine) {
+            try destination.write(job, name: name, attributes: first.context.file.map(OutputAttributes.init)) { fd in
+                if prepared.count == 1 {
+                    try encode(first, to: fd, path: path)
+                } else {
+                    try MultiPictureOutput.writeStereo(to: fd, path: path) { index, segment in
+                        try encode(prepared[index], to: fd, path: path, extra: segment, trailer: false)
+                    }
+                    // A vendor trailer (the primary's) goes after the last image.
+                    for image in prepared { try image.graft.writeTrailer(to: fd, path: path) }
+                }
+            }
+        }
+        let file = OutputFile(name: name, path: path, item: first.context.item.id, width: first.engine.width,
+                              height: first.engine.height, bytes: written.bytes, sha256: written.sha256)
+        return WrittenImage(file: file, engine: engine, refusal: first.refusal, metadata: first.graft.kept,
+                            sourceSHA256: digest, warnings: prepared.map { ($0.context.item.id, $0.engine.warnings + $0.graft.warnings) })
+    }
+
+    /// The write sequence of one image: frame header, the graft's segments (then
+    /// `extra`, a Multi-Picture segment), pixels, EOI, and the vendor trailer.
+    private func encode(_ image: PreparedImage, to fd: Int32, path: String, extra: [UInt8]? = nil, trailer: Bool = true) throws {
+        let writer = try JPEGWriter(fd: fd)
+        try image.engine.start(writer, quality: options.quality)
+        try image.graft.writeSegments(to: writer)
+        if let extra { try writer.writeMarker(Int(extra[1]), Array(extra[4...])) }
+        try image.engine.writePixels(to: writer)
+        try writer.finish()
+        if trailer { try image.graft.writeTrailer(to: fd, path: path) }
     }
 
     /// The context for another still image of the file, checked as the primary is; nil

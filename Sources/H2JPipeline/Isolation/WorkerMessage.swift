@@ -112,6 +112,7 @@ struct WorkerJob {
         out.int(options.maxPixels)
         out.int(options.decodingThreads)
         out.string(options.images.rawValue)
+        out.string(options.stereo.rawValue)
     }
 
     init(from reader: inout WireReader) throws(WireError) {
@@ -128,6 +129,7 @@ struct WorkerJob {
         options.maxPixels = try reader.int()
         options.decodingThreads = max(1, min(try reader.int(), 256))
         options.images = try reader.value(ImageSelection.self)
+        options.stereo = try reader.value(StereoLayout.self)
         job = Job(source: source.map(Endpoint.path) ?? .standardStream, output: output.map(Endpoint.path) ?? .standardStream,
                   action: action, bytes: bytes)
         self.options = options

@@ -1,0 +1,50 @@
+import H2JTestSupport
+import Testing
+@testable import H2JContainer
+@testable import H2JPipeline
+@testable import H2JSupport
+
+/// Which files a source's conversion writes, and under which names.
+@Suite("Output plans: one file per still image, a stereo pair as one MPO or two files")
+struct OutputPlanTests {
+    typealias B = BoxBuilder
+
+    /// Items 1 (primary), 2 and 3, with a `ster` group of `pair` when given.
+    static func structure(pair: [Int]? = nil) throws -> HEIFStructure {
+        var groups: [[UInt8]] = []
+        if let pair {
+            var ster: [UInt8] = B.fullBox(0) + B.u32(9) + B.u32(pair.count)
+            for entity in pair { ster += B.u32(entity) }
+            groups = [B.box("grpl", B.box("ster", ster))]
+        }
+        let meta = B.meta(primary: 1, items: [(1, "hvc1"), (2, "hvc1"), (3, "hvc1")], extraBoxes: groups)
+        return try HEIFStructure.read(from: MemoryByteSource(B.ftyp + meta))
+    }
+
+    static func names(_ plans: [OutputPlan]) -> [String] {
+        plans.map { "\($0.name.suffix):" + $0.items.map(String.init).joined(separator: ",") }
+    }
+
+    @Test("--images all: the primary, then each image at its position; primary or a stream: the primary alone")
+    func everyImage() throws {
+        let structure = try Self.structure()
+        #expect(Self.names(OutputPlan.plans(structure, images: .all, stereo: .mpo, toStream: false)) == [":1", "-2:2", "-3:3"])
+        #expect(Self.names(OutputPlan.plans(structure, images: .primary, stereo: .mpo, toStream: false)) == [":1"])
+        #expect(Self.names(OutputPlan.plans(structure, images: .all, stereo: .mpo, toStream: true)) == [":1"])
+    }
+
+    @Test("A stereo pair: one MPO, left first, at the name of the pair's first image; split: -left and -right")
+    func stereo() throws {
+        let primaryPair = try Self.structure(pair: [1, 2])
+        #expect(Self.names(OutputPlan.plans(primaryPair, images: .all, stereo: .mpo, toStream: false)) == [":1,2", "-3:3"])
+        #expect(Self.names(OutputPlan.plans(primaryPair, images: .all, stereo: .split, toStream: false)) == ["-left:1", "-right:2", "-3:3"])
+        // The primary as the right view: the MPO still takes NAME.jpg, left view first.
+        let rightPrimary = try Self.structure(pair: [3, 1])
+        #expect(Self.names(OutputPlan.plans(rightPrimary, images: .all, stereo: .mpo, toStream: false)) == [":3,1", "-2:2"])
+        let others = try Self.structure(pair: [2, 3])
+        #expect(Self.names(OutputPlan.plans(others, images: .all, stereo: .split, toStream: false)) == [":1", "-2-left:2", "-2-right:3"])
+        // A group naming an item twice, or one that is no still image, is no pair.
+        #expect(Self.names(OutputPlan.plans(try Self.structure(pair: [2, 2]), images: .all, stereo: .mpo, toStream: false)) == [":1", "-2:2", "-3:3"])
+        #expect(Self.names(OutputPlan.plans(try Self.structure(pair: [2, 7]), images: .all, stereo: .mpo, toStream: false)) == [":1", "-2:2", "-3:3"])
+    }
+}
