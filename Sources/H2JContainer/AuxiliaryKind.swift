@@ -7,7 +7,7 @@
 /// ISO/IEC 23008-12 refers to). iPhones use `urn:mpeg:hevc:2015:auxid:2` for the depth
 /// (disparity) map (checked with exiftool on an iPhone 13 Pro file), their own URN for
 /// the HDR gain map, and `…:aux:…matte` URNs for portrait and segmentation mattes.
-package enum AuxiliaryKind: Equatable {
+package enum AuxiliaryKind: Sendable, Equatable {
     case alpha
     case depth
     case disparity
@@ -22,7 +22,8 @@ package enum AuxiliaryKind: Equatable {
             self = .alpha
         case "urn:mpeg:mpegB:cicp:systems:auxiliary:depth", "urn:mpeg:hevc:2015:auxid:2", "urn:mpeg:avc:2015:auxid:2":
             self = .depth
-        case "urn:com:apple:photo:2020:aux:hdrgainmap":
+        case "urn:com:apple:photo:2020:aux:hdrgainmap", "urn:com:photo:aux:hdrgainmap":
+            // Apple's, and Adobe's pre-ISO one (Photoshop and Camera Raw exports).
             self = .hdrGainMap
         default:
             if urn.hasSuffix(":depthmap") || urn.contains("depth") { self = .depth }

@@ -8,33 +8,41 @@ extension Warning.Code {
 /// every conversion, and the reason a source is never handed off (deleted or moved)
 /// while it holds more than its outputs carry.
 extension HEIFStructure {
-    /// Each kind of content the outputs do not carry, in words, when the JPEGs written
-    /// are those of `converted` (image item IDs; the primary alone when nil): other
-    /// images (with their item IDs), auxiliary images other than alpha (alpha is
-    /// flattened into the pixels), gain-map (`tmap`) items, image sequences (with their
-    /// frame counts). Thumbnails, tiles and an image's own derivation are not content of
-    /// their own. Empty when the outputs carry everything.
-    package func contentNotCarried(converted: Set<UInt32>? = nil) -> [String] {
+    /// Each kind of content the outputs do not carry, when the JPEGs written are those of
+    /// the images `converted` (item IDs; the primary alone when nil) and of the
+    /// auxiliary images `auxiliaries`: other images (with their item IDs), the converted
+    /// images' auxiliary images other than alpha (alpha is flattened into the pixels),
+    /// gain-map (`tmap`) items, image sequences (with their frame counts). Thumbnails,
+    /// tiles and an image's own derivation are not content of their own. Empty when the
+    /// outputs carry everything.
+    package func contentNotCarried(converted: Set<UInt32>? = nil, auxiliaries: Set<UInt32> = []) -> [ContentPart] {
         let carried = converted ?? [primaryID]
-        var missing: [String] = []
+        var missing: [ContentPart] = []
         let others = stillImages().filter { !carried.contains($0) }
         if !others.isEmpty {
             let ids = others.prefix(8).map { "#\($0)" }.joined(separator: ", ") + (others.count > 8 ? ", …" : "")
-            missing.append((others.count == 1 ? "1 more image" : "\(others.count) more images") + " (\(ids))")
+            missing.append(ContentPart(.images, (others.count == 1 ? "1 more image" : "\(others.count) more images") + " (\(ids))"))
         }
-        let auxiliaries = references.filter { $0.type == "auxl" && $0.to.contains(primaryID) }
-            .compactMap { auxiliaryType(of: $0.from).map(AuxiliaryKind.init(urn:)) }
-            .filter { $0 != .alpha }
-        missing += Array(Set(auxiliaries.map(\.withArticle))).sorted()
-        if items.values.contains(where: { $0.type == "tmap" }) { missing.append("a gain map ('tmap' item)") }
-        if let sequences = sequencePhrase { missing.append(sequences) }
+        var kinds: [AuxiliaryKind] = []
+        for image in carried.sorted() {
+            for (id, kind) in auxiliaryImages(of: image) where kind != .alpha && !auxiliaries.contains(id) && !kinds.contains(kind) {
+                kinds.append(kind)
+            }
+        }
+        missing += kinds.sorted { $0.withArticle < $1.withArticle }.map { ContentPart(.auxiliary($0), $0.withArticle) }
+        if items.values.contains(where: { $0.type == "tmap" }) { missing.append(ContentPart(.gainMapItem, "a gain map ('tmap' item)")) }
+        if let sequences = sequencePhrase { missing.append(ContentPart(.sequence, sequences)) }
         return missing
     }
 
-    /// The warning that names what `contentNotCarried` found, nil when it found nothing.
-    package static func contentNotConvertedWarning(_ missing: [String]) -> Warning? {
-        guard !missing.isEmpty else { return nil }
-        return Warning(.contentNotConverted, "not converted: \(missing.joined(separator: ", "))")
+    /// The warning that names what the outputs do not carry, nil when they carry
+    /// everything: `missing` cannot be carried (or the defaults leave it out), `excluded`
+    /// was left out by the user's own options, each with the option that would carry it.
+    package static func contentNotConvertedWarning(_ missing: [String], excluded: [String] = []) -> Warning? {
+        let parts = (missing.isEmpty ? [] : ["not converted: " + missing.joined(separator: ", ")])
+            + (excluded.isEmpty ? [] : ["left out as asked: " + excluded.joined(separator: ", ")])
+        guard !parts.isEmpty else { return nil }
+        return Warning(.contentNotConverted, parts.joined(separator: "; "))
     }
 
     /// `an image sequence of 60 frames`, `2 image sequences (60 and 5 frames)`; nil
@@ -49,5 +57,28 @@ extension HEIFStructure {
             return "an image sequence of \(frames[0]) frame\(visual[0].samples == 1 ? "" : "s")"
         }
         return "\(visual.count) image sequences (\(frames.joined(separator: ", ")) frames)"
+    }
+}
+
+/// One kind of content a file's outputs do not carry (`HEIFStructure.contentNotCarried`).
+package struct ContentPart: Sendable, Equatable {
+    package enum Kind: Sendable, Equatable {
+        /// Still images other than those converted.
+        case images
+        /// Auxiliary images of one kind (never alpha, which is flattened into the pixels).
+        case auxiliary(AuxiliaryKind)
+        /// A `tmap` item (an ISO 21496-1 HDR rendition).
+        case gainMapItem
+        /// Image sequences (`moov` tracks).
+        case sequence
+    }
+
+    package let kind: Kind
+    /// In words: "2 more images (#2, #3)", "a depth map", "an image sequence of 8 frames".
+    package let phrase: String
+
+    package init(_ kind: Kind, _ phrase: String) {
+        self.kind = kind
+        self.phrase = phrase
     }
 }

@@ -62,6 +62,20 @@ extension HEIFStructure {
         return ImageItem(id: id, itemType: item.type, isMonochrome: isMonochrome(id, depth: 0))
     }
 
+    /// Describes auxiliary image `id` (alpha, depth, a matte, a gain map) as an image of
+    /// its own, for `--aux`: one channel, its luma. A derived one must have its inputs.
+    package func auxiliaryImage(_ id: UInt32) throws(HEIFError) -> ImageItem {
+        guard let item = items[id] else { throw .missingItem(referencedBy: "'auxl'", id: id) }
+        let sources = referenced(from: id, type: "dimg")
+        for source in sources where items[source] == nil {
+            throw .missingItem(referencedBy: "'dimg' of item \(id)", id: source)
+        }
+        if Self.derivedImageTypes.contains(item.type) && sources.isEmpty {
+            throw .unusableImage(id: id, reason: "is a '\(item.type)' image with no 'dimg' inputs")
+        }
+        return ImageItem(id: id, itemType: item.type, isMonochrome: true)
+    }
+
     /// Single-channel test: `pixi` with one channel, else the codec configuration
     /// (`hvcC` chroma_format_idc 0, or `av1C` mono_chrome), else the first input of a derived image.
     func isMonochrome(_ id: UInt32, depth: Int) -> Bool {

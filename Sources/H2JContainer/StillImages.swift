@@ -35,4 +35,14 @@ extension HEIFStructure {
         }
         return nil
     }
+
+    /// The auxiliary images of image `id` (image items whose `auxl` reference names it):
+    /// alpha, depth, mattes, gain maps, by item ID, with what each holds (from its `auxC`
+    /// URN; `.other("")` without one).
+    package func auxiliaryImages(of id: UInt32) -> [(id: UInt32, kind: AuxiliaryKind)] {
+        let imageTypes = Self.codedImageTypes.union(Self.derivedImageTypes)
+        let auxiliaries = Set(references.filter { $0.type == "auxl" && $0.to.contains(id) }.map(\.from))
+            .filter { $0 != id && items[$0].map { imageTypes.contains($0.type) } ?? false }
+        return auxiliaries.sorted().map { ($0, AuxiliaryKind(urn: auxiliaryType(of: $0) ?? "")) }
+    }
 }

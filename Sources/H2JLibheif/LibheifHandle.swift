@@ -14,6 +14,15 @@ package final class LibheifHandle {
     var hasAlpha: Bool { heif_image_handle_has_alpha_channel(pointer) != 0 }
     var isPremultiplied: Bool { heif_image_handle_is_premultiplied_alpha(pointer) != 0 }
 
+    /// Wraps `heif_image_handle_get_auxiliary_image_handle`: the auxiliary image `id` of
+    /// this image (alpha, depth, a matte, a gain map), with its own transforms.
+    package func auxiliaryHandle(_ id: UInt32) throws(LibheifError) -> LibheifHandle {
+        var handle: OpaquePointer?
+        if let error = LibheifError(heif_image_handle_get_auxiliary_image_handle(pointer, id, &handle)) { throw error }
+        guard let handle else { throw LibheifError(message: "no auxiliary image \(id)") }
+        return LibheifHandle(handle)
+    }
+
     /// The `prof`/`rICC` ICC profile bytes, byte for byte; nil for nclx or none.
     /// Read from the handle: a decoded grid image does not carry it.
     package func iccProfile() -> [UInt8]? {

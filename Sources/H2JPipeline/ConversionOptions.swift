@@ -1,4 +1,5 @@
 import H2JMetadata
+import H2JContainer
 import H2JSupport
 
 /// Settings shared by every file of a run.
@@ -26,6 +27,12 @@ package struct ConversionOptions: Sendable, Equatable {
     package var images = ImageSelection.all
     /// `--stereo`: how a stereo pair is written.
     package var stereo = StereoLayout.mpo
+    /// `--aux`: which auxiliary images become grayscale JPEGs beside their image.
+    package var auxiliaries: Set<AuxiliaryOutput> = []
+    /// Whether `--aux` was given: the kinds it leaves out are then left out as the user
+    /// asked (named, but no reason to keep an original); without it they are content
+    /// the outputs do not carry.
+    package var auxiliariesChosen = false
     /// Threads decoding the tiles of one file (the tile engine's lanes, or libheif's
     /// decoding threads).
     package var decodingThreads = 1
@@ -42,7 +49,7 @@ package struct ConversionOptions: Sendable, Equatable {
     /// converted with other settings is converted again.
     package var fingerprint: String {
         "metadata=\(metadata.rawValue);quality=\(quality);strip-gps=\(stripGPS);mark=\(mark);background=\(background);"
-            + "max-pixels=\(maxPixels);images=\(images.rawValue);stereo=\(stereo.rawValue)"
+            + "max-pixels=\(maxPixels);images=\(images.rawValue);stereo=\(stereo.rawValue);aux=\(AuxiliaryOutput.allCases.filter(auxiliaries.contains).map(\.rawValue).joined(separator: ","))"
     }
 }
 
@@ -69,4 +76,27 @@ package enum StereoLayout: String, Sendable, Equatable, CaseIterable {
     case mpo
     /// Two JPEGs: `NAME-left.jpg` and `NAME-right.jpg`.
     case split
+}
+
+/// `--aux`: the kinds of auxiliary image written as grayscale JPEGs, `NAME.<kind>.jpg`.
+package enum AuxiliaryOutput: String, Sendable, Equatable, CaseIterable {
+    /// Depth and disparity maps.
+    case depth
+    /// Portrait and segmentation mattes.
+    case matte
+    /// HDR gain maps that are auxiliary images (Apple's, Adobe's).
+    case gainmap
+    /// Alpha planes (the image itself has its alpha flattened onto `--background`).
+    case alpha
+
+    /// The kind written for an auxiliary image of `kind`; nil for a URN no kind names.
+    init?(_ kind: AuxiliaryKind) {
+        switch kind {
+        case .depth, .disparity: self = .depth
+        case .matte: self = .matte
+        case .hdrGainMap: self = .gainmap
+        case .alpha: self = .alpha
+        case .other: return nil
+        }
+    }
 }

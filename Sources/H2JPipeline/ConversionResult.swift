@@ -54,6 +54,9 @@ package struct ConversionResult: Sendable, Equatable {
     /// gain maps, a sequence: `HEIFStructure.contentNotCarried`); such a source is never
     /// handed off.
     package var notCarried: [String] = []
+    /// What the source holds that the user's own options left out (`--images primary`,
+    /// `--aux` without that kind): named in the warning, but no reason to keep the source.
+    package var leftOut: [String] = []
     /// Every output written for the source, the primary's first (`output` and the size,
     /// bytes and digest fields above are the primary's): with `--images all`, one per
     /// still image of the file. Empty when nothing was written.
@@ -104,7 +107,12 @@ package struct OutputFile: Sendable, Equatable {
         self.sha256 = sha256
     }
 
-    /// What the state records as the output's kind: `primary`, or `image` for another
-    /// still image of the file.
-    package var kind: String { name == .primary ? "primary" : "image" }
+    /// What the state records as the output's kind: `primary`, `image` for another still
+    /// image of the file, or the `--aux` kind (`depth`, `matte`, `gainmap`, `alpha`).
+    package var kind: String {
+        if name == .primary { return "primary" }
+        let suffix = name.suffix
+        guard suffix.hasPrefix("."), let token = suffix.dropFirst().split(separator: "-").first else { return "image" }
+        return String(token)
+    }
 }

@@ -43,7 +43,7 @@ enum FuzzedParsers {
             let structure = try HEIFStructure.read(from: source)
             items(structure, source)
             _ = structure.toneMappedImage(from: source)  // reads and parses the tmap item's body
-            _ = HEIFStructure.contentNotConvertedWarning(structure.contentNotCarried())
+            _ = HEIFStructure.contentNotConvertedWarning(structure.contentNotCarried().map(\.phrase))
             _ = structure.hdrTransferWarning()
             let primary = try structure.primaryImage()
             // The capability check reads the grid descriptor, every hvcC and SPS head,

@@ -34,7 +34,7 @@ package enum CommandLineParser {
         OptionSpec("--output", "o", value: "<dir>"), OptionSpec("--quality", "q", value: "<1-100>"),
         OptionSpec("--jobs", "j", value: "<n>"), OptionSpec("--metadata", value: "<mode>"),
         OptionSpec("--strip-gps"), OptionSpec("--no-mark"), OptionSpec("--overwrite"), OptionSpec("--images", value: "<which>"),
-        OptionSpec("--stereo", value: "<layout>"),
+        OptionSpec("--stereo", value: "<layout>"), OptionSpec("--aux", value: "<kinds>"),
         OptionSpec("--on-conflict", value: "<policy>"), OptionSpec("--dry-run"),
         OptionSpec("--report", value: "<file>"), OptionSpec("--background", value: "<#rrggbb>"),
         OptionSpec("--max-pixels", value: "<MP>"), OptionSpec("--max-memory", value: "<size>"),
@@ -91,6 +91,21 @@ package enum CommandLineParser {
             case "--images":
                 guard let images = ImageSelection(rawValue: text) else { throw .invalidValue(text, for: label, "expected 'all' or 'primary'") }
                 request.options.images = images
+            case "--aux":
+                var kinds: Set<AuxiliaryOutput> = []
+                for token in text.split(separator: ",", omittingEmptySubsequences: false).map(String.init) {
+                    switch token {
+                    case "none": continue
+                    case "all": kinds.formUnion(AuxiliaryOutput.allCases)
+                    default:
+                        guard let kind = AuxiliaryOutput(rawValue: token) else {
+                            throw .invalidValue(text, for: label, "expected a comma-separated list of depth, matte, gainmap, alpha (or all, none)")
+                        }
+                        kinds.insert(kind)
+                    }
+                }
+                request.options.auxiliaries = kinds
+                request.options.auxiliariesChosen = true
             case "--stereo":
                 guard let layout = StereoLayout(rawValue: text) else { throw .invalidValue(text, for: label, "expected 'mpo' or 'split'") }
                 request.options.stereo = layout

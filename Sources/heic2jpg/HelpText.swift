@@ -49,6 +49,11 @@ package enum HelpText {
                               NAME-3.jpg, … (collections, bursts, stereo pairs);
                               primary: the primary alone, the others named in a
                               warning. (values: all, primary; default: all)
+      --aux <kinds>           Also write auxiliary images as grayscale JPEGs with
+                              the XMP that describes them: NAME.depth.jpg,
+                              NAME.matte.jpg, NAME.gainmap.jpg, NAME.alpha.jpg.
+                              (values: a comma-separated list of depth, matte,
+                              gainmap, alpha; all; none. default: none)
       --stereo <layout>       A stereo pair ('ster' group): mpo writes one
                               Multi-Picture file, left eye first (MP type
                               disparity); split writes NAME-left.jpg and

@@ -30,7 +30,7 @@ struct ContentNotConvertedEndToEndTests {
         Expectation(file: "collections/libavif-colors-animated-8bpc-audio.avifs", groups: [], tracks: ["1 pict 150×150 5", "2 soun 0×0 8"],
                     notConverted: "an image sequence of 5 frames"),
         Expectation(file: "gainmap/crabbyavif-iphone15pro-ios18-tmap-plus-apple-hdrgainmap.heic", groups: ["altr 65: 66 49"], tracks: [],
-                    notConverted: "an HDR gain map, a gain map ('tmap' item)"),
+                    notConverted: "an HDR gain map (--aux gainmap writes it), a gain map ('tmap' item)"),
     ]
 
     @Test("inspect lists the groups and tracks; the conversion writes every image and names what it leaves out",

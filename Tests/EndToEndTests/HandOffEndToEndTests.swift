@@ -19,7 +19,7 @@ struct HandOffEndToEndTests {
         return (single, scratch.file("in/c/two-images.heic", [UInt8](two)))
     }
 
-    @Test("--delete-source: verified originals are deleted and recorded with their outputs' SHA-256, every output of a two-image file verified; with --images primary that file is kept, naming what would be lost")
+    @Test("--delete-source: verified originals are deleted and recorded with their outputs' SHA-256, every output of a two-image file verified; with --images primary it goes too (the user left the other image out), while a depth map no option asked to leave out keeps its original")
     func deleteSource() throws {
         let scratch = TemporaryDirectory()
         let (single, multi) = try Self.tree(scratch)
@@ -46,14 +46,22 @@ struct HandOffEndToEndTests {
         let rerun = try Tool.run(["--state", state, "--delete-source", "-o", scratch.sub("out"), scratch.sub("in")])
         #expect(rerun.status == 0, "\(rerun.stderr)")
 
-        // The primary alone does not carry the file: it is kept.
+        // The user's own --images primary leaves the second image out: named, and no reason to keep the original.
         let primaryOnly = TemporaryDirectory()
-        guard let kept = try Self.tree(primaryOnly).multi else { return }
+        guard let corpus = Tool.corpus, let two = try Self.tree(primaryOnly).multi else { return }
         let outcomePrimary = try Tool.run(["--images", "primary", "--state", primaryOnly.sub("s.db"), "--delete-source",
                                            "-o", primaryOnly.sub("out"), primaryOnly.sub("in")])
-        #expect(outcomePrimary.status == 0 && FileManager.default.fileExists(atPath: kept))
-        #expect(outcomePrimary.stderr.contains("two-images.heic: source kept: it holds what its outputs do not carry: 1 more image"),
-                "\(outcomePrimary.stderr)")
+        #expect(outcomePrimary.status == 0 && !FileManager.default.fileExists(atPath: two), "\(outcomePrimary.stderr)")
+        #expect(outcomePrimary.stderr.contains("left out as asked: 1 more image (#20006) (--images all writes them)"), "\(outcomePrimary.stderr)")
+        // A depth map that no option left out keeps its original; --aux depth,gainmap carries it all.
+        let depth = TemporaryDirectory()
+        let iphone = depth.file("in/IMG.heic", [UInt8](try #require(FileManager.default.contents(atPath: corpus + "/iphone/iphone13pro-depth-gainmap.heic"))))
+        let kept = try Tool.run(["--state", depth.sub("s.db"), "--delete-source", "-o", depth.sub("out"), depth.sub("in")])
+        #expect(kept.status == 0 && FileManager.default.fileExists(atPath: iphone))
+        #expect(kept.stderr.contains("IMG.heic: source kept: it holds what its outputs do not carry: a depth map (--aux depth writes it)"), "\(kept.stderr)")
+        let carried = try Tool.run(["--aux", "depth,gainmap", "--state", depth.sub("s.db"), "--delete-source", "-o", depth.sub("out"), depth.sub("in")])
+        #expect(carried.status == 0 && !FileManager.default.fileExists(atPath: iphone), "\(carried.stderr)")
+        #expect(depth.files("out").sorted() == ["IMG.depth.jpg", "IMG.gainmap.jpg", "IMG.jpg"])
     }
 
     @Test("--move-source mirrors the tree; strip mode never hands off (its outputs leave metadata out); a state is required")

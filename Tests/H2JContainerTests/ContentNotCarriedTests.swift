@@ -32,7 +32,7 @@ struct ContentNotCarriedTests {
             references: [B.reference("auxl", from: 4, to: [1]), B.reference("auxl", from: 5, to: [1])],
             properties: [Self.auxC("urn:mpeg:hevc:2015:auxid:2"), Self.auxC("urn:com:apple:photo:2020:aux:hdrgainmap")],
             associations: [(4, [1]), (5, [2])], extra: B.box("moov", []))
-        let missing = structure.contentNotCarried()
+        let missing = structure.contentNotCarried().map(\.phrase)
         #expect(missing == ["2 more images (#2, #3)", "a depth map", "an HDR gain map", "a gain map ('tmap' item)", "an image sequence"],
                 "\(missing)")
     }
@@ -45,7 +45,7 @@ struct ContentNotCarriedTests {
                          B.reference("dimg", from: 6, to: [1, 5])],
             properties: [Self.auxC("urn:mpeg:hevc:2015:auxid:2")], associations: [(5, [1])])
         #expect(structure.stillImages() == [1, 7, 8, 9])
-        #expect(structure.contentNotCarried(converted: [1, 7, 9]) == ["1 more image (#8)", "a depth map", "a gain map ('tmap' item)"])
+        #expect(structure.contentNotCarried(converted: [1, 7, 9]).map(\.phrase) == ["1 more image (#8)", "a depth map", "a gain map ('tmap' item)"])
         #expect(structure.stereoPair(among: [1, 7, 8, 9]) == nil)
     }
 }

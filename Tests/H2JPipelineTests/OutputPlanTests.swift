@@ -48,3 +48,24 @@ struct OutputPlanTests {
         #expect(Self.names(OutputPlan.plans(try Self.structure(pair: [2, 7]), images: .all, stereo: .mpo, toStream: false)) == [":1", "-2:2", "-3:3"])
     }
 }
+
+extension OutputPlanTests {
+    @Test("--aux: after each image its auxiliary images of the chosen kinds, NAME.<kind>.jpg, a second of a kind NAME.<kind>-2.jpg")
+    func auxiliaries() throws {
+        func auxC(_ urn: String) -> [UInt8] { B.box("auxC", B.fullBox(0) + Array(urn.utf8) + [0]) }
+        let meta = B.meta(primary: 1, items: [(1, "hvc1"), (2, "hvc1"), (3, "hvc1"), (4, "hvc1"), (5, "hvc1"), (6, "hvc1")],
+                          references: [B.reference("auxl", from: 3, to: [1]), B.reference("auxl", from: 4, to: [1]),
+                                       B.reference("auxl", from: 5, to: [1]), B.reference("auxl", from: 6, to: [2])],
+                          properties: [auxC("urn:mpeg:hevc:2015:auxid:2"), auxC("urn:com:apple:photo:2018:aux:portraiteffectsmatte"),
+                                       auxC("urn:com:apple:photo:2019:aux:semanticskinmatte")],
+                          associations: [(3, [1]), (4, [2]), (5, [3]), (6, [1])])
+        let structure = try HEIFStructure.read(from: MemoryByteSource(B.ftyp + meta))
+        let all = OutputPlan.plans(structure, images: .all, stereo: .mpo, auxiliaries: Set(AuxiliaryOutput.allCases), toStream: false)
+        #expect(Self.names(all) == [":1", ".depth:3", ".matte:4", ".matte-2:5", "-2:2", "-2.depth:6"])
+        #expect(all.map(\.master) == [nil, 1, 1, 1, nil, 2])
+        let mattes = OutputPlan.plans(structure, images: .primary, stereo: .mpo, auxiliaries: [.matte], toStream: false)
+        #expect(Self.names(mattes) == [":1", ".matte:4", ".matte-2:5"])
+        #expect(Self.names(OutputPlan.plans(structure, images: .all, stereo: .mpo, auxiliaries: [.matte], toStream: true)) == [":1"])
+        #expect(OutputFile(name: OutputName(checking: ".matte-2")!, path: "", item: 5, width: 1, height: 1, bytes: 1).kind == "matte")
+    }
+}

@@ -53,6 +53,32 @@ package enum Reference {
         return pictures
     }
 
+    /// libheif's decode of auxiliary image `id` of the primary (alpha, depth, gain map),
+    /// its luma as gray RGB.
+    package static func heifAuxiliary(_ path: String, _ id: UInt32) -> RGBPicture? {
+        withPrimaryHandle(path) { primary -> RGBPicture? in
+            var handle: OpaquePointer?
+            guard heif_image_handle_get_auxiliary_image_handle(primary, id, &handle).code == heif_error_Ok, let handle else { return nil }
+            defer { heif_image_handle_release(handle) }
+            var image: OpaquePointer?
+            guard heif_decode_image(handle, &image, heif_colorspace_monochrome, heif_chroma_monochrome, nil).code == heif_error_Ok,
+                  let image else { return nil }
+            defer { heif_image_release(image) }
+            let width = Int(heif_image_get_width(image, heif_channel_Y)), height = Int(heif_image_get_height(image, heif_channel_Y))
+            var stride: Int32 = 0
+            guard heif_image_get_bits_per_pixel_range(image, heif_channel_Y) == 8,
+                  let plane = heif_image_get_plane_readonly(image, heif_channel_Y, &stride) else { return nil }
+            var pixels = [UInt8](repeating: 0, count: width * height * 3)
+            for y in 0..<height {
+                for x in 0..<width {
+                    let value = plane[y * Int(stride) + x]
+                    for c in 0..<3 { pixels[(y * width + x) * 3 + c] = value }
+                }
+            }
+            return RGBPicture(width: width, height: height, pixels: pixels)
+        } ?? nil
+    }
+
     /// Opens `path` with libheif and calls `body` with the primary image handle.
     package static func withPrimaryHandle<T>(_ path: String, _ body: (OpaquePointer) -> T) -> T? {
         let context = heif_context_alloc()

@@ -14,8 +14,13 @@ struct ConversionContext {
     /// onto the output.
     let file: SourceFile?
     let structure: HEIFStructure
-    /// The image item converted (the primary).
+    /// The image item converted: the primary, another still image, or an auxiliary image.
     let item: ImageItem
+    /// For an auxiliary image (`--aux`), the image it belongs to; nil otherwise.
+    var master: UInt32? = nil
+    /// The auxiliary images this source's outputs carry (`--aux`): their metadata is not
+    /// said to be lost.
+    var carriedAuxiliaries: Set<UInt32> = []
 
     /// The name the provenance mark records: the source's file name, or `-` for stdin.
     var sourceName: String { job.source.fileName }

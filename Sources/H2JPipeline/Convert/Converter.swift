@@ -68,15 +68,18 @@ package struct Converter: Sendable {
     /// publishes none of its outputs. `engineUsed` is set once the engine is chosen, so
     /// a failure's report names it.
     private func convert(_ job: Job, engine engineUsed: inout ConversionResult.Engine?) throws(PipelineError) -> ConversionResult {
-        let context = try at(.parse) { try parse(job) }
+        var context = try at(.parse) { try parse(job) }
         // `source` reads through the file's descriptor; keep the file (which closes it
         // on deinit) alive until every tile has been read.
         defer { withExtendedLifetime(context.file) {} }
         let structure = context.structure, primaryID = context.item.id
-        let plans = OutputPlan.plans(structure, images: options.images, stereo: options.stereo, toStream: job.output == .standardStream)
+        let plans = OutputPlan.plans(structure, images: options.images, stereo: options.stereo, auxiliaries: options.auxiliaries,
+                                     toStream: job.output == .standardStream)
+        let plannedAuxiliaries = Set(plans.filter { $0.master != nil }.flatMap(\.items))
+        context.carriedAuxiliaries = plannedAuxiliaries
         var result = ConversionResult(source: job.source.display, output: job.output.display, status: .converted)
         var warnings = structure.declaredSizeWarnings(from: context.source)
-        var converted: Set<UInt32> = []
+        var converted: Set<UInt32> = [], auxiliaries: Set<UInt32> = []
         var sourceSHA256: String?
         for plan in plans {
             let holdsPrimary = plan.items.contains(primaryID)
@@ -84,9 +87,10 @@ package struct Converter: Sendable {
             do throws(PipelineError) {
                 var contexts: [ConversionContext] = []
                 for id in plan.items {
-                    if id == primaryID {
+                    if id == primaryID && plan.master == nil {
                         contexts.append(context)
-                    } else if let other = try at(.parse, { try otherImage(id, of: context) }) {
+                    } else if var other = try at(.parse, { try otherImage(id, of: context, master: plan.master) }) {
+                        other.carriedAuxiliaries = plannedAuxiliaries
                         contexts.append(other)
                     }
                 }
@@ -96,7 +100,7 @@ package struct Converter: Sendable {
                     : try write(contexts, as: plan.name, engineUsed: &otherEngine, sourceSHA256: sourceSHA256)
                 sourceSHA256 = sourceSHA256 ?? written.sourceSHA256
                 result.outputs.append(written.file)
-                converted.formUnion(plan.items)
+                if plan.master == nil { converted.formUnion(plan.items) } else { auxiliaries.formUnion(plan.items) }
                 if holdsPrimary {
                     result.output = written.file.path
                     result.bytes = written.file.bytes
@@ -108,7 +112,7 @@ package struct Converter: Sendable {
                     result.metadata = written.metadata
                 }
                 for (id, said) in written.warnings {
-                    guard id != primaryID else {
+                    guard id != primaryID || plan.master != nil else {
                         warnings += said + [structure.hdrTransferWarning()].compactMap { $0 }
                         continue
                     }
@@ -122,9 +126,29 @@ package struct Converter: Sendable {
             }
         }
         result.sourceSHA256 = sourceSHA256
-        result.notCarried = structure.contentNotCarried(converted: converted)
-        result.warnings = warnings + [HEIFStructure.contentNotConvertedWarning(result.notCarried)].compactMap { $0 }
+        (result.notCarried, result.leftOut) = notCarried(structure.contentNotCarried(converted: converted, auxiliaries: auxiliaries))
+        result.warnings = warnings + [HEIFStructure.contentNotConvertedWarning(result.notCarried, excluded: result.leftOut)].compactMap { $0 }
         return result
+    }
+
+    /// What the outputs do not carry, in two lists: what the user's own options left out
+    /// (`--images primary`, `--aux` given without that kind), and the rest, which keeps
+    /// an original from being handed off. Each names the option that would carry it.
+    private func notCarried(_ parts: [ContentPart]) -> (missing: [String], leftOut: [String]) {
+        var missing: [String] = [], leftOut: [String] = []
+        for part in parts {
+            switch part.kind {
+            case .images where options.images == .primary:
+                leftOut.append(part.phrase + " (--images all writes them)")
+            case .auxiliary(let kind) where AuxiliaryOutput(kind) != nil:
+                let output = AuxiliaryOutput(kind)!
+                let phrase = part.phrase + " (--aux \(output.rawValue) writes it)"
+                if options.auxiliariesChosen { leftOut.append(phrase) } else { missing.append(phrase) }
+            default:
+                missing.append(part.phrase)
+            }
+        }
+        return (missing, leftOut)
     }
 
     /// What writing one output gave: the file and what the result reports of it.
@@ -206,18 +230,19 @@ package struct Converter: Sendable {
         if trailer { try image.graft.writeTrailer(to: fd, path: path) }
     }
 
-    /// The context for another still image of the file, checked as the primary is; nil
-    /// for an image coded in a type heic2jpg cannot decode (the warning names it).
-    private func otherImage(_ id: UInt32, of context: ConversionContext) throws -> ConversionContext? {
+    /// The context for another still image of the file, or for an auxiliary image of
+    /// `master`, checked as the primary is; nil for an image coded in a type heic2jpg
+    /// cannot decode (the warning names it).
+    private func otherImage(_ id: UInt32, of context: ConversionContext, master: UInt32?) throws -> ConversionContext? {
         do {
             try context.structure.checkCodecs(of: id)
         } catch .unsupportedCodec {
             return nil
         }
-        let item = try context.structure.image(id)
+        let item = try master == nil ? context.structure.image(id) : context.structure.auxiliaryImage(id)
         try context.structure.checkDerivation(of: id, from: context.source, maxPixels: options.maxPixels)
         return ConversionContext(job: context.job, options: options, source: context.source, file: context.file,
-                                 structure: context.structure, item: item)
+                                 structure: context.structure, item: item, master: master)
     }
 
     /// Opens the source and reads its container: the primary must be usable, its

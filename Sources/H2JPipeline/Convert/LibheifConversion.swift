@@ -19,8 +19,14 @@ struct LibheifConversion: ConversionEngine {
         context = LibheifContext(maxDimension: ConversionOptions.maxDimension,
                                  decodingThreads: conversion.options.decodingThreads)
         try context.read(conversion.source)
-        let id = conversion.item.id
-        handle = id == conversion.structure.primaryID ? try context.primaryHandle() : try context.imageHandle(id)
+        let id = conversion.item.id, primaryID = conversion.structure.primaryID
+        if let master = conversion.master {
+            // libheif reaches an auxiliary image only through the image it belongs to.
+            let owner = master == primaryID ? try context.primaryHandle() : try context.imageHandle(master)
+            handle = try owner.auxiliaryHandle(id)
+        } else {
+            handle = id == primaryID ? try context.primaryHandle() : try context.imageHandle(id)
+        }
         monochrome = conversion.item.isMonochrome
         background = conversion.options.background
     }

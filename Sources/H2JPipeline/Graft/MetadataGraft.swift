@@ -36,7 +36,8 @@ struct MetadataGraft {
             guard let fallback = engine.libraryMetadata() else { throw error }
             metadata = fallback
         }
-        metadata.icc = metadata.icc
+        // An auxiliary image is data (depth, a matte, a gain map), not colour: no profile.
+        metadata.icc = context.master != nil ? nil : metadata.icc
             ?? SourceMetadata.nclx(context.structure, context.item.id).flatMap(ICCFromNCLX.profile(for:))
         let isPrimary = context.item.id == context.structure.primaryID
         trailers = isPrimary ? try VendorTrailers(structure: context.structure, source: context.source, mode: options.metadata) : nil
@@ -46,7 +47,8 @@ struct MetadataGraft {
         segments = JPEGMarkers(source: metadata, mode: options.metadata, stripGPS: options.stripGPS, mark: mark,
                                width: engine.width, height: engine.height)
         warnings = segments.warnings + (trailers?.warnings ?? [])
-            + (options.metadata == .keep ? AuxiliaryMetadata.warnings(context.structure, primary: context.item.id) : [])
+            + (options.metadata == .keep && context.master == nil
+                ? AuxiliaryMetadata.warnings(context.structure, primary: context.item.id, carried: context.carriedAuxiliaries) : [])
     }
 
     /// Which metadata the output carries.

@@ -113,6 +113,9 @@ struct WorkerJob {
         out.int(options.decodingThreads)
         out.string(options.images.rawValue)
         out.string(options.stereo.rawValue)
+        out.int(options.auxiliaries.count)
+        AuxiliaryOutput.allCases.filter(options.auxiliaries.contains).forEach { out.string($0.rawValue) }
+        out.bool(options.auxiliariesChosen)
     }
 
     init(from reader: inout WireReader) throws(WireError) {
@@ -130,6 +133,10 @@ struct WorkerJob {
         options.decodingThreads = max(1, min(try reader.int(), 256))
         options.images = try reader.value(ImageSelection.self)
         options.stereo = try reader.value(StereoLayout.self)
+        let kinds = try reader.int()
+        guard (0...AuxiliaryOutput.allCases.count).contains(kinds) else { throw WireError(reason: "\(kinds) auxiliary kinds") }
+        options.auxiliaries = Set(try (0..<kinds).map { _ throws(WireError) in try reader.value(AuxiliaryOutput.self) })
+        options.auxiliariesChosen = try reader.bool()
         job = Job(source: source.map(Endpoint.path) ?? .standardStream, output: output.map(Endpoint.path) ?? .standardStream,
                   action: action, bytes: bytes)
         self.options = options
@@ -194,6 +201,8 @@ extension ConversionResult {
         out.optional(sourceSHA256) { $0.string($1) }
         out.int(notCarried.count)
         notCarried.forEach { out.string($0) }
+        out.int(leftOut.count)
+        leftOut.forEach { out.string($0) }
         out.int(outputs.count)
         for file in outputs {
             out.string(file.name.suffix)
@@ -224,6 +233,9 @@ extension ConversionResult {
         let parts = try reader.int()
         guard (0...100).contains(parts) else { throw WireError(reason: "\(parts) parts not carried") }
         notCarried = try (0..<parts).map { _ throws(WireError) in try reader.string() }
+        let excluded = try reader.int()
+        guard (0...100).contains(excluded) else { throw WireError(reason: "\(excluded) parts left out") }
+        leftOut = try (0..<excluded).map { _ throws(WireError) in try reader.string() }
         let files = try reader.int()
         guard (0...Self.maxOutputs).contains(files) else { throw WireError(reason: "\(files) outputs") }
         outputs = try (0..<files).map { _ throws(WireError) in

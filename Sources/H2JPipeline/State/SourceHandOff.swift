@@ -15,7 +15,8 @@ package enum HandOffAction: Sendable, Equatable {
 }
 
 /// The verified hand-off of one source. Nothing happens to it unless, in this order:
-/// - its state record says its outputs carry all of it (no warning, nothing left out);
+/// - its state record says its outputs carry all of it (no warning, nothing left out but
+///   what the user's own options left out: `--images primary`, `--aux` without a kind);
 /// - every output is re-read and decodes whole, without warnings, at the planned size;
 /// - every output's SHA-256 is recorded in the state (committed with `synchronous = FULL`);
 /// - every output and its directory are fsynced.
@@ -35,8 +36,10 @@ struct SourceHandOff {
             if !result.notCarried.isEmpty {
                 throw Refusal(description: "it holds what its outputs do not carry: \(result.notCarried.joined(separator: ", "))")
             }
-            if !result.warnings.isEmpty {
-                throw Refusal(description: "its conversion warned (\(Set(result.warnings.map(\.code.rawValue)).sorted().joined(separator: ", ")))")
+            // What the user's own options left out is named in a warning of its own, and is no reason to keep it.
+            let warned = result.warnings.filter { $0.code != .contentNotConverted }
+            if !warned.isEmpty {
+                throw Refusal(description: "its conversion warned (\(Set(warned.map(\.code.rawValue)).sorted().joined(separator: ", ")))")
             }
             try handOff(candidate, record)
             result.handOff = action == .delete ? "deleted" : "moved"
