@@ -9,6 +9,7 @@
 #include <stdint.h>
 #include <string.h>
 #include <signal.h>
+#include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
@@ -153,4 +154,8 @@ int h2j_enter_sandbox(void) {
     if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0) return -1;
     return prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &filter);
 #endif
+}
+
+int h2j_memory_file(void) {
+    return memfd_create("heic2jpg", MFD_CLOEXEC);
 }

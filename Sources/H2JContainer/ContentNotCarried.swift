@@ -15,7 +15,9 @@ extension HEIFStructure {
     /// gain-map (`tmap`) items, image sequences (with their frame counts). Thumbnails,
     /// tiles and an image's own derivation are not content of their own. Empty when the
     /// outputs carry everything.
-    package func contentNotCarried(converted: Set<UInt32>? = nil, auxiliaries: Set<UInt32> = []) -> [ContentPart] {
+    /// `toneMapCarried`: an Ultra HDR output carries the `tmap` item's HDR rendition.
+    package func contentNotCarried(converted: Set<UInt32>? = nil, auxiliaries: Set<UInt32> = [],
+                                   toneMapCarried: Bool = false) -> [ContentPart] {
         let carried = converted ?? [primaryID]
         var missing: [ContentPart] = []
         let others = stillImages().filter { !carried.contains($0) }
@@ -30,7 +32,7 @@ extension HEIFStructure {
             }
         }
         missing += kinds.sorted { $0.withArticle < $1.withArticle }.map { ContentPart(.auxiliary($0), $0.withArticle) }
-        if items.values.contains(where: { $0.type == "tmap" }) { missing.append(ContentPart(.gainMapItem, "a gain map ('tmap' item)")) }
+        if !toneMapCarried, items.values.contains(where: { $0.type == "tmap" }) { missing.append(ContentPart(.gainMapItem, "a gain map ('tmap' item)")) }
         if let sequences = sequencePhrase { missing.append(ContentPart(.sequence, sequences)) }
         return missing
     }

@@ -45,4 +45,12 @@ extension HEIFStructure {
             .filter { $0 != id && items[$0].map { imageTypes.contains($0.type) } ?? false }
         return auxiliaries.sorted().map { ($0, AuxiliaryKind(urn: auxiliaryType(of: $0) ?? "")) }
     }
+
+    /// The URN of Apple's HDR gain map (iPhone 12 and later).
+    package static let appleGainMapURN = "urn:com:apple:photo:2020:aux:hdrgainmap"
+
+    /// The primary's Apple HDR gain map (an auxiliary image with Apple's URN), if any.
+    package var appleGainMap: UInt32? {
+        auxiliaryImages(of: primaryID).map(\.id).first { auxiliaryType(of: $0) == Self.appleGainMapURN }
+    }
 }

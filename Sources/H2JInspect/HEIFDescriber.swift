@@ -91,12 +91,9 @@ enum HEIFDescriber {
     /// The primary's Apple HDR gain map, with the headroom from its own XMP or the
     /// maker note in the primary's EXIF item (`primaryEXIF`).
     static func appleGainMap(_ structure: HEIFStructure, _ source: ByteSource, primaryEXIF: [UInt8]?) -> ImageProperties.AppleGainMap? {
-        let apple = "urn:com:apple:photo:2020:aux:hdrgainmap"
-        guard let id = structure.references.filter({ $0.type == "auxl" && $0.to.contains(structure.primaryID) }).map(\.from)
-            .first(where: { structure.auxiliaryType(of: $0) == apple }) else { return nil }
+        guard let id = structure.appleGainMap else { return nil }
         let gainMapXMP = (try? SourceMetadata(storedIn: structure, primary: id, source: source))?.xmp
-        let exif = primaryEXIF.flatMap { try? EXIFDirectory(heifExifItem: $0).tiff }
-        let headroom = AppleHDRHeadroom.headroom(gainMapXMP: gainMapXMP, primaryEXIF: exif)
+        let headroom = AppleHDRHeadroom.headroom(gainMapXMP: gainMapXMP, primaryExifItem: primaryEXIF)
         return ImageProperties.AppleGainMap(id: id, headroom: headroom?.value, origin: headroom?.origin)
     }
 

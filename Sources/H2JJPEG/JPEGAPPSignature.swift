@@ -11,6 +11,9 @@ package enum JPEGAPPSignature {
     /// APP2 ICC profile chunks (ICC.1 Annex B.4): `ICC_PROFILE\0`, then sequence number,
     /// count and chunk.
     package static let icc = Array("ICC_PROFILE\0".utf8)
+    /// APP2 ISO 21496-1 gain-map metadata: the URN and a NUL, then the version fields
+    /// (the primary of a gain-map JPEG) or the whole metadata (its gain map).
+    package static let iso21496 = Array("urn:iso:std:iso:ts:21496:-1\0".utf8)
     /// The largest payload of one segment: 65,535 less the 2-byte length field.
     package static let maxPayloadBytes = 65_533
 }

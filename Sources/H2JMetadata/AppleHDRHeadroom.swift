@@ -22,6 +22,11 @@ package enum AppleHDRHeadroom {
         return (Math.exp2(max(stops(m33: m33, m48: m48), 0)), .makerNote)
     }
 
+    /// The same from the primary's HEIF `Exif` item (its 4-byte offset, then the TIFF bytes).
+    package static func headroom(gainMapXMP: [UInt8]?, primaryExifItem: [UInt8]?) -> (value: Double, origin: Origin)? {
+        headroom(gainMapXMP: gainMapXMP, primaryEXIF: primaryExifItem.flatMap { try? EXIFDirectory(heifExifItem: $0).tiff })
+    }
+
     /// Stops of headroom from maker-note tags 33 and 48.
     static func stops(m33: Double, m48: Double) -> Double {
         if m33 < 1 {

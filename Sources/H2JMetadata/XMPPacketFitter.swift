@@ -56,7 +56,8 @@ enum XMPPacketFitter {
         var namespaces = ExtendedNamespaces(structure)
         var moved: [(name: String, bytes: Int)] = []
         var movedAdded: [XMPProperty] = []
-        let addedBySize = adding.filter { $0.namespace != .h2j }
+        // The mark and a gain map's claims stay in the standard packet, where readers look.
+        let addedBySize = adding.filter { !XMPNamespace.neverExtended.contains($0.namespace) }
             .map { ($0, XMPSerializer.serialized($0, asciiOnly: false).count) }
             .sorted { $0.1 > $1.1 }
         for (property, bytes) in addedBySize {
@@ -156,8 +157,8 @@ private struct NewDescription {
         var attributes = [about]
         if declaresRDF { attributes.append(XMPSerializer.declaration(XMPSerializer.rdf)) }
         var prefixes: Set<String> = []
-        for property in properties where prefixes.insert(property.namespace.prefix).inserted {
-            attributes.append(XMPSerializer.declaration(property.namespace))
+        for namespace in properties.flatMap(\.namespaces) where prefixes.insert(namespace.prefix).inserted {
+            attributes.append(XMPSerializer.declaration(namespace))
         }
         return [UInt8(ascii: " ")] + XMPSerializer.description(attributes: attributes, properties: properties, asciiOnly: asciiOnly)
             + [UInt8(ascii: "\n")]

@@ -13,6 +13,21 @@ package struct XMPProperty: Sendable, Equatable {
         case languageAlternative(String)
         /// An `rdf:Seq` of text items (dc:creator).
         case orderedArray([String])
+        /// An `rdf:Seq` of `rdf:li rdf:parseType="Resource"`, each holding one empty
+        /// element `item` whose attributes are the text properties given (Ultra HDR's
+        /// `Container:Directory` of `Container:Item`s).
+        case resourceSequence(item: XMPProperty.Name, [[XMPProperty]])
+    }
+
+    /// A qualified element name, for `resourceSequence`.
+    package struct Name: Sendable, Equatable {
+        package let namespace: XMPNamespace
+        package let name: String
+
+        package init(_ namespace: XMPNamespace, _ name: String) {
+            self.namespace = namespace
+            self.name = name
+        }
     }
 
     package let namespace: XMPNamespace
@@ -28,6 +43,13 @@ package struct XMPProperty: Sendable, Equatable {
 
     /// `prefix:name`, e.g. `exif:UserComment`.
     package var qualifiedName: String { "\(namespace.prefix):\(name)" }
+
+    /// Every namespace the serialized property uses: its own, and those of a resource
+    /// sequence's items and their attributes.
+    package var namespaces: [XMPNamespace] {
+        guard case .resourceSequence(let item, let entries) = value else { return [namespace] }
+        return [namespace, item.namespace] + entries.flatMap { $0.map(\.namespace) }
+    }
 }
 
 /// An XML namespace with the prefix this project writes it under.
@@ -47,4 +69,10 @@ package struct XMPNamespace: Sendable, Equatable, Hashable {
     package static let xmpNote = XMPNamespace(prefix: "xmpNote", uri: "http://ns.adobe.com/xmp/note/")
     /// heic2jpg's provenance mark (see `ProvenanceMark`).
     package static let h2j = XMPNamespace(prefix: "h2j", uri: "http://ns.heic2jpg.dev/provenance/1.0/")
+    /// Adobe's gain map (Ultra HDR), and Google's container that locates it.
+    package static let hdrgm = XMPNamespace(prefix: "hdrgm", uri: "http://ns.adobe.com/hdr-gain-map/1.0/")
+    package static let container = XMPNamespace(prefix: "Container", uri: "http://ns.google.com/photos/1.0/container/")
+    package static let containerItem = XMPNamespace(prefix: "Item", uri: "http://ns.google.com/photos/1.0/container/item/")
+    /// Added properties of these namespaces never move to Extended XMP.
+    static let neverExtended: Set<XMPNamespace> = [.h2j, .hdrgm, .container]
 }

@@ -75,6 +75,12 @@ enum XMPSerializer {
             content = Array("<rdf:Alt>".utf8) + item(text, " xml:lang=\"x-default\"") + Array("</rdf:Alt>".utf8)
         case .orderedArray(let items):
             content = Array("<rdf:Seq>".utf8) + items.flatMap { item($0) } + Array("</rdf:Seq>".utf8)
+        case .resourceSequence(let element, let entries):
+            let elementName = Array("\(element.namespace.prefix):\(element.name)".utf8)
+            content = Array("<rdf:Seq>".utf8) + entries.flatMap { attributes in
+                Array("<rdf:li rdf:parseType=\"Resource\"><".utf8) + elementName
+                    + attributes.flatMap { serialized($0, asciiOnly: asciiOnly) } + Array("/></rdf:li>".utf8)
+            } + Array("</rdf:Seq>".utf8)
         }
         return Array("\n  <".utf8) + name + [UInt8(ascii: ">")] + content + Array("</".utf8) + name + [UInt8(ascii: ">")]
     }

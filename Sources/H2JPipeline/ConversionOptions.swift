@@ -27,6 +27,9 @@ package struct ConversionOptions: Sendable, Equatable {
     package var images = ImageSelection.all
     /// `--stereo`: how a stereo pair is written.
     package var stereo = StereoLayout.mpo
+    /// `--hdr`: whether a source's HDR gain map makes the output an Ultra HDR JPEG (keep
+    /// mode only; strip mode writes pixels only).
+    package var hdr = HDROutput.ultraHDR
     /// `--aux`: which auxiliary images become grayscale JPEGs beside their image.
     package var auxiliaries: Set<AuxiliaryOutput> = []
     /// Whether `--aux` was given: the kinds it leaves out are then left out as the user
@@ -49,7 +52,7 @@ package struct ConversionOptions: Sendable, Equatable {
     /// converted with other settings is converted again.
     package var fingerprint: String {
         "metadata=\(metadata.rawValue);quality=\(quality);strip-gps=\(stripGPS);mark=\(mark);background=\(background);"
-            + "max-pixels=\(maxPixels);images=\(images.rawValue);stereo=\(stereo.rawValue);aux=\(AuxiliaryOutput.allCases.filter(auxiliaries.contains).map(\.rawValue).joined(separator: ","))"
+            + "max-pixels=\(maxPixels);images=\(images.rawValue);stereo=\(stereo.rawValue);hdr=\(hdr.rawValue);aux=\(AuxiliaryOutput.allCases.filter(auxiliaries.contains).map(\.rawValue).joined(separator: ","))"
     }
 }
 
@@ -99,4 +102,12 @@ package enum AuxiliaryOutput: String, Sendable, Equatable, CaseIterable {
         case .other: return nil
         }
     }
+}
+
+/// `--hdr`: what becomes of a source's HDR rendition (its gain map).
+package enum HDROutput: String, Sendable, Equatable, CaseIterable {
+    /// An Ultra HDR JPEG: the SDR image, then its gain map (Adobe's XMP and ISO 21496-1).
+    case ultraHDR = "ultrahdr"
+    /// The SDR rendition only; the gain map is named as left out.
+    case sdr
 }

@@ -61,6 +61,8 @@ package struct ConversionResult: Sendable, Equatable {
     /// bytes and digest fields above are the primary's): with `--images all`, one per
     /// still image of the file. Empty when nothing was written.
     package var outputs: [OutputFile] = []
+    /// What the output's HDR rendition (an Ultra HDR gain map) comes from; nil for SDR.
+    package var hdr: String?
     /// `--delete-source`/`--move-source`: `deleted` or `moved` once the source was handed off.
     package var handOff: String?
     package var milliseconds = 0

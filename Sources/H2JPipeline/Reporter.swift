@@ -220,6 +220,7 @@ package final class Reporter: @unchecked Sendable {
         line.add("bytes", result.bytes)
         line.add("engine", result.engine?.rawValue)
         line.add("engineReason", result.engineReason)
+        line.add("hdr", result.hdr)
         var metadata = JSONLine()
         metadata.add("exif", result.metadata.exif)
         metadata.add("xmp", result.metadata.xmp)

@@ -7,4 +7,5 @@ import Glibc
 package enum Math {
     package static func exp2(_ x: Double) -> Double { Glibc.exp2(x) }
     package static func log2(_ x: Double) -> Double { Glibc.log2(x) }
+    package static func pow(_ x: Double, _ y: Double) -> Double { Glibc.pow(x, y) }
 }

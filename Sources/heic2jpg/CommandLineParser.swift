@@ -35,6 +35,7 @@ package enum CommandLineParser {
         OptionSpec("--jobs", "j", value: "<n>"), OptionSpec("--metadata", value: "<mode>"),
         OptionSpec("--strip-gps"), OptionSpec("--no-mark"), OptionSpec("--overwrite"), OptionSpec("--images", value: "<which>"),
         OptionSpec("--stereo", value: "<layout>"), OptionSpec("--aux", value: "<kinds>"),
+        OptionSpec("--hdr", value: "<output>"),
         OptionSpec("--on-conflict", value: "<policy>"), OptionSpec("--dry-run"),
         OptionSpec("--report", value: "<file>"), OptionSpec("--background", value: "<#rrggbb>"),
         OptionSpec("--max-pixels", value: "<MP>"), OptionSpec("--max-memory", value: "<size>"),
@@ -106,6 +107,9 @@ package enum CommandLineParser {
                 }
                 request.options.auxiliaries = kinds
                 request.options.auxiliariesChosen = true
+            case "--hdr":
+                guard let hdr = HDROutput(rawValue: text) else { throw .invalidValue(text, for: label, "expected 'ultrahdr' or 'sdr'") }
+                request.options.hdr = hdr
             case "--stereo":
                 guard let layout = StereoLayout(rawValue: text) else { throw .invalidValue(text, for: label, "expected 'mpo' or 'split'") }
                 request.options.stereo = layout

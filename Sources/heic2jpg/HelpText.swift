@@ -49,6 +49,11 @@ package enum HelpText {
                               NAME-3.jpg, … (collections, bursts, stereo pairs);
                               primary: the primary alone, the others named in a
                               warning. (values: all, primary; default: all)
+      --hdr <output>          A source with an HDR gain map (iPhone, Samsung, ISO
+                              21496-1): ultrahdr writes an Ultra HDR JPEG (the SDR
+                              image, then its gain map, with Adobe's and ISO's
+                              metadata), in keep mode; sdr writes the SDR image
+                              only. (values: ultrahdr, sdr; default: ultrahdr)
       --aux <kinds>           Also write auxiliary images as grayscale JPEGs with
                               the XMP that describes them: NAME.depth.jpg,
                               NAME.matte.jpg, NAME.gainmap.jpg, NAME.alpha.jpg.

@@ -125,8 +125,11 @@ struct CorpusEndToEndTests {
             problems.append("\(file): \(key) \(value.prefix(60)) -> \(after[key].map { String($0.prefix(60)) } ?? "missing")")
         }
         let inherited = inheritedWarnings[file] ?? []
+        // An Ultra HDR output's ISO 21496-1 APP2 is a segment exiftool does not know.
+        let ultraHDR = run.entries[file]?["hdr"] is String
         let added = try validationWarnings(output).subtracting(validationWarnings(source))
             .filter { warning in !inherited.contains { warning.contains($0) } }
+            .filter { !(ultraHDR && $0 == "[minor] Unknown APP2 segment") }
         if !added.isEmpty { problems.append("\(file): -validate adds \(added.sorted())") }
         return (problems, kept)
     }

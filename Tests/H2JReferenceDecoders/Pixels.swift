@@ -10,6 +10,12 @@ package struct RGBPicture {
     package let height: Int
     package let pixels: [UInt8]
 
+    package init(width: Int, height: Int, pixels: [UInt8]) {
+        self.width = width
+        self.height = height
+        self.pixels = pixels
+    }
+
     /// PSNR over all RGB samples, in dB (99 for identical pictures).
     package func psnr(against other: RGBPicture) -> Double {
         precondition(width == other.width && height == other.height)

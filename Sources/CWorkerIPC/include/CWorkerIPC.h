@@ -40,6 +40,11 @@ int h2j_fork_worker(int socket, int error_output);
 /// set when the kernel refuses filters (the worker then runs without one).
 int h2j_enter_sandbox(void);
 
+/// An anonymous in-memory file (`memfd_create`, close-on-exec): where a worker, which
+/// the sandbox keeps from creating files, encodes a JPEG it needs as bytes (a gain
+/// map). Returns the descriptor, or -1 with errno set.
+int h2j_memory_file(void);
+
 #ifdef __cplusplus
 }
 #endif

@@ -20,8 +20,9 @@ protocol ConversionEngine {
     mutating func decode() throws
     /// Writes the frame header for this engine's pixels.
     func start(_ writer: JPEGWriter, quality: Int) throws
-    /// Writes every row of pixels, after the graft's segments.
-    func writePixels(to writer: JPEGWriter) throws
+    /// Writes every row of pixels, after the graft's segments, each sample through
+    /// `mapping` when given (a gain map's codes).
+    func writePixels(to writer: JPEGWriter, mapping: SampleMapping?) throws
     /// What decoding left to say about the pixels.
     var warnings: [Warning] { get }
 }

@@ -5,6 +5,7 @@ import H2JContainer
 import H2JJPEG
 import H2JJPEGCodec
 import H2JLibheif
+import H2JMetadata
 import H2JSupport
 import H2JTiles
 
@@ -75,10 +76,12 @@ package struct Converter: Sendable {
         let structure = context.structure, primaryID = context.item.id
         let plans = OutputPlan.plans(structure, images: options.images, stereo: options.stereo, auxiliaries: options.auxiliaries,
                                      toStream: job.output == .standardStream)
-        let plannedAuxiliaries = Set(plans.filter { $0.master != nil }.flatMap(\.items))
-        context.carriedAuxiliaries = plannedAuxiliaries
         var result = ConversionResult(source: job.source.display, output: job.output.display, status: .converted)
         var warnings = structure.declaredSizeWarnings(from: context.source)
+        let gainMap = ultraHDRGainMap(context, warnings: &warnings)
+        // Auxiliary images written with their metadata: `--aux` ones, and the gain map of an Ultra HDR output.
+        let plannedAuxiliaries = Set(plans.filter { $0.master != nil }.flatMap(\.items) + (gainMap.map { [$0.source.item] } ?? []))
+        context.carriedAuxiliaries = plannedAuxiliaries
         var converted: Set<UInt32> = [], auxiliaries: Set<UInt32> = []
         var sourceSHA256: String?
         for plan in plans {
@@ -95,8 +98,10 @@ package struct Converter: Sendable {
                     }
                 }
                 guard contexts.count == plan.items.count else { continue }
+                let carriesGainMap = holdsPrimary && plan.items.count == 1 && plan.master == nil
                 let written = holdsPrimary
-                    ? try write(contexts, as: plan.name, engineUsed: &engineUsed, sourceSHA256: sourceSHA256)
+                    ? try write(contexts, as: plan.name, engineUsed: &engineUsed, sourceSHA256: sourceSHA256,
+                                gainMap: carriesGainMap ? gainMap : nil)
                     : try write(contexts, as: plan.name, engineUsed: &otherEngine, sourceSHA256: sourceSHA256)
                 sourceSHA256 = sourceSHA256 ?? written.sourceSHA256
                 result.outputs.append(written.file)
@@ -110,6 +115,10 @@ package struct Converter: Sendable {
                     result.width = written.file.width
                     result.height = written.file.height
                     result.metadata = written.metadata
+                    if carriesGainMap, let gainMap {
+                        result.hdr = "Ultra HDR: " + gainMap.source.description
+                        auxiliaries.insert(gainMap.source.item)
+                    }
                 }
                 for (id, said) in written.warnings {
                     guard id != primaryID || plan.master != nil else {
@@ -126,7 +135,9 @@ package struct Converter: Sendable {
             }
         }
         result.sourceSHA256 = sourceSHA256
-        (result.notCarried, result.leftOut) = notCarried(structure.contentNotCarried(converted: converted, auxiliaries: auxiliaries))
+        let toneMapCarried = result.hdr != nil && gainMap?.source.toneMap != nil
+        (result.notCarried, result.leftOut) = notCarried(structure.contentNotCarried(converted: converted, auxiliaries: auxiliaries,
+                                                                                     toneMapCarried: toneMapCarried))
         result.warnings = warnings + [HEIFStructure.contentNotConvertedWarning(result.notCarried, excluded: result.leftOut)].compactMap { $0 }
         return result
     }
@@ -140,6 +151,8 @@ package struct Converter: Sendable {
             switch part.kind {
             case .images where options.images == .primary:
                 leftOut.append(part.phrase + " (--images all writes them)")
+            case .auxiliary(.hdrGainMap) where options.hdr == .sdr, .gainMapItem where options.hdr == .sdr:
+                leftOut.append(part.phrase + " (--hdr ultrahdr writes it)")
             case .auxiliary(let kind) where AuxiliaryOutput(kind) != nil:
                 let output = AuxiliaryOutput(kind)!
                 let phrase = part.phrase + " (--aux \(output.rawValue) writes it)"
@@ -173,26 +186,30 @@ package struct Converter: Sendable {
     }
 
     /// engine → limit → graft → decode, for one image. `sourceSHA256` is the digest an
-    /// earlier image computed for the mark.
-    private func prepare(_ context: ConversionContext, sourceSHA256: String?,
+    /// earlier image computed for the mark; `xmpAdding`, more XMP (an Ultra HDR primary's).
+    private func prepare(_ context: ConversionContext, sourceSHA256: String?, xmpAdding: [XMPProperty] = [],
                          engineUsed: inout ConversionResult.Engine?) throws(PipelineError) -> PreparedImage {
         var (engine, refusal) = try at(.engine) { try ConversionEngines.choose(context, decoders: decoders) }
         engineUsed = engine.kind
         try at(.limit, engine: engine.kind) { try checkLimit(width: engine.width, height: engine.height) }
-        let graft = try at(.graft, engine: engine.kind) { try MetadataGraft(context, engine: engine, sourceSHA256: sourceSHA256) }
+        let graft = try at(.graft, engine: engine.kind) {
+            try MetadataGraft(context, engine: engine, sourceSHA256: sourceSHA256, xmpAdding: xmpAdding)
+        }
         try at(.decode, engine: engine.kind) { try engine.decode() }
         return PreparedImage(context: context, engine: engine, refusal: refusal, graft: graft)
     }
 
-    /// Writes one output `name`: one image, or (two contexts) a stereo MPO of the left
-    /// and the right view (`MultiPictureOutput`).
+    /// Writes one output `name`: one image, that image with its gain map after it (an
+    /// Ultra HDR JPEG), or (two contexts) a stereo MPO of the left and the right view
+    /// (`MultiPictureOutput`).
     private func write(_ contexts: [ConversionContext], as name: OutputName, engineUsed: inout ConversionResult.Engine?,
-                       sourceSHA256: String?) throws(PipelineError) -> WrittenImage {
+                       sourceSHA256: String?, gainMap: EncodedGainMap? = nil) throws(PipelineError) -> WrittenImage {
         let job = contexts[0].job
         var digest = sourceSHA256
         var prepared: [PreparedImage] = []
+        let claims = gainMap.map { UltraHDRXMP.primaryProperties(gainMapLength: $0.jpeg.count) } ?? []
         for context in contexts {
-            let image = try prepare(context, sourceSHA256: digest, engineUsed: &engineUsed)
+            let image = try prepare(context, sourceSHA256: digest, xmpAdding: claims, engineUsed: &engineUsed)
             digest = digest ?? image.graft.sourceSHA256
             prepared.append(image)
         }
@@ -201,12 +218,21 @@ package struct Converter: Sendable {
         let engine = first.engine.kind
         let written = try at(.write, engine: engine) {
             try destination.write(job, name: name, attributes: first.context.file.map(OutputAttributes.init)) { fd in
-                if prepared.count == 1 {
+                if let gainMap {
+                    let iso = [0xFF, 0xE2, 0, 0] + JPEGAPPSignature.iso21496 + GainMapMetadata.isoVersionPayload
+                    try MultiPictureOutput.write(to: fd, path: path, types: [.baselinePrimary, .undefined], first: { segment in
+                        try encode(first, to: fd, path: path, extras: [iso, segment], trailer: false)
+                    }, others: [{ try POSIX.writeAll(gainMap.jpeg, to: fd, path: path) }])
+                    try first.graft.writeTrailer(to: fd, path: path)
+                } else if prepared.count == 1 {
                     try encode(first, to: fd, path: path)
                 } else {
-                    try MultiPictureOutput.writeStereo(to: fd, path: path) { index, segment in
-                        try encode(prepared[index], to: fd, path: path, extra: segment, trailer: false)
-                    }
+                    try MultiPictureOutput.write(to: fd, path: path, types: [.disparity, .disparity], first: { segment in
+                        try encode(first, to: fd, path: path, extras: [segment], trailer: false)
+                    }, others: [{
+                        try encode(prepared[1], to: fd, path: path,
+                                   extras: [MultiPictureFormat.attributeSegment(number: 2, type: .disparity)], trailer: false)
+                    }])
                     // A vendor trailer (the primary's) goes after the last image.
                     for image in prepared { try image.graft.writeTrailer(to: fd, path: path) }
                 }
@@ -219,13 +245,14 @@ package struct Converter: Sendable {
     }
 
     /// The write sequence of one image: frame header, the graft's segments (then
-    /// `extra`, a Multi-Picture segment), pixels, EOI, and the vendor trailer.
-    private func encode(_ image: PreparedImage, to fd: Int32, path: String, extra: [UInt8]? = nil, trailer: Bool = true) throws {
+    /// `extras`, whole segments such as a Multi-Picture one), pixels, EOI, and the vendor
+    /// trailer.
+    private func encode(_ image: PreparedImage, to fd: Int32, path: String, extras: [[UInt8]] = [], trailer: Bool = true) throws {
         let writer = try JPEGWriter(fd: fd)
         try image.engine.start(writer, quality: options.quality)
         try image.graft.writeSegments(to: writer)
-        if let extra { try writer.writeMarker(Int(extra[1]), Array(extra[4...])) }
-        try image.engine.writePixels(to: writer)
+        for extra in extras { try writer.writeMarker(Int(extra[1]), Array(extra[4...])) }
+        try image.engine.writePixels(to: writer, mapping: nil)
         try writer.finish()
         if trailer { try image.graft.writeTrailer(to: fd, path: path) }
     }
@@ -269,7 +296,7 @@ package struct Converter: Sendable {
     }
 
     /// Refuses images over `maxPixels` (decompression bombs) before anything is decoded.
-    private func checkLimit(width: Int, height: Int) throws(LimitError) {
+    func checkLimit(width: Int, height: Int) throws(LimitError) {
         let (pixels, overflow) = width.multipliedReportingOverflow(by: height)
         guard width > 0, height > 0, !overflow, pixels <= options.maxPixels else {
             throw LimitError(width: width, height: height, maxPixels: options.maxPixels)

@@ -12,6 +12,9 @@ struct LibheifConversion: ConversionEngine {
     private let handle: LibheifHandle
     private let monochrome: Bool
     private let background: RGBColor
+    /// An auxiliary image (a gain map above all) is encoded without chroma subsampling:
+    /// its samples are exponents, not colours.
+    private let fullChroma: Bool
     private var image: DecodedImage?
 
     /// Reads the container with libheif and opens the item's handle; nothing is decoded.
@@ -29,6 +32,7 @@ struct LibheifConversion: ConversionEngine {
         }
         monochrome = conversion.item.isMonochrome
         background = conversion.options.background
+        fullChroma = conversion.master != nil
     }
 
     var kind: ConversionResult.Engine { .libheif }
@@ -49,12 +53,14 @@ struct LibheifConversion: ConversionEngine {
     func start(_ writer: JPEGWriter, quality: Int) throws {
         let image = try decoded()
         try writer.start(width: image.width, height: image.height, components: image.components,
-                         quality: quality, subsampling: .s420)
+                         quality: quality, subsampling: fullChroma ? .s444 : .s420)
     }
 
-    func writePixels(to writer: JPEGWriter) throws {
+    func writePixels(to writer: JPEGWriter, mapping: SampleMapping?) throws {
         try decoded().forEachBand { (rows, stride, count) throws(JPEGError) in
-            try writer.writeRows(rows, stride: stride, count: count)
+            guard let mapping else { return try writer.writeRows(rows, stride: stride, count: count) }
+            let mapped = mapping.mapped(rows, stride: stride, count: count)
+            try mapped.withUnsafeBufferPointer { (buffer) throws(JPEGError) in try writer.writeRows(buffer.baseAddress!, stride: stride, count: count) }
         }
     }
 

@@ -20,7 +20,7 @@ struct TileConversion: ConversionEngine {
         try writer.startRaw(width: width, height: height, components: engine.image.monochrome ? 1 : 3, quality: quality)
     }
 
-    func writePixels(to writer: JPEGWriter) throws {
-        try engine.run(into: writer)
+    func writePixels(to writer: JPEGWriter, mapping: SampleMapping?) throws {
+        if let mapping { try engine.run(into: MappedRawPlaneSink(writer: writer, mapping: mapping)) } else { try engine.run(into: writer) }
     }
 }

@@ -26,15 +26,16 @@ struct JPEGMarkers {
     /// packet of its own) and, in `keep` mode, as EXIF ImageUniqueID when the source's
     /// EXIF has none and it fits. EXIF fields the fitter moved out of an oversized EXIF
     /// are added to the XMP too, so they are not lost.
+    /// `xmpAdding`: more properties for the XMP in keep mode (an Ultra HDR primary's).
     init(source: SourceMetadata, mode: MetadataMode, stripGPS: Bool = false, mark: ProvenanceMark? = nil,
-         width: Int, height: Int) {
+         xmpAdding: [XMPProperty] = [], width: Int, height: Int) {
         icc = source.icc
         let markProperties = mark?.xmpProperties ?? []
         guard mode == .keep else {
             if !markProperties.isEmpty { setXMP(XMPForJPEG.make(packet: nil, width: width, height: height, adding: markProperties)) }
             return
         }
-        var adding = markProperties
+        var adding = xmpAdding + markProperties
         if let item = source.exif {
             let prepared = EXIFForJPEG.make(fromHEIFExifItem: item, width: width, height: height, stripGPS: stripGPS,
                                             imageUniqueID: mark?.imageUniqueID, requiredFields: true)

@@ -27,7 +27,10 @@ struct MetadataGraft {
 
     /// `sourceSHA256` is the digest an earlier image of the same source computed (the
     /// file is hashed once); the vendor trailer goes only into the primary's output.
-    init(_ context: ConversionContext, engine: any ConversionEngine, sourceSHA256 known: String? = nil) throws {
+    /// `xmpAdding`: properties the output's XMP gets besides the mark (an Ultra HDR
+    /// primary's gain-map claims).
+    init(_ context: ConversionContext, engine: any ConversionEngine, sourceSHA256 known: String? = nil,
+         xmpAdding: [XMPProperty] = []) throws {
         let options = context.options
         var metadata: SourceMetadata
         do {
@@ -45,7 +48,7 @@ struct MetadataGraft {
         let mark = sourceSHA256.map { ProvenanceMark(sourceName: context.sourceName, sourceSHA256: $0, mode: options.metadata,
                                                      quality: options.quality, version: Version.current) }
         segments = JPEGMarkers(source: metadata, mode: options.metadata, stripGPS: options.stripGPS, mark: mark,
-                               width: engine.width, height: engine.height)
+                               xmpAdding: xmpAdding, width: engine.width, height: engine.height)
         warnings = segments.warnings + (trailers?.warnings ?? [])
             + (options.metadata == .keep && context.master == nil
                 ? AuxiliaryMetadata.warnings(context.structure, primary: context.item.id, carried: context.carriedAuxiliaries) : [])

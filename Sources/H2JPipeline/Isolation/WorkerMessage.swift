@@ -116,6 +116,7 @@ struct WorkerJob {
         out.int(options.auxiliaries.count)
         AuxiliaryOutput.allCases.filter(options.auxiliaries.contains).forEach { out.string($0.rawValue) }
         out.bool(options.auxiliariesChosen)
+        out.string(options.hdr.rawValue)
     }
 
     init(from reader: inout WireReader) throws(WireError) {
@@ -137,6 +138,7 @@ struct WorkerJob {
         guard (0...AuxiliaryOutput.allCases.count).contains(kinds) else { throw WireError(reason: "\(kinds) auxiliary kinds") }
         options.auxiliaries = Set(try (0..<kinds).map { _ throws(WireError) in try reader.value(AuxiliaryOutput.self) })
         options.auxiliariesChosen = try reader.bool()
+        options.hdr = try reader.value(HDROutput.self)
         job = Job(source: source.map(Endpoint.path) ?? .standardStream, output: output.map(Endpoint.path) ?? .standardStream,
                   action: action, bytes: bytes)
         self.options = options
@@ -203,6 +205,7 @@ extension ConversionResult {
         notCarried.forEach { out.string($0) }
         out.int(leftOut.count)
         leftOut.forEach { out.string($0) }
+        out.optional(hdr) { $0.string($1) }
         out.int(outputs.count)
         for file in outputs {
             out.string(file.name.suffix)
@@ -236,6 +239,7 @@ extension ConversionResult {
         let excluded = try reader.int()
         guard (0...100).contains(excluded) else { throw WireError(reason: "\(excluded) parts left out") }
         leftOut = try (0..<excluded).map { _ throws(WireError) in try reader.string() }
+        hdr = try reader.optional(string)
         let files = try reader.int()
         guard (0...Self.maxOutputs).contains(files) else { throw WireError(reason: "\(files) outputs") }
         outputs = try (0..<files).map { _ throws(WireError) in

@@ -1,0 +1,60 @@
+import H2JContainer
+import H2JMetadata
+import H2JSupport
+
+extension Warning.Code {
+    /// The source's gain map cannot be used (ISO 21496-1 says to ignore it, or its
+    /// headroom is unknown): the output is SDR only.
+    static let gainMapNotUsed = Warning.Code("gain-map-not-used")
+}
+
+/// The HDR gain map of a source's primary, as an Ultra HDR JPEG needs it: the image item
+/// that holds it, the ISO 21496-1 metadata, and how its codes become ISO's.
+///
+/// An ISO 21496-1 `tmap` item that ISO says to honour wins (Samsung, the iPhone from iOS
+/// 18, libavif): its metadata is used as it is, with its gain map's codes. Otherwise an
+/// Apple gain map (`urn:com:apple:photo:2020:aux:hdrgainmap`) is restated in ISO terms
+/// (`GainMapMetadata.apple`), its headroom from its XMP or the maker note, its codes
+/// remapped (`appleCodeMapping`). A `tmap` whose base is the HDR rendition is not used:
+/// the primary would have to be tone-mapped first.
+struct GainMapSource {
+    let item: UInt32
+    /// The image whose auxiliary image the gain map is (libheif reaches it through that
+    /// image); nil for a gain map that is only a `tmap` input.
+    let master: UInt32?
+    let metadata: GainMapMetadata
+    /// Apple's codes → ISO's; nil when the codes are ISO's already.
+    let codeMapping: [UInt8]?
+    /// The `tmap` item carried with it, if any.
+    let toneMap: UInt32?
+    /// For the report: what the HDR rendition comes from.
+    let description: String
+
+    /// The primary's gain map; or nil, with a warning when there is one that cannot be used.
+    static func find(_ structure: HEIFStructure, source: ByteSource, primaryExifItem: [UInt8]?) -> (GainMapSource?, Warning?) {
+        var ignored: String?
+        if let tmap = structure.toneMappedImage(from: source), let gainMap = tmap.gainMap {
+            switch tmap.metadata {
+            case .success(let metadata) where metadata.baseIsHDR:
+                ignored = "the 'tmap' item \(tmap.id)'s base image is the HDR rendition, which heic2jpg does not tone-map yet"
+            case .success(let metadata):
+                let master = structure.auxiliaryImages(of: structure.primaryID).contains { $0.id == gainMap } ? structure.primaryID : nil
+                return (GainMapSource(item: gainMap, master: master, metadata: metadata, codeMapping: nil, toneMap: tmap.id,
+                                      description: "ISO 21496-1 gain map ('tmap' item \(tmap.id), gain map item \(gainMap))"), nil)
+            case .failure(let refusal):
+                ignored = "the 'tmap' item \(tmap.id) is ignored as ISO 21496-1 asks: \(refusal)"
+            }
+        }
+        if let apple = structure.appleGainMap {
+            let xmp = (try? SourceMetadata(storedIn: structure, primary: apple, source: source))?.xmp
+            guard let (headroom, origin) = AppleHDRHeadroom.headroom(gainMapXMP: xmp, primaryExifItem: primaryExifItem) else {
+                return (nil, Warning(.gainMapNotUsed, "the Apple gain map (item \(apple)) has no headroom in its XMP or the maker note: written as SDR only"))
+            }
+            let description = "Apple gain map (item \(apple)), headroom \(UltraHDRXMP.text(headroom)) from the \(origin.rawValue)"
+            return (GainMapSource(item: apple, master: structure.primaryID, metadata: .apple(headroom: headroom),
+                                  codeMapping: GainMapMetadata.appleCodeMapping(headroom: headroom), toneMap: nil,
+                                  description: description + (ignored.map { "; \($0)" } ?? "")), nil)
+        }
+        return (nil, ignored.map { Warning(.gainMapNotUsed, $0 + ": written as SDR only") })
+    }
+}

@@ -1,0 +1,64 @@
+import Foundation
+import H2JReferenceDecoders
+import H2JTestSupport
+import Testing
+
+/// A gain map becomes an Ultra HDR JPEG: the SDR primary, then the gain map as a second
+/// Multi-Picture image, with Adobe's hdrgm XMP and ISO 21496-1 APP2 segments.
+/// (`Scripts/ultrahdr-check` runs libultrahdr's own decoder over the same files.)
+@Suite("End to end: Ultra HDR from HEIF gain maps", .enabled(if: Tool.corpus != nil, "../shared/corpus is not present"))
+struct UltraHDREndToEndTests {
+    static var iPhone: String { (Tool.corpus ?? "") + "/iphone/iphone13pro-depth-gainmap.heic" }
+
+    @Test("An Apple gain map: two MPF images; the gain map a gray JPEG at its own size with hdrgm values from the headroom and its codes remapped from Rec. 709 linear gain; the directory names its length; exiftool validates")
+    func appleGainMap() throws {
+        let scratch = TemporaryDirectory()
+        let outcome = try Tool.run(["-o", scratch.sub("out"), "--report", scratch.sub("r.jsonl"), Self.iPhone])
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        let output = scratch.sub("out/iphone13pro-depth-gainmap.jpg")
+        let entry = try #require(try ReportFile(scratch.sub("r.jsonl")).bySource["iphone13pro-depth-gainmap.heic"])
+        #expect((entry["hdr"] as? String)?.contains("Apple gain map (item 52), headroom 3.48") == true, "\(entry["hdr"] ?? "")")
+        let tags = try ExifTool.run(["-s", "-a", "-MPF:all", "-XMP-hdrgm:all", "-XMP-Container:all", output]).stdoutText
+        #expect(tags.contains("NumberOfImages                  : 2") && tags.contains("Baseline MP Primary Image"), "\(tags)")
+        #expect(tags.contains("Version                         : 1.0"), "the primary says hdrgm:Version: \(tags)")
+        let gainMap = try ExifTool.output(["-b", "-MPImage2", output])
+        #expect(tags.contains("DirectoryItemLength             : \(gainMap.count)"), "\(tags)")
+        let gainTags = try ExifTool.run(["-s", "-XMP-hdrgm:all", "-ImageSize", "-ColorComponents"], on: gainMap, name: "gainmap.jpg")
+        for expected in ["GainMapMin                      : 0", "GainMapMax                      : 1.8", "Gamma                           : 1",
+                         "OffsetSDR                       : 0", "HDRCapacityMax                  : 1.8", "BaseRenditionIsHDR              : False",
+                         "ImageSize                       : 2016x1512", "ColorComponents                 : 1"] {
+            #expect(gainTags.contains(expected), "gain map: \(expected) in \(gainTags)")
+        }
+        // The codes: Apple's Rec. 709-encoded linear gain g becomes log2(1 + (H − 1)·g) / log2(H).
+        let headroom = 3.482202
+        let source = try #require(Reference.heifAuxiliary(Self.iPhone, 52))
+        let remapped = RGBPicture(width: source.width, height: source.height, pixels: source.pixels.map { code in
+            let v = Double(code) / 255
+            let linear = v < 0.081 ? v / 4.5 : pow((v + 0.099) / 1.099, 1 / 0.45)
+            return UInt8((log2(1 + (headroom - 1) * linear) / log2(headroom) * 255).rounded())
+        })
+        let decoded = try #require(Reference.jpeg(bytes: gainMap)?.picture)
+        #expect(decoded.psnr(against: remapped) >= 38, "the gain map's codes: \(decoded.psnr(against: remapped)) dB")
+        #expect(decoded.psnr(against: source) < decoded.psnr(against: remapped), "the codes are remapped, not copied")
+        let validation = try ExifTool.validationWarnings(of: [UInt8](try #require(FileManager.default.contents(atPath: output))), name: "u.jpg")
+        #expect(validation.filter { !$0.contains("Unknown APP2 segment") }.isEmpty, "\(validation)")
+        // The primary's pixels are those of the SDR conversion.
+        let sdr = try Tool.run(["--hdr", "sdr", "-o", scratch.sub("sdr"), Self.iPhone])
+        #expect(sdr.status == 0)
+        let sdrPixels = try #require(Reference.jpeg(scratch.sub("sdr/iphone13pro-depth-gainmap.jpg"))?.picture)
+        #expect(try #require(Reference.jpeg(output)?.picture).psnr(against: sdrPixels) == 99, "the same SDR pixels")
+    }
+
+    @Test("SDR only, and no claim of a gain map, in strip mode and with --hdr sdr")
+    func sdrOnly() throws {
+        let scratch = TemporaryDirectory()
+        for (options, directory) in [(["--metadata", "strip"], "strip"), (["--hdr", "sdr"], "sdr")] {
+            let outcome = try Tool.run(options + ["-o", scratch.sub(directory), Self.iPhone])
+            #expect(outcome.status == 0, "\(outcome.stderr)")
+            let bytes = try #require(FileManager.default.contents(atPath: scratch.sub("\(directory)/iphone13pro-depth-gainmap.jpg")))
+            for claim in ["hdrgm:", "Container:Directory", "MPF\0", "urn:iso:std:iso:ts:21496"] {
+                #expect(bytes.range(of: Data(claim.utf8)) == nil, "\(directory) carries \(claim)")
+            }
+        }
+    }
+}
