@@ -51,3 +51,35 @@ struct GainMapMetadataTests {
         for cut in 1..<Self.body().count { #expect(reason(Array(Self.body().prefix(cut))) != nil, "cut at \(cut)") }
     }
 }
+
+extension GainMapMetadataTests {
+    @Test("Written as a JPEG's ISO APP2 payload, metadata parses back as it was (one and three channels, signed values)")
+    func writtenPayloadRoundTrips() throws {
+        for flags: UInt8 in [0, 0x80, 0xC0] {
+            let parsed = try GainMapMetadata.parse(Self.body(flags: flags, channels: flags & 0x80 != 0 ? 3 : 1)).get()
+            #expect(try GainMapMetadata.parse([0] + parsed.isoPayload).get() == parsed, "flags \(flags)")
+        }
+        let negative = GainMapMetadata(useBaseColourSpace: false, baseHDRHeadroom: .init(0, 1), alternateHDRHeadroom: .init(2, 1),
+                                       channels: [.init(min: .init(-3, 2), max: .init(2, 1), gamma: .init(1, 1),
+                                                        baseOffset: .init(-1, 64), alternateOffset: .init(1, 64))])
+        #expect(try GainMapMetadata.parse([0] + negative.isoPayload).get() == negative)
+    }
+
+    @Test("Apple's gain map in ISO terms: 0 to log2(headroom) stops, gamma 1; its codes remapped so both rules give one HDR value")
+    func appleGainMap() throws {
+        let metadata = GainMapMetadata.apple(headroom: 4)
+        #expect(metadata.channels.count == 1 && metadata.channels[0].max.value == 2 && metadata.channels[0].gamma.value == 1)
+        #expect(metadata.alternateHDRHeadroom.value == 2 && metadata.baseHDRHeadroom.value == 0 && !metadata.baseIsHDR)
+        let table = GainMapMetadata.appleCodeMapping(headroom: 4)
+        #expect(table.count == 256 && table[0] == 0 && table[255] == 255)
+        #expect(zip(table, table.dropFirst()).allSatisfy { $0 <= $1 }, "monotonic")
+        for code in [30, 128, 200] {
+            // Apple: 1 + (H − 1)·L(v); ISO: 2^(log2(H)·g') — within the 8-bit step.
+            let v = Double(code) / 255
+            let linear = v < 0.081 ? v / 4.5 : Math.pow((v + 0.099) / 1.099, 1 / 0.45)
+            let apple = 1 + 3 * linear, iso = Math.exp2(2 * Double(table[code]) / 255)
+            #expect(abs(iso / apple - 1) < 0.01, "code \(code): \(apple) against \(iso)")
+        }
+        #expect(GainMapMetadata.appleCodeMapping(headroom: 1).allSatisfy { $0 == 0 }, "no headroom, no gain")
+    }
+}

@@ -298,3 +298,25 @@ struct XMPInsertionTests {
         #expect(checked >= 5)
     }
 }
+
+extension XMPInsertionTests {
+    @Test("A resource sequence (Ultra HDR's Container:Directory): well-formed, every namespace it uses declared, read back item by item; it never moves to Extended XMP")
+    func resourceSequence() throws {
+        let item = XMPProperty.Name(.container, "Item")
+        let directory = XMPProperty(.container, "Directory", .resourceSequence(item: item, [
+            [XMPProperty(.containerItem, "Semantic", .text("Primary")), XMPProperty(.containerItem, "Mime", .text("image/jpeg"))],
+            [XMPProperty(.containerItem, "Semantic", .text("GainMap")), XMPProperty(.containerItem, "Length", .text("1234"))],
+        ]))
+        let result = XMPForJPEG.make(packet: nil, width: 1, height: 1, adding: [XMPProperty(.hdrgm, "Version", .text("1.0")), directory])
+        #expect(S.xmlError(S.packet(result.payload)) == nil)
+        let text = S.text(result.payload)
+        for uri in [XMPNamespace.container.uri, XMPNamespace.containerItem.uri, XMPNamespace.hdrgm.uri] {
+            #expect(text.contains("=\"\(uri)\""), "\(uri) declared")
+        }
+        #expect(text.contains("<rdf:li rdf:parseType=\"Resource\"><Container:Item Item:Semantic=\"GainMap\" Item:Length=\"1234\"/></rdf:li>"), "\(text)")
+        let tags = try S.exiftool(packet: S.packet(result.payload))
+        #expect(tags["XMP-hdrgm:Version"] == "1.0", "\(tags)")
+        #expect(tags["XMP-Container:DirectoryItemLength"] == "1234", "\(tags)")
+        #expect(XMPNamespace.neverExtended.contains(.container) && XMPNamespace.neverExtended.contains(.hdrgm))
+    }
+}
