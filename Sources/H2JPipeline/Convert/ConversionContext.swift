@@ -7,8 +7,12 @@ import H2JSupport
 struct ConversionContext {
     let job: Job
     let options: ConversionOptions
-    /// The source's bytes: read through the file's descriptor, or memory for stdin.
+    /// The container the stages read: the source's bytes, or for a `mini` file the
+    /// ordinary HEIF it stands for (`MinimizedImage.translating`).
     let source: ByteSource
+    /// The source's own bytes, read through the file's descriptor, or memory for stdin:
+    /// what the provenance mark's digest is of.
+    let fileBytes: ByteSource
     /// The open source file (nil for stdin). It owns the descriptor `source` reads
     /// through, so the context keeps it open until the last tile is read; its times go
     /// onto the output.
