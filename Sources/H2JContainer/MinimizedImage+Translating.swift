@@ -47,7 +47,7 @@ extension MinimizedImage {
         guard let mini = next, mini.type == "mini" else { return nil }
         var offset = mini.end
         while let box = try? header(in: source, at: offset) {
-            if box.type == "meta" { throw .corruptStructure("the file has both a 'mini' and a 'meta' box") }
+            if box.type == "meta" { throw .malformedBox("mini", reason: "the file also has a 'meta' box") }
             offset = box.end
         }
         return (mini.payloadStart..<mini.end, minor)

@@ -208,7 +208,7 @@ struct MinimizedImageTests {
         #expect(throws: HEIFError.self) { try MinimizedImage.translating(MemoryByteSource(compressed.file)) }
         var both = MiniBoxBuilder()
         both.trailer = B.meta(primary: 1, items: [(1, "av01")])
-        #expect(throws: HEIFError.corruptStructure("the file has both a 'mini' and a 'meta' box")) {
+        #expect(throws: HEIFError.malformedBox("mini", reason: "the file also has a 'meta' box")) {
             try MinimizedImage.translating(MemoryByteSource(both.file))
         }
     }
