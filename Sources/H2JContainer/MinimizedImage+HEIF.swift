@@ -50,7 +50,7 @@ extension MinimizedImage {
         var items: [[UInt8]] = [infe(ItemID.image, itemType)]
         var references: [[UInt8]] = []
         var properties = PropertyTable()
-        var associations: [(item: Int, properties: [(index: Int, essential: Bool)])] = []
+        var associations: [(item: Int, list: [(index: Int, essential: Bool)])] = []
         var locations: [(item: Int, inIdat: Bool, extent: Range<Int>)] = []
         var idat: [UInt8] = []
         func fileExtent(_ range: Range<Int>) -> Range<Int> { (range.lowerBound + shift)..<(range.upperBound + shift) }
@@ -59,12 +59,17 @@ extension MinimizedImage {
             return idat.count..<(idat.count + bytes.count)
         }
 
+        // An empty configuration chunk gives no property (libheif leaves a `free` box in
+        // its place); the decoder then reports the missing configuration.
+        func configuration(_ bytes: [UInt8]) -> [(Int, Bool)] {
+            bytes.isEmpty ? [] : [(properties.add(BoxBytes.box(configurationType, bytes)), true)]
+        }
         let steps = orientationSteps
         let transforms = ([steps.quarterTurns.map { BoxBytes.box("irot", [UInt8($0)]) },
                            steps.mirror.map { BoxBytes.box("imir", [$0 == .horizontal ? 1 : 0]) }] as [[UInt8]?])
             .compactMap { $0 }.map { (properties.add($0), true) }  // transformative: essential
         let size = properties.add(Self.ispe(width: width, height: height))
-        var image = [(properties.add(BoxBytes.box(configurationType, main.configuration)), true), (size, false),
+        var image = configuration(main.configuration) + [(size, false),
                      (properties.add(Self.pixi(channels: chroma.channels, bitDepth: bitDepth)), false),
                      (properties.add(Self.colr(colour)), false)]
         if let icc { image.append((properties.add(BoxBytes.box("colr", BoxBytes.fourCC("prof") + icc)), false)) }
@@ -73,8 +78,7 @@ extension MinimizedImage {
 
         if let alpha {
             items.append(infe(ItemID.alpha, itemType, hidden: true))
-            associations.append((ItemID.alpha, [
-                (properties.add(BoxBytes.box(configurationType, alpha.configuration)), true), (size, false),
+            associations.append((ItemID.alpha, configuration(alpha.configuration) + [(size, false),
                 (properties.add(BoxBytes.fullBox("auxC", BoxBytes.cString(Self.alphaURN))), true),
                 (properties.add(Self.pixi(channels: 1, bitDepth: bitDepth)), false),
             ] + transforms))
@@ -89,8 +93,7 @@ extension MinimizedImage {
             if let nclx = gainMap.toneMapNCLX { toneMap.append((properties.add(Self.colr(nclx)), false)) }
             if let icc = gainMap.toneMapICC { toneMap.append((properties.add(BoxBytes.box("colr", BoxBytes.fourCC("prof") + icc)), false)) }
             associations.append((ItemID.toneMap, toneMap))
-            associations.append((ItemID.gainMap, [
-                (properties.add(BoxBytes.box(configurationType, gainMap.image.configuration)), true),
+            associations.append((ItemID.gainMap, configuration(gainMap.image.configuration) + [
                 (properties.add(Self.ispe(width: gainMap.width, height: gainMap.height)), false),
                 (properties.add(Self.pixi(channels: gainMap.chroma.channels, bitDepth: gainMap.bitDepth)), false),
                 (properties.add(Self.colr(NCLX(primaries: 2, transfer: 2, matrix: gainMap.matrix, fullRange: gainMap.fullRange))), false),
@@ -110,6 +113,7 @@ extension MinimizedImage {
             references.append(Self.reference("cdsc", from: ItemID.xmp, to: [ItemID.image]))
         }
 
+        // At most 17 properties: 7-bit indices (`ipma` version 0, flags 0) are enough.
         var ipma = BoxBytes.u32(associations.count)
         for (item, list) in associations {
             ipma += BoxBytes.u16(item) + [UInt8(list.count)] + list.map { UInt8($0.index) | ($0.essential ? 0x80 : 0) }

@@ -117,6 +117,18 @@ struct MinimizedImageTests {
         #expect(s.colour(of: 1).nclx == NCLX(primaries: 1, transfer: 13, matrix: 2, fullRange: true))
     }
 
+    @Test("An alpha plane without a configuration of its own shares the image's; an empty one gives no property")
+    func sharedConfiguration() throws {
+        var builder = MiniBoxBuilder()
+        builder.alphaData = [1, 2, 3]
+        let (_, s) = try translated(builder)
+        #expect(s.properties(of: 2, type: "av1C").first?.payload == builder.mainConfiguration)
+        #expect(s.propertyIndex(of: 1, type: "av1C") == s.propertyIndex(of: 2, type: "av1C"), "stored once")
+        builder.mainConfiguration = []
+        let (_, bare) = try translated(builder)
+        #expect(bare.properties(of: 1, type: "av1C").isEmpty && bare.properties(of: 2, type: "av1C").isEmpty)
+    }
+
     @Test("With explicit CICP, matrix_coefficients is read even for 4:0:0 (the current draft, as libheif reads it)")
     func monochromeCICP() throws {
         var builder = MiniBoxBuilder()
