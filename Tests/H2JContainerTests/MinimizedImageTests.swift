@@ -237,14 +237,6 @@ struct MinimizedImageTests {
         #expect(try MinimizedImage.translating(MemoryByteSource(B.box("ftyp", Array("isomavif".utf8)) + B.box("mini", builder.payload))) == nil)
     }
 
-    @Test("Sniffing: 'mif3' with a 'mini' box after 'ftyp' is HEIF; 'mif3' alone is ISO media")
-    func sniffing() {
-        let builder = MiniBoxBuilder()
-        #expect(ImageFormat.sniff(Array(builder.file.prefix(ImageFormat.sniffLength))) == .heif(brand: "mif3"))
-        #expect(ImageFormat.sniff(builder.ftyp + B.box("free", [])) == .isoMedia(brand: "mif3"))
-        #expect(ImageFormat.brands(builder.ftyp) == ["mif3"])
-    }
-
     @Test("A spliced source reads its head, its tail and across the seam, and refuses ranges outside")
     func splicedSource() throws {
         let source = SplicedByteSource(head: [1, 2, 3], tail: MemoryByteSource([4, 5, 6, 7]))
