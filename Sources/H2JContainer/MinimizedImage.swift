@@ -96,7 +96,7 @@ package struct MinimizedImage: Sendable, Equatable {
 }
 
 extension MinimizedImage {
-    /// The fields never take more bytes than this (about 260 at their longest).
+    /// The fields never take more bytes than this (1,943 bits, 243 bytes, at their longest).
     static let maxFieldBytes = 1024
 
     /// Reads the `mini` box whose payload spans `payload` in `source`. `brand` is the
@@ -105,7 +105,8 @@ extension MinimizedImage {
         let fields = try MinimizedImageFields.parse(
             try source.containerBytes(at: payload.lowerBound, count: min(payload.count, maxFieldBytes)))
         let (itemType, configurationType) = try codec(fields, brand: brand)
-        // The chunks in their order; all must fit before any is read.
+        // The chunks in their order; all must fit before any is read. The fields lie
+        // inside the payload (they were read from it), so this sum does not overflow.
         var end = payload.lowerBound + fields.length
         func chunk(_ count: Int) throws(HEIFError) -> Range<Int> {
             let (next, overflow) = end.addingReportingOverflow(count)
@@ -129,7 +130,7 @@ extension MinimizedImage {
             try source.containerBytes(at: range.lowerBound, count: range.count)
         }
         let mainBytes = try bytes(mainConfiguration)
-        /// An empty configuration chunk means "the main image's".
+        // An empty configuration chunk means "the main image's".
         func image(configuration: Range<Int>, data: Range<Int>) throws(HEIFError) -> CodedImage {
             CodedImage(configuration: configuration.isEmpty ? mainBytes : try bytes(configuration), data: data)
         }
