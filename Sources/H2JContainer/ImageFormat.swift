@@ -37,18 +37,14 @@ package enum ImageFormat: Equatable, Sendable, CustomStringConvertible {
     package static func sniff(_ prefix: [UInt8]) -> ImageFormat {
         if prefix.isEmpty { return .empty }
         let reader = ByteReader(prefix)
-        if reader.fourCC(4) == "ftyp", let size = reader.u32(0) {
-            // Brands are the major brand at 8, then compatible brands from 16 to the box end.
-            let end = min(Int(size), prefix.count)
-            var brands: [String] = []
-            if let major = reader.fourCC(8) { brands.append(major) }
-            var offset = 16
-            while offset + 4 <= end, let brand = reader.fourCC(offset) {
-                brands.append(brand)
-                offset += 4
-            }
+        if let brands = brands(prefix) {
             if let hit = brands.first(where: { heifBrands.contains($0) }) {
                 return .heif(brand: hit)
+            }
+            // A low-overhead file (`MinimizedImage`): its codec brand is the `ftyp`
+            // minor version, so `mif3` and the `mini` box after `ftyp` are what say HEIF.
+            if brands.contains("mif3"), let size = reader.u32(0), reader.fourCC(Int(size) + 4) == "mini" {
+                return .heif(brand: "mif3")
             }
             return .isoMedia(brand: brands.first ?? "????")
         }
@@ -59,6 +55,23 @@ package enum ImageFormat: Equatable, Sendable, CustomStringConvertible {
         if prefix.starts(with: Array("RIFF".utf8)), reader.fourCC(8) == "WEBP" { return .webp }
         if prefix.starts(with: Array("BM".utf8)), prefix.count >= 14 { return .bmp }
         return .unknown
+    }
+
+    /// The major and compatible brands of the `ftyp` box that starts `prefix` (as far as
+    /// `prefix` holds it); nil when the file does not start with one.
+    package static func brands(_ prefix: [UInt8]) -> [String]? {
+        let reader = ByteReader(prefix)
+        guard reader.fourCC(4) == "ftyp", let size = reader.u32(0) else { return nil }
+        // Brands are the major brand at 8, then compatible brands from 16 to the box end.
+        let end = min(Int(size), prefix.count)
+        var brands: [String] = []
+        if let major = reader.fourCC(8) { brands.append(major) }
+        var offset = 16
+        while offset + 4 <= end, let brand = reader.fourCC(offset) {
+            brands.append(brand)
+            offset += 4
+        }
+        return brands
     }
 
     package var isHEIF: Bool {

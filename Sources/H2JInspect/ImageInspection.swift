@@ -24,7 +24,13 @@ package enum ImageInspection {
         switch ImageFormat.sniff(prefix) {
         case .heif:
             do {
-                return try HEIFDescriber.describe(source)
+                guard let translated = try MinimizedImage.translating(source) else { return try HEIFDescriber.describe(source) }
+                // A `mini` file, described as the HEIF it stands for, with its own size and brands.
+                var properties = try HEIFDescriber.describe(translated)
+                properties.byteSize = source.size
+                properties.brands = ImageFormat.brands(prefix).map { .init(major: $0.first ?? "", compatible: Array($0.dropFirst())) }
+                properties.layout = "mini"
+                return properties
             } catch {
                 throw InspectError(error.description)
             }

@@ -13,6 +13,9 @@ package struct ImageProperties: Sendable, Equatable {
     package var byteSize: Int
     /// HEIF only: `ftyp` major brand and compatible brands.
     package var brands: Brands?
+    /// HEIF only: `mini` for a low-overhead file, whose `mini` box is described as the
+    /// `meta` box it stands for (`MinimizedImage`); nil for an ordinary `meta` box.
+    package var layout: String?
     /// Every image the file shows a reader (HEIF: not the hidden tiles of a grid).
     package var images: [Image] = []
     /// HEIF: entity groups (`grpl`: stereo pairs, alternatives, bursts, albums).

@@ -3,11 +3,11 @@ import H2JSupport
 
 /// `inspect --json`: one object per file, keys in a fixed order.
 ///
-/// `{"file", "format", "bytes", "brands"?, "images", "groups"?, "tracks"?, "primary", "{TIFF}"?, "{Exif}"?,
+/// `{"file", "format", "bytes", "brands"?, "layout"?, "images", "groups"?, "tracks"?, "primary", "{TIFF}"?, "{Exif}"?,
 /// "{GPS}"?, "metadata", "provenance", "sourceMatches"?, "warnings"}`, or
 /// `{"file", "error"}` for a file that could not be described. Absent values are `null`;
-/// keys marked `?` appear only where they apply (HEIF brands, entity groups and tracks,
-/// EXIF groups with fields, `--source`).
+/// keys marked `?` appear only where they apply (HEIF brands, `layout` `mini` for a
+/// low-overhead file, entity groups and tracks, EXIF groups with fields, `--source`).
 enum InspectJSON {
     static func value(_ outcome: InspectOutcome) -> JSONValue {
         guard let properties = outcome.properties else {
@@ -21,6 +21,7 @@ enum InspectJSON {
         if let brands = properties.brands {
             fields.append(("brands", .object([("major", .string(brands.major)), ("compatible", .array(brands.compatible.map(JSONValue.string)))])))
         }
+        if let layout = properties.layout { fields.append(("layout", .string(layout))) }
         fields.append(("images", .array(properties.images.map(image))))
         if !properties.groups.isEmpty {
             fields.append(("groups", .array(properties.groups.map { group in

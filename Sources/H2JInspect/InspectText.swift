@@ -29,6 +29,7 @@ enum InspectText {
         if let brands = properties.brands {
             row(1, "brands", brands.major + (brands.compatible.isEmpty ? "" : "; compatible " + brands.compatible.joined(separator: ", ")))
         }
+        if properties.layout == "mini" { row(1, "layout", "mini: a low-overhead 'mini' box, read as the 'meta' box it stands for") }
         row(1, "images")
         for image in properties.images {
             row(2, image.id.map { "#\($0)" } ?? "image", describe(image))

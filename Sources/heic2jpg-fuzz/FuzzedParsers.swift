@@ -38,7 +38,9 @@ enum FuzzedParsers {
         precondition(PathBytes.bytes(PathBytes.string(name)) == name, "PathBytes lost a name's bytes")
         let format = ImageFormat.sniff(Array(input.prefix(ImageFormat.sniffLength)))
         _ = format.description  // quotes a brand from the file
-        let source = MemoryByteSource(input)
+        // A `mini` file is read as the HEIF it stands for: its fields, chunks and the
+        // synthesized header go through every parser below, as they do when converting.
+        let source = (try? MinimizedImage.translating(MemoryByteSource(input))) ?? MemoryByteSource(input)
         do {
             let structure = try HEIFStructure.read(from: source)
             items(structure, source)
@@ -76,15 +78,15 @@ enum FuzzedParsers {
             _ = XMPForJPEG.make(packet: packet, width: width, height: height, stripGPS: stripGPS, adding: adding)
             _ = ProvenanceMark(xmp: packet)
         }
-        inspect(input, source)
+        inspect(input)
     }
 
     /// `heic2jpg inspect`: the HEIF or JPEG describer with everything it reads (the JPEG
     /// header walk that the marker filter and `compare` share, frame header, APP segments,
     /// ICC chunks, EXIF summary, XMP mark), both renderings; and the input as an ICC profile.
-    static func inspect(_ input: [UInt8], _ source: MemoryByteSource) {
+    static func inspect(_ input: [UInt8]) {
         _ = ICCProfileInfo(profile: input)
-        if let properties = try? ImageInspection.describe(source) {
+        if let properties = try? ImageInspection.describe(MemoryByteSource(input)) {
             let outcome = InspectOutcome(file: "fuzz", properties: properties)
             _ = outcome.text
             _ = outcome.json
@@ -93,7 +95,7 @@ enum FuzzedParsers {
 
     /// Every item's data and properties, as the engines would read them; `Exif` and XMP
     /// items also go through their editors.
-    static func items(_ structure: HEIFStructure, _ source: MemoryByteSource) {
+    static func items(_ structure: HEIFStructure, _ source: ByteSource) {
         try? structure.checkItemsInFile(size: source.size)
         try? structure.checkDerivation(from: source, maxPixels: 256_000_000)
         for item in structure.items.values {

@@ -36,6 +36,17 @@ struct ImageFormatTests {
         #expect(ImageFormat.sniff(bytes) == .isoMedia(brand: "isom"))
     }
 
+    @Test("A low-overhead file is HEIF by 'mif3' and the 'mini' box after 'ftyp' (its codec brand is the minor version)")
+    func mini() {
+        let ftyp = Self.ftyp("mif3", [])
+        let mini: [UInt8] = [0, 0, 0, 9] + Array("mini".utf8) + [0]
+        #expect(ImageFormat.sniff(ftyp + mini) == .heif(brand: "mif3"))
+        #expect(ImageFormat.sniff(ftyp + [0, 0, 0, 8] + Array("free".utf8)) == .isoMedia(brand: "mif3"))
+        #expect(ImageFormat.sniff(Self.ftyp("isom", []) + mini) == .isoMedia(brand: "isom"))
+        #expect(ImageFormat.brands(Self.ftyp("mif3", ["avif"])) == ["mif3", "avif"])
+        #expect(ImageFormat.brands(mini) == nil)
+    }
+
     @Test("Other formats by magic number")
     func magic() {
         #expect(ImageFormat.sniff([0xFF, 0xD8, 0xFF, 0xE0]) == .jpeg)

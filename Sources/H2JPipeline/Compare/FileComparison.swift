@@ -70,14 +70,19 @@ struct FileComparison {
             throw CompareError(same ? reason : "\(mode.name): \(reason)")
         }
 
-        let structure = try HEIFStructure.read(from: file.byteSource)
+        // A `mini` file is read, and decoded for reference, as the HEIF it stands for.
+        let container = try MinimizedImage.translating(file.byteSource) ?? file.byteSource
+        let structure = try HEIFStructure.read(from: container)
         let primary = try structure.primaryImage()
         // The reference decode is libheif's: refuse what would reach its weak spots.
-        try structure.checkDerivation(from: file.byteSource, maxPixels: options.maxPixels)
-        let items = try SourceMetadata(storedIn: structure, primary: primary.id, source: file.byteSource)
+        try structure.checkDerivation(from: container, maxPixels: options.maxPixels)
+        let items = try SourceMetadata(storedIn: structure, primary: primary.id, source: container)
         let colour = SourceMetadata.colour(structure, primary.id)
         let sourceMetadata = MetadataSummary(source: items)
-        let decoded = try Self.decodeSource(path, monochrome: primary.isMonochrome, options: options)
+        // libheif reads through the file's descriptor.
+        let decoded = try withExtendedLifetime(file) {
+            try Self.decodeSource(container, monochrome: primary.isMonochrome, options: options)
+        }
 
         self.path = path
         source = Source(bytes: file.size, width: decoded.width, height: decoded.height, metadata: sourceMetadata,
@@ -112,14 +117,11 @@ struct FileComparison {
 
     /// The source decoded as the converter's libheif engine decodes it: upright 8-bit RGB
     /// (or gray), alpha flattened onto `options.background`.
-    private static func decodeSource(_ path: String, monochrome: Bool, options: ConversionOptions) throws -> DecodedImage {
+    private static func decodeSource(_ source: ByteSource, monochrome: Bool, options: ConversionOptions) throws -> DecodedImage {
         let context = LibheifContext(maxDimension: ConversionOptions.maxDimension, decodingThreads: options.decodingThreads)
         do {
-            let file = try SourceFile(path: path)
-            return try withExtendedLifetime(file) {  // libheif reads through its descriptor
-                try context.read(file.byteSource)
-                return try DecodedImage(decoding: try context.primaryHandle(), monochrome: monochrome, background: options.background)
-            }
+            try context.read(source)
+            return try DecodedImage(decoding: try context.primaryHandle(), monochrome: monochrome, background: options.background)
         } catch {
             throw CompareError("decoding the source for Y-PSNR: \(error)")
         }

@@ -7,15 +7,19 @@ import H2JSupport
 struct ConversionContext {
     let job: Job
     let options: ConversionOptions
-    /// The source's bytes: read through the file's descriptor, or memory for stdin.
+    /// The container the stages read: the source's bytes, or for a `mini` file the
+    /// ordinary HEIF it stands for (`MinimizedImage.translating`).
     let source: ByteSource
+    /// The source's own bytes, read through the file's descriptor, or memory for stdin:
+    /// what the provenance mark's digest is of.
+    let fileBytes: ByteSource
     /// The open source file (nil for stdin). It owns the descriptor `source` reads
     /// through, so the context keeps it open until the last tile is read; its times go
     /// onto the output.
     let file: SourceFile?
     let structure: HEIFStructure
     /// The image item converted: the primary, another still image, or an auxiliary image.
-    let item: ImageItem
+    private(set) var item: ImageItem
     /// For an auxiliary image (`--aux`), the image it belongs to; nil otherwise.
     var master: UInt32? = nil
     /// The auxiliary images this source's outputs carry (`--aux`): their metadata is not
@@ -24,4 +28,13 @@ struct ConversionContext {
 
     /// The name the provenance mark records: the source's file name, or `-` for stdin.
     var sourceName: String { job.source.fileName }
+
+    /// The same file, for another of its image items (`master`: the image an auxiliary
+    /// image belongs to).
+    func converting(_ item: ImageItem, master: UInt32? = nil) -> ConversionContext {
+        var context = self
+        context.item = item
+        context.master = master
+        return context
+    }
 }

@@ -47,8 +47,7 @@ extension Converter {
         try structure.checkCodecs(of: id)
         let item = try gainMap.master != nil ? structure.auxiliaryImage(id) : structure.image(id)
         try structure.checkDerivation(of: id, from: context.source, maxPixels: options.maxPixels)
-        let image = ConversionContext(job: context.job, options: options, source: context.source, file: context.file,
-                                      structure: structure, item: item, master: gainMap.master)
+        let image = context.converting(item, master: gainMap.master)
         var (engine, _) = try ConversionEngines.choose(image, decoders: decoders)
         try checkLimit(width: engine.width, height: engine.height)
         try engine.decode()

@@ -268,31 +268,32 @@ package struct Converter: Sendable {
         }
         let item = try master == nil ? context.structure.image(id) : context.structure.auxiliaryImage(id)
         try context.structure.checkDerivation(of: id, from: context.source, maxPixels: options.maxPixels)
-        return ConversionContext(job: context.job, options: options, source: context.source, file: context.file,
-                                 structure: context.structure, item: item, master: master)
+        return context.converting(item, master: master)
     }
 
-    /// Opens the source and reads its container: the primary must be usable, its
-    /// derivation sound (`checkDerivation`: what would reach libheif's weak spots), and
-    /// every item's data must lie inside the file (a file cut short is refused here,
-    /// before either engine sees it).
+    /// Opens the source and reads its container (a `mini` file as the ordinary HEIF it
+    /// stands for): the primary must be usable, its derivation sound (`checkDerivation`:
+    /// what would reach libheif's weak spots), and every item's data must lie inside the
+    /// file (a file cut short is refused here, before either engine sees it).
     private func parse(_ job: Job) throws -> ConversionContext {
         var file: SourceFile?
-        let source: ByteSource
+        let fileBytes: ByteSource
         switch job.source {
         case .path(let path):
             let opened = try SourceFile(path: path)
             file = opened
-            source = opened.byteSource
+            fileBytes = opened.byteSource
         case .standardStream:
-            source = MemoryByteSource(job.bytes ?? [])
+            fileBytes = MemoryByteSource(job.bytes ?? [])
         }
+        let source = try MinimizedImage.translating(fileBytes) ?? fileBytes
         let structure = try HEIFStructure.read(from: source)
         let item = try structure.primaryImage()
         try structure.checkCodecs()
         try structure.checkItemsInFile(size: source.size)
         try structure.checkDerivation(from: source, maxPixels: options.maxPixels)
-        return ConversionContext(job: job, options: options, source: source, file: file, structure: structure, item: item)
+        return ConversionContext(job: job, options: options, source: source, fileBytes: fileBytes, file: file,
+                                 structure: structure, item: item)
     }
 
     /// Refuses images over `maxPixels` (decompression bombs) before anything is decoded.

@@ -44,7 +44,7 @@ struct MetadataGraft {
             ?? SourceMetadata.nclx(context.structure, context.item.id).flatMap(ICCFromNCLX.profile(for:))
         let isPrimary = context.item.id == context.structure.primaryID
         trailers = isPrimary ? try VendorTrailers(structure: context.structure, source: context.source, mode: options.metadata) : nil
-        sourceSHA256 = try options.mark ? known ?? SourceDigest.hex(of: context.source) : nil
+        sourceSHA256 = try options.mark ? known ?? SourceDigest.hex(of: context.fileBytes) : nil
         let mark = sourceSHA256.map { ProvenanceMark(sourceName: context.sourceName, sourceSHA256: $0, mode: options.metadata,
                                                      quality: options.quality, version: Version.current) }
         segments = JPEGMarkers(source: metadata, mode: options.metadata, stripGPS: options.stripGPS, mark: mark,
