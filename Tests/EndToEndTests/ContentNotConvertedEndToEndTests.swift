@@ -25,6 +25,9 @@ struct ContentNotConvertedEndToEndTests {
                     outputs: [""], notConverted: nil),
         Expectation(file: "collections/mpegconf-C010-altr-pair.heic", groups: ["altr 1006: 1002 1005"], tracks: [],
                     outputs: ["", "-2"], notConverted: nil),
+        // A grid of layered-HEVC ('lhv1') tiles is left out, named; the other images are written.
+        Expectation(file: "structure/mpegconf-multilayer002-lhevc-grids.heic", groups: [], tracks: [],
+                    outputs: ["", "-2"], notConverted: "1 more image (#20019)"),
         Expectation(file: "collections/mpegconf-C001-item-plus-sequence.heic", groups: [], tracks: ["1 pict 1280×720 8"],
                     notConverted: "an image sequence of 8 frames"),
         Expectation(file: "collections/libavif-colors-animated-8bpc-audio.avifs", groups: [], tracks: ["1 pict 150×150 5", "2 soun 0×0 8"],

@@ -4,6 +4,7 @@ import H2JTestSupport
 import Testing
 @testable import H2JContainer
 @testable import H2JJPEG
+@testable import H2JSupport
 
 /// Runs the built binary over the committed samples and checks real outputs.
 @Suite("End to end on Samples/")
@@ -243,5 +244,29 @@ struct SamplesEndToEndTests {
         #expect(FileManager.default.createFile(atPath: scratch.sub("stdout.jpg"), contents: outcome.stdout))
         let problems = try OutputCheck.problems(source: Tool.samples + "/photo-exif-gps-xmp-icc.heic", output: scratch.sub("stdout.jpg"))
         #expect(problems.isEmpty, "\(problems)")
+    }
+}
+
+extension SamplesEndToEndTests {
+    @Test("An image of a collection that breaks while it is written is left out, named with its reason; the others are written, no temp file is left, and the original is not handed off")
+    func brokenOtherImage() throws {
+        var bytes = [UInt8](try #require(FileManager.default.contents(atPath: Tool.samples + "/collection-3-images.heic")))
+        let structure = try HEIFStructure.read(from: MemoryByteSource(bytes))
+        // Image 3's first NAL unit claims to run past its data: the tile engine finds out
+        // while it writes, after the output was opened.
+        let extent = try #require(structure.locations[3]?.extents.first)
+        bytes.replaceSubrange(extent.offset..<(extent.offset + 4), with: [0x7F, 0xFF, 0xFF, 0xFF])
+        let scratch = TemporaryDirectory()
+        let source = scratch.file("in/broken.heic", bytes)
+        let outcome = try Tool.run(["-v", "--state", scratch.sub("s.db"), "--delete-source", "-o", scratch.sub("out"),
+                                    "--report", scratch.sub("r.jsonl"), scratch.sub("in")])
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        #expect(scratch.files("out") == ["broken-2.jpg", "broken.jpg"], "no third output, no temp file")
+        #expect(outcome.stderr.contains("image item 3 (for broken-3.jpg) is left out:"), "\(outcome.stderr)")
+        #expect(outcome.stderr.contains("not converted: 1 more image (#3)"), "\(outcome.stderr)")
+        #expect(FileManager.default.fileExists(atPath: source), "kept: it holds an image no output carries")
+        let entry = try #require(try ReportFile(scratch.sub("r.jsonl")).bySource["broken.heic"])
+        #expect((entry["outputs"] as? [[String: Any]])?.map { $0["item"] as? Int } == [1, 2])
+        #expect((entry["warningCodes"] as? [String] ?? []).contains("image-not-converted"))
     }
 }

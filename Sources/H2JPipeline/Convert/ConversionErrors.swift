@@ -17,14 +17,20 @@ struct CorruptJPEGError: Error, CustomStringConvertible {
     var description: String { "JPEG content is corrupt: \(reason)" }
 }
 
-/// An image of the file other than the primary failed (`--images all`): the whole source
-/// fails, since its outputs appear together or not at all. Classified as its cause.
+/// An image of the file other than the primary (`--images all`, `--aux`) could not be
+/// converted: said in an `image-not-converted` warning, or, when a resource ran out, the
+/// source's failure. Classified as its cause.
 struct OtherImageError: Error, CustomStringConvertible {
     let item: UInt32
     /// The output it was to become.
     let output: String
     let underlying: any Error
     var description: String {
-        "image item \(item) (for \(Path.lastComponent(output))): \(underlying); --images primary converts the primary alone"
+        "image item \(item) (for \(Path.lastComponent(output))) is left out: \(underlying)"
     }
+}
+
+extension Warning.Code {
+    /// An image other than the primary could not be converted; the message says why.
+    static let imageNotConverted = Warning.Code("image-not-converted")
 }

@@ -62,12 +62,14 @@ package struct Converter: Sendable {
     /// engine → check the pixel limit on the upright size → graft → decode → write, for
     /// each output `OutputPlan.plans` lists: the primary's, then (`--images all`, to a
     /// path) each other still image's as `NAME-2.jpg`, `NAME-3.jpg`, …, a stereo pair as
-    /// one MPO or two files. Nothing is decoded before the limit check, and no output is
-    /// opened before the decode (libheif) has succeeded. An image coded in a type
-    /// heic2jpg cannot decode is left out and named in the `content-not-converted`
-    /// warning; any other failure of any image fails the source, and the parent then
-    /// publishes none of its outputs. `engineUsed` is set once the engine is chosen, so
-    /// a failure's report names it.
+    /// one MPO or two files, and the `--aux` images. Nothing is decoded before the limit
+    /// check, and no output is opened before the decode (libheif) has succeeded. The
+    /// primary's failure fails the source, and the parent then publishes none of its
+    /// outputs. Another image that cannot be converted (coded in a type heic2jpg does not
+    /// decode, a broken structure or bitstream) is left out, with an `image-not-converted`
+    /// warning that says why, and named in the `content-not-converted` one, which keeps
+    /// the original from being handed off; only a resource that ran out fails the source
+    /// there. `engineUsed` is set once the engine is chosen, so a failure's report names it.
     private func convert(_ job: Job, engine engineUsed: inout ConversionResult.Engine?) throws(PipelineError) -> ConversionResult {
         var context = try at(.parse) { try parse(job) }
         // `source` reads through the file's descriptor; keep the file (which closes it
@@ -130,8 +132,12 @@ package struct Converter: Sendable {
                     warnings += (more + said).map { Warning($0.code, "image item \(id): \($0.message)") }
                 }
             } catch where !holdsPrimary {
-                throw PipelineError(error.stage, OtherImageError(item: plan.items[0], output: plan.name.path(besides: job.output.display),
-                                                                 underlying: error.underlying))
+                let failure = OtherImageError(item: plan.items[0], output: plan.name.path(besides: job.output.display),
+                                              underlying: error.underlying)
+                // A resource that ran out, or an interruption, ends the source (and the run);
+                // an image that cannot be read is left out, named, and keeps the original.
+                if error.code.isExhaustion || error.code == .interrupted { throw PipelineError(error.stage, failure) }
+                warnings.append(Warning(.imageNotConverted, "\(failure)"))
             }
         }
         result.sourceSHA256 = sourceSHA256

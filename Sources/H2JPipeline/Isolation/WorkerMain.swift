@@ -62,9 +62,14 @@ struct ParentOutput: OutputDestination {
             throw WriteError(path: job.output.display, reason: "the parent has no output file for it")
         }
         defer { close(descriptor) }
-        try body(descriptor)
         var info = stat()
-        guard fstat(descriptor, &info) == 0 else { throw WriteError.system(job.output.display, "fstat") }
+        do {
+            try body(descriptor)
+            guard fstat(descriptor, &info) == 0 else { throw WriteError.system(job.output.display, "fstat") }
+        } catch {
+            try? socket.send(.dropped)
+            throw error
+        }
         try socket.send(.written)
         return WrittenOutput(bytes: Int(info.st_size))
     }

@@ -11,7 +11,8 @@ import H2JSupport
 /// A job goes: parent `job` → worker `stage`… → for each output (the primary's, then with
 /// `--images all` each other image's): worker `ready` naming it → parent `output` with
 /// a temp file's descriptor (or `abandon`, when the parent could not create one) →
-/// worker `written` once the file is complete → worker `stage`…; and last, worker
+/// worker `written` once the file is complete (or `dropped` when its image failed and
+/// the job goes on) → worker `stage`…; and last, worker
 /// `result`. The parent publishes the temp files only after a successful result, all
 /// of them, and removes them otherwise.
 enum WorkerMessage {
@@ -24,6 +25,9 @@ enum WorkerMessage {
     case ready(OutputName, OutputAttributes?)
     /// Worker → parent: the output last handed over is written in full.
     case written
+    /// Worker → parent: the output last handed over was not written (its image failed,
+    /// and the job goes on without it): the parent removes it.
+    case dropped
     /// Parent → worker: write to the descriptor that comes with this frame.
     case output
     /// Parent → worker: there is no output to write to; fail the job.
@@ -32,7 +36,7 @@ enum WorkerMessage {
     case result(ConversionResult)
 
     private enum Tag: UInt8 {
-        case job = 1, stage, ready, output, abandon, result, written
+        case job = 1, stage, ready, output, abandon, result, written, dropped
     }
 
     func encoded() -> [UInt8] {
@@ -51,6 +55,8 @@ enum WorkerMessage {
             out.optional(attributes) { $1.encode(to: &$0) }
         case .written:
             out.u8(Tag.written.rawValue)
+        case .dropped:
+            out.u8(Tag.dropped.rawValue)
         case .output:
             out.u8(Tag.output.rawValue)
         case .abandon:
@@ -76,6 +82,7 @@ enum WorkerMessage {
             message = .ready(try OutputName(from: &reader),
                              try reader.optional { (r: inout WireReader) throws(WireError) in try OutputAttributes(from: &r) })
         case .written: message = .written
+        case .dropped: message = .dropped
         case .output: message = .output
         case .abandon: message = .abandon
         case .result: message = .result(try ConversionResult(from: &reader))

@@ -137,6 +137,8 @@ package final class WorkerSupervisor: @unchecked Sendable {
                 switch try next(worker, until: deadline, site: &tracked) {
                 case .written:
                     return
+                case .dropped:
+                    throw OutputDropped()
                 case .result(let result):
                     ended = result
                     throw WorkerReportedFailure()
@@ -147,6 +149,8 @@ package final class WorkerSupervisor: @unchecked Sendable {
             return nil
         } catch let error as WorkerSocketError {
             throw error
+        } catch is OutputDropped {
+            return nil
         } catch {
             if let ended { return ended }
             stagingError = stagingError ?? error
@@ -207,3 +211,6 @@ package final class WorkerSupervisor: @unchecked Sendable {
 
 /// The worker's result was a failure: the destination must not publish its file.
 private struct WorkerReportedFailure: Error {}
+
+/// The worker gave up an output and goes on with the job: its file is removed.
+private struct OutputDropped: Error {}
