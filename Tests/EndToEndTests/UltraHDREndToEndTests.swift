@@ -2,15 +2,81 @@ import Foundation
 import H2JReferenceDecoders
 import H2JTestSupport
 import Testing
+@testable import H2JContainer
+@testable import H2JJPEG
+@testable import H2JSupport
 
 /// A gain map becomes an Ultra HDR JPEG: the SDR primary, then the gain map as a second
 /// Multi-Picture image, with Adobe's hdrgm XMP and ISO 21496-1 APP2 segments.
 /// (`Scripts/ultrahdr-check` runs libultrahdr's own decoder over the same files.)
-@Suite("End to end: Ultra HDR from HEIF gain maps", .enabled(if: Tool.corpus != nil, "../shared/corpus is not present"))
+@Suite("End to end: Ultra HDR from HEIF gain maps")
 struct UltraHDREndToEndTests {
     static var iPhone: String { (Tool.corpus ?? "") + "/iphone/iphone13pro-depth-gainmap.heic" }
 
-    @Test("An Apple gain map: two MPF images; the gain map a gray JPEG at its own size with hdrgm values from the headroom and its codes remapped from Rec. 709 linear gain; the directory names its length; exiftool validates")
+    /// Converts `source`; returns the output's bytes, the gain-map JPEG (the second MPF
+    /// image, as exiftool extracts it), its tags and the report entry.
+    static func ultraHDR(_ source: String, in scratch: TemporaryDirectory) throws
+        -> (output: [UInt8], gainMap: [UInt8], gainTags: String, entry: [String: Any]) {
+        let outcome = try Tool.run(["-o", scratch.sub("out"), "--report", scratch.sub("r.jsonl"), source])
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        let name = ((source as NSString).lastPathComponent as NSString).deletingPathExtension
+        let output = scratch.sub("out/\(name).jpg")
+        let entry = try #require(try ReportFile(scratch.sub("r.jsonl")).bySource[(source as NSString).lastPathComponent])
+        let gainMap = try ExifTool.output(["-b", "-MPImage2", output])
+        let gainTags = try ExifTool.run(["-s", "-XMP:all", "-ImageSize", "-ColorComponents"], on: gainMap, name: "gainmap.jpg")
+        return ([UInt8](try #require(FileManager.default.contents(atPath: output))), gainMap, gainTags, entry)
+    }
+
+    @Test("Samples/gainmap-apple.heic: the headroom from the gain map's XMP (4: 2 stops), Apple's XMP kept on the gain map, its codes remapped; nothing left to warn about")
+    func appleSample() throws {
+        let source = Tool.samples + "/gainmap-apple.heic"
+        let (output, gainMap, gainTags, entry) = try Self.ultraHDR(source, in: TemporaryDirectory())
+        #expect(entry["hdr"] as? String == "Ultra HDR: Apple gain map (item 2), headroom 4 from the XMP HDRGainMapHeadroom")
+        #expect((entry["warningCodes"] as? [String] ?? []).isEmpty, "\(entry["warnings"] ?? "")")
+        for expected in ["GainMapMax                      : 2", "HDRCapacityMax                  : 2", "Gamma                           : 1",
+                         "HDRGainMapHeadroom              : 4.000000", "ImageSize                       : 192x128",
+                         "ColorComponents                 : 1"] {
+            #expect(gainTags.contains(expected), "\(expected) in \(gainTags)")
+        }
+        let source8 = try #require(Reference.heifAuxiliary(source, 2))
+        let decoded = try #require(Reference.jpeg(bytes: gainMap)?.picture)
+        #expect(decoded.psnr(against: Self.appleRemapped(source8, headroom: 4)) >= 38)
+        #expect(output.count > gainMap.count)
+    }
+
+    @Test("Samples/gainmap-tmap.heic (Samsung-style): the tmap's metadata as it is, in hdrgm values and the gain map's ISO APP2 byte for byte; the codes copied; the tmap and the gain map carried, nothing to warn about")
+    func toneMapSample() throws {
+        let source = Tool.samples + "/gainmap-tmap.heic"
+        let (_, gainMap, gainTags, entry) = try Self.ultraHDR(source, in: TemporaryDirectory())
+        #expect(entry["hdr"] as? String == "Ultra HDR: ISO 21496-1 gain map ('tmap' item 3, gain map item 2)")
+        #expect((entry["warningCodes"] as? [String] ?? []).isEmpty, "\(entry["warnings"] ?? "")")
+        for expected in ["GainMapMin                      : 0", "GainMapMax                      : 2", "Gamma                           : 1",
+                         "OffsetSDR                       : 0.015625", "OffsetHDR                       : 0.015625",
+                         "HDRCapacityMax                  : 2", "ImageSize                       : 192x128"] {
+            #expect(gainTags.contains(expected), "\(expected) in \(gainTags)")
+        }
+        // The tmap body is version 0, then the very payload of the gain map's ISO APP2.
+        let bytes = [UInt8](try #require(FileManager.default.contents(atPath: source)))
+        let structure = try HEIFStructure.read(from: MemoryByteSource(bytes))
+        let body = try structure.itemData(3, from: MemoryByteSource(bytes), maxBytes: 4096)
+        let iso = Array("urn:iso:std:iso:ts:21496:-1\0".utf8)
+        let segments = try #require(JPEGSegments(gainMap))
+        #expect(segments.payloads(0xE2, signature: iso).map(Array.init) == [Array(body.dropFirst())])
+        let decoded = try #require(Reference.jpeg(bytes: gainMap)?.picture)
+        #expect(decoded.psnr(against: try #require(Reference.heifAuxiliary(source, 2))) >= 38, "the codes as they are")
+    }
+
+    /// Apple's codes as heic2jpg remaps them: log2(1 + (H − 1)·L(g)) / log2(H), L the inverse Rec. 709 OETF.
+    static func appleRemapped(_ picture: RGBPicture, headroom: Double) -> RGBPicture {
+        RGBPicture(width: picture.width, height: picture.height, pixels: picture.pixels.map { code in
+            let v = Double(code) / 255
+            let linear = v < 0.081 ? v / 4.5 : pow((v + 0.099) / 1.099, 1 / 0.45)
+            return UInt8((log2(1 + (headroom - 1) * linear) / log2(headroom) * 255).rounded())
+        })
+    }
+
+    @Test("An Apple gain map: two MPF images; the gain map a gray JPEG at its own size with hdrgm values from the headroom and its codes remapped from Rec. 709 linear gain; the directory names its length; exiftool validates",
+          .enabled(if: Tool.corpus != nil, "../shared/corpus is not present"))
     func appleGainMap() throws {
         let scratch = TemporaryDirectory()
         let outcome = try Tool.run(["-o", scratch.sub("out"), "--report", scratch.sub("r.jsonl"), Self.iPhone])
@@ -30,13 +96,8 @@ struct UltraHDREndToEndTests {
             #expect(gainTags.contains(expected), "gain map: \(expected) in \(gainTags)")
         }
         // The codes: Apple's Rec. 709-encoded linear gain g becomes log2(1 + (H − 1)·g) / log2(H).
-        let headroom = 3.482202
         let source = try #require(Reference.heifAuxiliary(Self.iPhone, 52))
-        let remapped = RGBPicture(width: source.width, height: source.height, pixels: source.pixels.map { code in
-            let v = Double(code) / 255
-            let linear = v < 0.081 ? v / 4.5 : pow((v + 0.099) / 1.099, 1 / 0.45)
-            return UInt8((log2(1 + (headroom - 1) * linear) / log2(headroom) * 255).rounded())
-        })
+        let remapped = Self.appleRemapped(source, headroom: 3.482202)
         let decoded = try #require(Reference.jpeg(bytes: gainMap)?.picture)
         #expect(decoded.psnr(against: remapped) >= 38, "the gain map's codes: \(decoded.psnr(against: remapped)) dB")
         #expect(decoded.psnr(against: source) < decoded.psnr(against: remapped), "the codes are remapped, not copied")
@@ -49,7 +110,8 @@ struct UltraHDREndToEndTests {
         #expect(try #require(Reference.jpeg(output)?.picture).psnr(against: sdrPixels) == 99, "the same SDR pixels")
     }
 
-    @Test("SDR only, and no claim of a gain map, in strip mode and with --hdr sdr")
+    @Test("SDR only, and no claim of a gain map, in strip mode and with --hdr sdr",
+          .enabled(if: Tool.corpus != nil, "../shared/corpus is not present"))
     func sdrOnly() throws {
         let scratch = TemporaryDirectory()
         for (options, directory) in [(["--metadata", "strip"], "strip"), (["--hdr", "sdr"], "sdr")] {
