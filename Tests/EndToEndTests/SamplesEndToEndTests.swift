@@ -270,3 +270,28 @@ extension SamplesEndToEndTests {
         #expect((entry["warningCodes"] as? [String] ?? []).contains("image-not-converted"))
     }
 }
+
+extension SamplesEndToEndTests {
+    @Test("Another image's path: a file heic2jpg did not write there fails the source and is left alone (nothing of the source is published); --on-conflict suffix writes NAME-3-1.jpg; the source's own earlier output there is replaced")
+    func otherImageNeverOverwrites() throws {
+        let scratch = TemporaryDirectory()
+        let source = scratch.file("in/c.heic", [UInt8](try #require(FileManager.default.contents(atPath: Tool.samples + "/collection-3-images.heic"))))
+        let foreign: [UInt8] = Array("not ours".utf8)
+        scratch.file("out/c-3.jpg", foreign)
+        let refused = try Tool.run(["-o", scratch.sub("out"), "--report", scratch.sub("r.jsonl"), source])
+        #expect(refused.status == 1 && refused.stderr.contains("c-3.jpg exists and was not written by heic2jpg"), "\(refused.stderr)")
+        #expect(FileManager.default.contents(atPath: scratch.sub("out/c-3.jpg")).map([UInt8].init) == foreign)
+        #expect(scratch.files("out") == ["c-3.jpg"], "nothing of the source is published")
+        let suffixed = try Tool.run(["--on-conflict", "suffix", "-o", scratch.sub("out"), "--report", scratch.sub("s.jsonl"), source])
+        #expect(suffixed.status == 0, "\(suffixed.stderr)")
+        #expect(scratch.files("out") == ["c-2.jpg", "c-3-1.jpg", "c-3.jpg", "c.jpg"])
+        let paths = try #require(try ReportFile(scratch.sub("s.jsonl")).bySource["c.heic"]?["outputs"] as? [[String: Any]]).map { $0["path"] as? String }
+        #expect(paths == ["out/c.jpg", "out/c-2.jpg", "out/c-3-1.jpg"].map { scratch.sub($0) })
+        // Our own earlier outputs: replaced with --overwrite (the planner's rule for the primary, the mark's for the others).
+        let inode = { (name: String) in try FileManager.default.attributesOfItem(atPath: scratch.sub("out/" + name))[.systemFileNumber] as? Int }
+        let before = try inode("c-2.jpg")
+        let again = try Tool.run(["--overwrite", "--on-conflict", "suffix", "-o", scratch.sub("out"), source])
+        let after = try inode("c-2.jpg")
+        #expect(again.status == 0 && after != before, "\(again.stderr)")
+    }
+}

@@ -55,16 +55,32 @@ final class JobOutputs {
     }
 
     /// Publishes every staged output, the primary last, and fills in `result`'s
-    /// outputs (their paths as published, sizes and digests). On an error, what was not
-    /// published yet is removed; what was stays (complete, and this source's own).
+    /// outputs (their paths as published, sizes and digests). Where each other output
+    /// goes is settled first, for all of them, so a foreign file at one of their paths
+    /// publishes nothing of the source. On an error, what was not published yet is
+    /// removed; what was stays (complete, and this source's own): only a file appearing
+    /// in the moment between settling and renaming, or a failing rename, leaves that.
     func publishAll(into result: inout ConversionResult) throws {
-        let ordered = staged.filter { $0.name != .primary } + staged.filter { $0.name == .primary }
-        for (name, output) in ordered {
+        let others = try staged.filter { $0.name != .primary }.map { entry -> (OutputName, Staged, Bool) in
+            guard case .file(let file) = entry.output else { return (entry.name, entry.output, false) }
+            let (target, replacing) = try target(of: file)
+            return (entry.name, .file(target), replacing)
+        }
+        let primary = staged.filter { $0.name == .primary }.map { ($0.name, $0.output, job.replacesExisting) }
+        for (name, output, replacing) in others + primary {
             staged.removeAll { $0.name == name }
             let (path, written): (String, WrittenOutput)
             switch output {
             case .streamed(let streamed): (path, written) = ("-", streamed)
-            case .file(let file): (path, written) = try publish(file, name)
+            case .file(let file):
+                let reservation = name == .primary ? job.reservation : nil
+                do {
+                    written = try destination.publisher.publish(file, for: job.source.display, reservation: reservation, replacing: replacing)
+                } catch {
+                    discardAll()
+                    throw error
+                }
+                path = file.path
             }
             if let index = result.outputs.firstIndex(where: { $0.name == name }) {
                 result.outputs[index].path = path
@@ -84,29 +100,22 @@ final class JobOutputs {
         staged.removeAll()
     }
 
-    private func publish(_ file: StagedFile, _ name: OutputName) throws -> (String, WrittenOutput) {
-        let publisher = destination.publisher
-        let source = job.source.display
-        guard name != .primary else {
-            return (file.path, try publisher.publish(file, for: source, reservation: job.reservation, replacing: job.replacesExisting))
-        }
-        guard let existing = try? SourceFile(path: file.path) else {
-            return (file.path, try publisher.publish(file, for: source, reservation: nil))
-        }
+    /// Where another image's staged file is to be published, and whether it replaces
+    /// what is there: its own path when free, or when the file there is this source's
+    /// own; with `--on-conflict suffix` the first free `NAME-2-N.jpg`; otherwise the
+    /// source fails (`ForeignOutputError`).
+    private func target(of file: StagedFile) throws -> (StagedFile, replacing: Bool) {
+        guard let existing = try? SourceFile(path: file.path) else { return (file, false) }
         if OutputOwnership.isOurs(existing, sourceName: job.source.fileName, sourceTimes: sourceTimes, markExpected: options.mark) {
-            return (file.path, try publisher.publish(file, for: source, reservation: nil, replacing: true))
+            return (file, true)
         }
-        guard options.onConflict == .suffix else {
-            publisher.discard(file)
-            throw ForeignOutputError(output: file.path)
-        }
-        let stem = OutputName.primary.path(besides: file.path)
+        guard options.onConflict == .suffix else { throw ForeignOutputError(output: file.path) }
+        let publisher = destination.publisher
         for n in 1...Planner.maxSuffix {
-            let candidate = OutputName(checking: "-\(n)")!.path(besides: stem)
+            let candidate = OutputName(checking: "-\(n)")!.path(besides: file.path)
             guard POSIX.fileInfo(candidate) == nil, !publisher.isClaimed(candidate) else { continue }
-            return (candidate, try publisher.publish(file.retargeted(to: candidate), for: source, reservation: nil))
+            return (file.retargeted(to: candidate), false)
         }
-        publisher.discard(file)
         throw ForeignOutputError(output: file.path)
     }
 }
