@@ -82,22 +82,15 @@ enum JPEGDescriber {
         return images
     }
 
-    /// The header segments, read from a prefix of the file long enough to hold them all
-    /// (a header rarely passes the first MiB; the scan data after it is never read).
+    /// The header segments (`JPEGSegments.readingHeader`: the scan data is never read).
     static func segments(_ source: ByteSource) throws(InspectError) -> JPEGSegments {
-        var length = min(firstRead, source.size)
-        while true {
-            let prefix: [UInt8]
-            do {
-                prefix = try source.read(at: 0, count: length)
-            } catch {
-                throw InspectError("cannot read: \(error)")
-            }
-            if let header = JPEGSegments(prefix) { return header }
-            guard length < source.size else {
-                throw InspectError("not a well-formed JPEG: its header segments do not lead to a scan")
-            }
-            length = min(source.size, length * 4)  // length < size, so no overflow
+        let header: JPEGSegments?
+        do {
+            header = try JPEGSegments.readingHeader(of: source, firstRead: firstRead)
+        } catch {
+            throw InspectError("cannot read: \(error)")
         }
+        guard let header else { throw InspectError("not a well-formed JPEG: its header segments do not lead to a scan") }
+        return header
     }
 }

@@ -92,12 +92,13 @@ package enum MultiPictureFormat {
 
     /// For a file streamed image after image, whose first image carries the placeholder
     /// `indexSegment` (zero sizes and offsets): the final index segment and where it goes.
-    /// `header` is the file's start, at least up to the first image's SOS; `starts` is
+    /// `header` is the first image's header segments, read from the file's start; `starts` is
     /// each image's first byte in the file (the first's is 0) and `end` the file's size.
     /// The result has the placeholder's length, so it is written over it in place. nil
     /// when `header` holds no index segment for as many images, or the sizes do not fit.
-    package static func finalIndex(header: [UInt8], types: [ImageType], starts: [Int], end: Int) -> (at: Int, segment: [UInt8])? {
-        guard types.count == starts.count, starts.first == 0, let segments = JPEGSegments(header),
+    package static func finalIndex(header segments: JPEGSegments, types: [ImageType], starts: [Int], end: Int) -> (at: Int, segment: [UInt8])? {
+        let header = segments.bytes
+        guard types.count == starts.count, starts.first == 0,
               let placeholder = indexSegment(types.map { Image(type: $0) }),
               let found = segments.segments.first(where: { segment in
                   segment.marker == 0xE2 && header[segment.payload].starts(with: Array("MPF\0".utf8))

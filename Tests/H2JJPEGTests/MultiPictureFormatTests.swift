@@ -22,7 +22,8 @@ struct MultiPictureFormatTests {
         let first = Array(left[..<at]) + placeholder + left[at...]
         let second = [0xFF, 0xD8] + MultiPictureFormat.attributeSegment(number: 2, type: .disparity) + (try Self.jpeg(32, 16)).dropFirst(2)
         let file = first + second
-        let (offset, index) = try #require(MultiPictureFormat.finalIndex(header: first, types: [.disparity, .disparity],
+        let firstHeader = try #require(JPEGSegments(first)), leftHeader = try #require(JPEGSegments(left))
+        let (offset, index) = try #require(MultiPictureFormat.finalIndex(header: firstHeader, types: [.disparity, .disparity],
                                                                         starts: [0, first.count], end: file.count))
         #expect(offset == at && index.count == placeholder.count)
         let patched = Array(file[..<offset]) + index + file[(offset + index.count)...]
@@ -31,9 +32,9 @@ struct MultiPictureFormatTests {
         #expect(MultiPictureFormat.join([(left, .disparity), (try Self.jpeg(32, 16), .disparity)]) == patched,
                 "the streamed layout is the joined one")
         // No index, a count that differs, or a start past the end: nothing to patch.
-        #expect(MultiPictureFormat.finalIndex(header: left, types: [.disparity, .disparity], starts: [0, left.count], end: left.count + 9) == nil)
-        #expect(MultiPictureFormat.finalIndex(header: first, types: [.disparity], starts: [0], end: file.count) == nil)
-        #expect(MultiPictureFormat.finalIndex(header: first, types: [.disparity, .disparity], starts: [0, file.count], end: file.count) == nil)
+        #expect(MultiPictureFormat.finalIndex(header: leftHeader, types: [.disparity, .disparity], starts: [0, left.count], end: left.count + 9) == nil)
+        #expect(MultiPictureFormat.finalIndex(header: firstHeader, types: [.disparity], starts: [0], end: file.count) == nil)
+        #expect(MultiPictureFormat.finalIndex(header: firstHeader, types: [.disparity, .disparity], starts: [0, file.count], end: file.count) == nil)
     }
 
     @Test("A stereo pair: both views listed with their sizes and offsets, the second extractable as it was, no validation warning",

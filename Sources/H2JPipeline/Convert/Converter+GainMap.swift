@@ -23,9 +23,7 @@ extension Converter {
     /// warning, and the output is SDR: the gain map never fails the source.
     func ultraHDRGainMap(_ context: ConversionContext, warnings: inout [Warning]) -> EncodedGainMap? {
         guard options.hdr == .ultraHDR, options.metadata == .keep else { return nil }
-        let structure = context.structure
-        let exif = (try? SourceMetadata(storedIn: structure, primary: structure.primaryID, source: context.source))?.exif
-        let (found, warning) = GainMapSource.find(structure, source: context.source, primaryExifItem: exif)
+        let (found, warning) = GainMapSource.find(context.structure, source: context.source)
         if let warning { warnings.append(warning) }
         guard let found else { return nil }
         do {
@@ -41,13 +39,8 @@ extension Converter {
     /// subsampling (gray for a single channel) into an anonymous in-memory file (the
     /// worker's sandbox allows no other), with the XMP and ISO APP2 that describe it (and
     /// the gain map's own XMP).
-
     private func encodedGainMap(_ gainMap: GainMapSource, of context: ConversionContext) throws -> [UInt8] {
-        let structure = context.structure, id = gainMap.item
-        try structure.checkCodecs(of: id)
-        let item = try gainMap.master != nil ? structure.auxiliaryImage(id) : structure.image(id)
-        try structure.checkDerivation(of: id, from: context.source, maxPixels: options.maxPixels)
-        let image = context.converting(item, master: gainMap.master)
+        let image = try imageContext(gainMap.item, of: context, master: gainMap.master)
         var (engine, _) = try ConversionEngines.choose(image, decoders: decoders)
         try checkLimit(width: engine.width, height: engine.height)
         try engine.decode()
@@ -57,8 +50,7 @@ extension Converter {
         let writer = try JPEGWriter(fd: fd)
         try engine.start(writer, quality: options.quality)
         // The gain map's own XMP (Apple's version and headroom) is kept, its claims replaced by ours.
-        let own = (try? SourceMetadata(storedIn: structure, primary: id, source: context.source))?.xmp
-        let xmp = XMPForJPEG.make(packet: own, width: engine.width, height: engine.height,
+        let xmp = XMPForJPEG.make(packet: gainMap.xmp, width: engine.width, height: engine.height,
                                   adding: UltraHDRXMP.gainMapProperties(gainMap.metadata))
         if let payload = xmp.payload { try writer.writeMarker(0xE1, payload) }
         try writer.writeMarker(0xE2, JPEGAPPSignature.iso21496 + gainMap.metadata.isoPayload)

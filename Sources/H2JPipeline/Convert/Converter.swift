@@ -90,16 +90,9 @@ package struct Converter: Sendable {
             let holdsPrimary = plan.items.contains(primaryID)
             var otherEngine: ConversionResult.Engine?
             do throws(PipelineError) {
-                var contexts: [ConversionContext] = []
-                for id in plan.items {
-                    if id == primaryID && plan.master == nil {
-                        contexts.append(context)
-                    } else if var other = try at(.parse, { try otherImage(id, of: context, master: plan.master) }) {
-                        other.carriedAuxiliaries = plannedAuxiliaries
-                        contexts.append(other)
-                    }
+                let contexts = try plan.items.map { id throws(PipelineError) in
+                    id == primaryID && plan.master == nil ? context : try at(.parse) { try imageContext(id, of: context, master: plan.master) }
                 }
-                guard contexts.count == plan.items.count else { continue }
                 let carriesGainMap = holdsPrimary && plan.items.count == 1 && plan.master == nil
                 let written = holdsPrimary
                     ? try write(contexts, as: plan.name, engineUsed: &engineUsed, sourceSHA256: sourceSHA256,
@@ -264,14 +257,10 @@ package struct Converter: Sendable {
     }
 
     /// The context for another still image of the file, or for an auxiliary image of
-    /// `master`, checked as the primary is; nil for an image coded in a type heic2jpg
-    /// cannot decode (the warning names it).
-    private func otherImage(_ id: UInt32, of context: ConversionContext, master: UInt32?) throws -> ConversionContext? {
-        do {
-            try context.structure.checkCodecs(of: id)
-        } catch .unsupportedCodec {
-            return nil
-        }
+    /// `master` (a gain map, an `--aux` image), checked as the primary is: a codec
+    /// heic2jpg decodes, a sound derivation.
+    func imageContext(_ id: UInt32, of context: ConversionContext, master: UInt32?) throws -> ConversionContext {
+        try context.structure.checkCodecs(of: id)
         let item = try master == nil ? context.structure.image(id) : context.structure.auxiliaryImage(id)
         try context.structure.checkDerivation(of: id, from: context.source, maxPixels: options.maxPixels)
         return context.converting(item, master: master)

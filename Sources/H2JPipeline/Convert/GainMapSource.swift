@@ -25,13 +25,18 @@ struct GainMapSource {
     let metadata: GainMapMetadata
     /// Apple's codes → ISO's; nil when the codes are ISO's already.
     let codeMapping: [UInt8]?
+    /// The gain map's own XMP (Apple's version and headroom), which its JPEG keeps.
+    let xmp: [UInt8]?
     /// The `tmap` item carried with it, if any.
     let toneMap: UInt32?
     /// For the report: what the HDR rendition comes from.
     let description: String
 
     /// The primary's gain map; or nil, with a warning when there is one that cannot be used.
-    static func find(_ structure: HEIFStructure, source: ByteSource, primaryExifItem: [UInt8]?) -> (GainMapSource?, Warning?) {
+    /// Reads only the gain map's metadata items, and the primary's EXIF only for an Apple
+    /// gain map whose XMP gives no headroom (a file with no gain map costs no read).
+    static func find(_ structure: HEIFStructure, source: ByteSource) -> (GainMapSource?, Warning?) {
+        func xmp(of item: UInt32) -> [UInt8]? { (try? SourceMetadata(storedIn: structure, primary: item, source: source))?.xmp }
         var ignored: String?
         if let tmap = structure.toneMappedImage(from: source), let gainMap = tmap.gainMap {
             switch tmap.metadata {
@@ -39,20 +44,23 @@ struct GainMapSource {
                 ignored = "the 'tmap' item \(tmap.id)'s base image is the HDR rendition, which heic2jpg does not tone-map yet"
             case .success(let metadata):
                 let master = structure.auxiliaryImages(of: structure.primaryID).contains { $0.id == gainMap } ? structure.primaryID : nil
-                return (GainMapSource(item: gainMap, master: master, metadata: metadata, codeMapping: nil, toneMap: tmap.id,
+                return (GainMapSource(item: gainMap, master: master, metadata: metadata, codeMapping: nil, xmp: xmp(of: gainMap), toneMap: tmap.id,
                                       description: "ISO 21496-1 gain map ('tmap' item \(tmap.id), gain map item \(gainMap))"), nil)
             case .failure(let refusal):
                 ignored = "the 'tmap' item \(tmap.id) is ignored as ISO 21496-1 asks: \(refusal)"
             }
         }
         if let apple = structure.appleGainMap {
-            let xmp = (try? SourceMetadata(storedIn: structure, primary: apple, source: source))?.xmp
-            guard let (headroom, origin) = AppleHDRHeadroom.headroom(gainMapXMP: xmp, primaryExifItem: primaryExifItem) else {
+            let ownXMP = xmp(of: apple)
+            let found = AppleHDRHeadroom.headroom(gainMapXMP: ownXMP, primaryExifItem: nil)
+                ?? AppleHDRHeadroom.headroom(gainMapXMP: nil, primaryExifItem:
+                    (try? SourceMetadata(storedIn: structure, primary: structure.primaryID, source: source))?.exif)
+            guard let (headroom, origin) = found else {
                 return (nil, Warning(.gainMapNotUsed, "the Apple gain map (item \(apple)) has no headroom in its XMP or the maker note: written as SDR only"))
             }
             let description = "Apple gain map (item \(apple)), headroom \(UltraHDRXMP.text(headroom)) from the \(origin.rawValue)"
             return (GainMapSource(item: apple, master: structure.primaryID, metadata: .apple(headroom: headroom),
-                                  codeMapping: GainMapMetadata.appleCodeMapping(headroom: headroom), toneMap: nil,
+                                  codeMapping: GainMapMetadata.appleCodeMapping(headroom: headroom), xmp: ownXMP, toneMap: nil,
                                   description: description + (ignored.map { "; \($0)" } ?? "")), nil)
         }
         return (nil, ignored.map { Warning(.gainMapNotUsed, $0 + ": written as SDR only") })

@@ -29,24 +29,11 @@ enum MultiPictureOutput {
         }
         let end = Int(lseek(fd, 0, SEEK_CUR))
         guard starts.dropFirst().allSatisfy({ $0 > 0 }), end > starts.last! else { throw WriteError.system(path, "lseek") }
-        let header = try readHeader(fd, upTo: starts[1], path: path)
-        guard let (at, index) = MultiPictureFormat.finalIndex(header: header, types: types, starts: starts, end: end) else {
+        let header = try JPEGSegments.readingHeader(of: FileByteSource(fd: fd, size: starts[1]), firstRead: 1 << 16)
+        guard let header, let (at, index) = MultiPictureFormat.finalIndex(header: header, types: types, starts: starts, end: end) else {
             throw WriteError(path: path, reason: "the Multi-Picture index written in the first image was not found again")
         }
         let written = index.withUnsafeBytes { pwrite(fd, $0.baseAddress, $0.count, off_t(at)) }
         guard written == index.count else { throw WriteError.system(path, "cannot rewrite the Multi-Picture index") }
-    }
-
-    /// The first view's bytes up to its scan: read in growing prefixes (its header is a
-    /// few KB, and at most the metadata segments' size).
-    private static func readHeader(_ fd: Int32, upTo limit: Int, path: String) throws -> [UInt8] {
-        var count = min(limit, 1 << 16)
-        while true {
-            var bytes = [UInt8](repeating: 0, count: count)
-            let read = bytes.withUnsafeMutableBytes { pread(fd, $0.baseAddress, count, 0) }
-            guard read == count else { throw WriteError.system(path, "cannot read back the first view") }
-            if JPEGSegments(bytes) != nil || count == limit { return bytes }
-            count = min(limit, count * 8)
-        }
     }
 }
