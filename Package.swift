@@ -5,7 +5,8 @@ import PackageDescription
 ///
 /// Targets are layered by link boundary, as swift-nio separates NIOCore from NIOPosix:
 /// the parsers of untrusted bytes (`H2JSupport`, `H2JContainer`, `H2JJPEG`,
-/// `H2JMetadata`) import no C module, each C library is wrapped by one target of its
+/// `H2JMetadata`) and the output planning both commands share (`H2JOutputPlan`) import
+/// no C module, each C library is wrapped by one target of its
 /// own (`H2JDe265`, `H2JLibheif`, `H2JJPEGCodec`, `H2JColour`), and only the pipeline
 /// and the executable see them all. The graph is acyclic by construction: a target can
 /// use only what it depends on. ARCHITECTURE.md draws it.
@@ -38,6 +39,9 @@ let package = Package(
         .target(name: "H2JJPEG", dependencies: ["H2JSupport"]),
         .target(name: "H2JMetadata", dependencies: ["H2JSupport", "H2JJPEG"]),
         .target(name: "H2JTiles", dependencies: ["H2JSupport", "H2JContainer"]),
+        // Which files a source's conversion writes and what they carry: what `convert`
+        // runs and `inspect` shows, from the container alone.
+        .target(name: "H2JOutputPlan", dependencies: ["H2JSupport", "H2JContainer", "H2JMetadata"]),
 
         // One C library each.
         .target(name: "H2JColour", dependencies: ["H2JSupport", "H2JContainer", "CLCMS2"]),
@@ -50,11 +54,11 @@ let package = Package(
 
         // Commands.
         .target(name: "H2JInspect",
-                dependencies: ["H2JSupport", "H2JContainer", "H2JJPEG", "H2JMetadata", "H2JColour", "H2JDigest"]),
+                dependencies: ["H2JSupport", "H2JContainer", "H2JJPEG", "H2JMetadata", "H2JOutputPlan", "H2JColour", "H2JDigest"]),
         .target(name: "H2JPipeline",
-                dependencies: ["H2JSupport", "H2JContainer", "H2JJPEG", "H2JMetadata", "H2JTiles", "H2JColour",
+                dependencies: ["H2JSupport", "H2JContainer", "H2JJPEG", "H2JMetadata", "H2JOutputPlan", "H2JTiles", "H2JColour",
                                "H2JJPEGCodec", "H2JDe265", "H2JLibheif", "H2JState", "H2JDigest", "CWorkerIPC"]),
-        .executableTarget(name: "heic2jpg", dependencies: ["H2JSupport", "H2JPipeline", "H2JInspect"]),
+        .executableTarget(name: "heic2jpg", dependencies: ["H2JSupport", "H2JOutputPlan", "H2JPipeline", "H2JInspect"]),
 
         // libFuzzer target over the parsers of file bytes (Scripts/fuzz builds it with
         // -sanitize=fuzzer -D FUZZING); a normal build replays the files it is given.
@@ -85,6 +89,8 @@ let package = Package(
                     dependencies: ["H2JSupport", "H2JContainer", "H2JJPEG", "H2JMetadata", "H2JPipeline", "H2JTestSupport"]),
         .testTarget(name: "H2JTilesTests", dependencies: ["H2JTiles", "H2JTestSupport"]),
         .testTarget(name: "H2JStateTests", dependencies: ["H2JSupport", "H2JState", "H2JTestSupport", "CSQLite"]),
+        .testTarget(name: "H2JOutputPlanTests",
+                    dependencies: ["H2JSupport", "H2JContainer", "H2JOutputPlan", "H2JTestSupport"]),
         .testTarget(name: "H2JColourTests", dependencies: ["H2JSupport", "H2JContainer", "H2JColour", "H2JTestSupport"]),
         // Test-only C: a raw-plane JPEG decoder, so tests compare the samples the raw
         // encoder was given with what comes back; the shipped codec never needs it.
@@ -92,15 +98,15 @@ let package = Package(
         .testTarget(name: "H2JJPEGCodecTests", dependencies: ["H2JJPEG", "H2JJPEGCodec", "CJPEGPlanes", "H2JTestSupport"]),
         .testTarget(name: "H2JDe265Tests", dependencies: ["H2JContainer", "H2JTiles", "H2JDe265", "H2JTestSupport"]),
         .testTarget(name: "H2JInspectTests",
-                    dependencies: ["H2JSupport", "H2JContainer", "H2JJPEG", "H2JMetadata", "H2JColour", "H2JInspect",
+                    dependencies: ["H2JSupport", "H2JContainer", "H2JJPEG", "H2JMetadata", "H2JOutputPlan", "H2JColour", "H2JInspect",
                                    "H2JTestSupport"]),
         // Test-only C: forks a child into the worker's seccomp filter and reports what it
         // could still do (a forked child of a threaded process must stay in C).
         .target(name: "CSandboxProbe", dependencies: ["CWorkerIPC"], path: "Tests/CSandboxProbe"),
         .testTarget(name: "H2JPipelineTests",
-                    dependencies: ["H2JSupport", "H2JContainer", "H2JJPEG", "H2JMetadata", "H2JJPEGCodec", "H2JPipeline", "H2JDigest",
+                    dependencies: ["H2JSupport", "H2JContainer", "H2JJPEG", "H2JMetadata", "H2JJPEGCodec", "H2JOutputPlan", "H2JPipeline", "H2JDigest",
                                    "H2JTestSupport", "CSandboxProbe"]),
-        .testTarget(name: "heic2jpgTests", dependencies: ["H2JSupport", "H2JPipeline", "heic2jpg"]),
+        .testTarget(name: "heic2jpgTests", dependencies: ["H2JSupport", "H2JOutputPlan", "H2JPipeline", "heic2jpg"]),
         // The end-to-end tests' independent decoders and pixel comparisons: libheif through
         // its C API, libjpeg through the codec shim, ffmpeg for tiles. Optimised even in
         // debug builds, since they loop over every sample of 12 MP pictures, which -Onone

@@ -1,10 +1,12 @@
 import H2JColour
 import H2JContainer
 import H2JMetadata
+import H2JOutputPlan
 import H2JSupport
 
 /// Describes a HEIF/AVIF file from its container alone: `ftyp`, the `meta` box, and the
-/// few item payloads that hold metadata (EXIF, XMP) or a grid descriptor. Nothing is
+/// few item payloads that hold metadata (EXIF, XMP, a `tmap`'s) or a grid descriptor;
+/// and the files a conversion would write (`OutputForecast`). Nothing is
 /// decoded, so a 200 MP photo is described as fast as a thumbnail.
 ///
 /// Only a container that cannot be read at all is an error; a defect in one part (an
@@ -16,7 +18,8 @@ enum HEIFDescriber {
     /// A grid descriptor is 8 or 12 bytes; more is never needed.
     static let maxGridDescriptorBytes = 64
 
-    static func describe(_ source: ByteSource) throws(HEIFError) -> ImageProperties {
+    /// `outputs`: the options the files a conversion would write are planned with.
+    static func describe(_ source: ByteSource, outputs: OutputChoices = OutputChoices()) throws(HEIFError) -> ImageProperties {
         let structure = try HEIFStructure.read(from: source)
         let primaryType = structure.items[structure.primaryID]?.type
         let isAVIF = primaryType == "av01" || (primaryType == nil && ["avif", "avis"].contains(structure.brands.first ?? ""))
@@ -37,6 +40,7 @@ enum HEIFDescriber {
         if structure.hasImageSequence && structure.sequenceTracks.isEmpty {
             properties.warnings.append("the 'moov' box (an image sequence) could not be described")
         }
+        properties.outputs = OutputForecast.forecast(structure, source, outputs)
         guard structure.items[structure.primaryID] != nil else { return properties }
         var primary = self.primary(structure, &properties.warnings)
         properties.metadata.icc = primary.icc?.bytes

@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import H2JContainer
+import H2JOutputPlan
 import H2JSupport
 
 /// Why a file could not be described.
@@ -13,8 +14,9 @@ package struct InspectError: Error, Sendable, Equatable, CustomStringConvertible
 /// The entry point of `inspect` for one file: the format is sniffed from the content
 /// (`ImageFormat`), never taken from the name, and the matching describer runs.
 package enum ImageInspection {
-    /// Describes the HEIF/AVIF or JPEG in `source`; anything else is an error naming what it looks like.
-    package static func describe(_ source: ByteSource) throws(InspectError) -> ImageProperties {
+    /// Describes the HEIF/AVIF or JPEG in `source`; anything else is an error naming what
+    /// it looks like. A HEIF file's outputs are planned with `outputs`.
+    package static func describe(_ source: ByteSource, outputs: OutputChoices = OutputChoices()) throws(InspectError) -> ImageProperties {
         let prefix: [UInt8]
         do {
             prefix = try source.read(at: 0, count: min(ImageFormat.sniffLength, source.size))
@@ -24,9 +26,9 @@ package enum ImageInspection {
         switch ImageFormat.sniff(prefix) {
         case .heif:
             do {
-                guard let translated = try MinimizedImage.translating(source) else { return try HEIFDescriber.describe(source) }
+                guard let translated = try MinimizedImage.translating(source) else { return try HEIFDescriber.describe(source, outputs: outputs) }
                 // A `mini` file, described as the HEIF it stands for, with its own size and brands.
-                var properties = try HEIFDescriber.describe(translated)
+                var properties = try HEIFDescriber.describe(translated, outputs: outputs)
                 properties.byteSize = source.size
                 properties.brands = ImageFormat.brands(prefix).map { .init(major: $0.first ?? "", compatible: Array($0.dropFirst())) }
                 properties.layout = "mini"
@@ -42,7 +44,7 @@ package enum ImageInspection {
     }
 
     /// Opens `path` and describes it.
-    static func describe(path: String) throws(InspectError) -> ImageProperties {
+    static func describe(path: String, outputs: OutputChoices) throws(InspectError) -> ImageProperties {
         let file: SourceFile
         do {
             file = try SourceFile(path: path)
@@ -52,6 +54,6 @@ package enum ImageInspection {
         guard file.info.st_mode & S_IFMT == S_IFREG else { throw InspectError("not a regular file") }
         // The byte source reads through the file's descriptor, which closes on deinit.
         defer { withExtendedLifetime(file) {} }
-        return try describe(file.byteSource)
+        return try describe(file.byteSource, outputs: outputs)
     }
 }

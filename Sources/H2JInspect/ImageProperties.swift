@@ -1,6 +1,7 @@
 import H2JColour
 import H2JContainer
 import H2JMetadata
+import H2JOutputPlan
 
 /// What `heic2jpg inspect` reports about one file, in the spirit of ImageIO's
 /// `CGImageSourceCopyPropertiesAtIndex`: the container, its images, how the primary
@@ -33,6 +34,60 @@ package struct ImageProperties: Sendable, Equatable {
         package var headroom: Double?
         package var origin: AppleHDRHeadroom.Origin?
     }
+    /// HEIF: the files `convert` would write with the options `inspect` was given, and
+    /// what they would leave out (`OutputForecast`).
+    package var outputs: Outputs?
+
+    package struct Outputs: Sendable, Equatable {
+        /// The options planned with.
+        package var choices: OutputChoices
+        /// In the order a conversion writes them, the primary's first.
+        package var files: [OutputFile] = []
+        /// Planned outputs the converter refuses before decoding (`image-not-converted`).
+        package var notWritten: [NotWritten] = []
+        /// Why the conversion would fail (its primary cannot be converted); no files then.
+        package var failure: String?
+        /// What the primary's HDR rendition comes from, as the report's `hdr` says it;
+        /// nil when the outputs are SDR only.
+        package var hdr: String?
+        /// Why the file's gain map would not be used (`gain-map-not-used`).
+        package var gainMapNotUsed: String?
+        /// What the outputs would not carry, each with the option that would carry it:
+        /// content (the warning's "not converted", which keeps an original from being
+        /// handed off), and what the options themselves leave out.
+        package var notConverted: [String] = []
+        package var leftOut: [String] = []
+
+        package init(choices: OutputChoices) {
+            self.choices = choices
+        }
+    }
+
+    /// One file a conversion would write.
+    package struct OutputFile: Sendable, Equatable {
+        package var name: OutputName
+        /// Image items it holds: one, or a stereo MPO's left and right view.
+        package var items: [UInt32]
+        /// For an auxiliary image's file: the image it belongs to.
+        package var of: UInt32?
+        /// The gain map that follows the image in an Ultra HDR JPEG.
+        package var gainMap: UInt32?
+
+        /// As the report and the state call it (`OutputName.kind`): `primary`, `image`,
+        /// or the auxiliary kind (`depth`, `matte`, `gainmap`, `alpha`).
+        package var kind: String { name.kind }
+        /// `jpeg`, `mpo` (a stereo pair: the left view, then the right) or `ultrahdr`
+        /// (the image, then its gain map).
+        package var layout: String { items.count > 1 ? "mpo" : gainMap != nil ? "ultrahdr" : "jpeg" }
+    }
+
+    /// A planned output the converter would leave out, and why.
+    package struct NotWritten: Sendable, Equatable {
+        package var name: OutputName
+        package var items: [UInt32]
+        package var reason: String
+    }
+
     package var primary: Primary?
     /// Key EXIF fields by ImageIO dictionary: `{TIFF}`, `{Exif}`, `{GPS}` (empty groups omitted).
     package var exifGroups: [EXIFGroup] = []

@@ -3,11 +3,13 @@ import Glibc
 #endif
 import H2JDigest
 import H2JMetadata
+import H2JOutputPlan
 import H2JSupport
 
-/// `heic2jpg inspect [--json] [--source FILE] <file>...`: describes HEIF and JPEG files
-/// without decoding them (`ImageInspection`), and with `--source` checks that each
-/// carries a provenance mark naming that source's SHA-256 (computed once per run).
+/// `heic2jpg inspect [--json] [--source FILE] [output options] <file>...`: describes HEIF
+/// and JPEG files without decoding them (`ImageInspection`), with the files a conversion
+/// with the output options would write, and with `--source` checks that each carries a
+/// provenance mark naming that source's SHA-256 (computed once per run).
 ///
 /// Text mode prints a dump per file as it goes (a blank line between files) and an
 /// `error:` line on stderr for each file that fails; `--json` prints one array when every file is done. Exit status 1
@@ -26,7 +28,7 @@ package enum InspectCommand {
         var failed = false, printed = false
         var json: [String] = []
         for file in request.files {
-            let outcome = inspect(file, sourceDigest: digest)
+            let outcome = inspect(file, sourceDigest: digest, outputs: request.outputs)
             failed = failed || outcome.failed
             if request.json {
                 json.append(outcome.json)
@@ -43,11 +45,12 @@ package enum InspectCommand {
         return failed ? .failed : .succeeded
     }
 
-    /// One file's outcome; `sourceDigest` is the `--source` file's SHA-256, when given.
-    static func inspect(_ file: String, sourceDigest: String?) -> InspectOutcome {
+    /// One file's outcome; `sourceDigest` is the `--source` file's SHA-256, when given;
+    /// `outputs`, the options a HEIF file's outputs are planned with.
+    static func inspect(_ file: String, sourceDigest: String?, outputs: OutputChoices = OutputChoices()) -> InspectOutcome {
         var outcome: InspectOutcome
         do {
-            outcome = InspectOutcome(file: file, properties: try ImageInspection.describe(path: file))
+            outcome = InspectOutcome(file: file, properties: try ImageInspection.describe(path: file, outputs: outputs))
         } catch {
             return InspectOutcome(file: file, error: error.description)
         }

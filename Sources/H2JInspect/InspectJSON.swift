@@ -1,13 +1,15 @@
 import H2JMetadata
+import H2JOutputPlan
 import H2JSupport
 
 /// `inspect --json`: one object per file, keys in a fixed order.
 ///
-/// `{"file", "format", "bytes", "brands"?, "layout"?, "images", "groups"?, "tracks"?, "primary", "{TIFF}"?, "{Exif}"?,
-/// "{GPS}"?, "metadata", "provenance", "sourceMatches"?, "warnings"}`, or
-/// `{"file", "error"}` for a file that could not be described. Absent values are `null`;
-/// keys marked `?` appear only where they apply (HEIF brands, `layout` `mini` for a
-/// low-overhead file, entity groups and tracks, EXIF groups with fields, `--source`).
+/// `{"file", "format", "bytes", "brands"?, "layout"?, "images", "groups"?, "toneMap"?, "appleGainMap"?, "tracks"?,
+/// "outputs"?, "primary", "{TIFF}"?, "{Exif}"?, "{GPS}"?, "metadata", "provenance", "sourceMatches"?, "warnings"}`,
+/// or `{"file", "error"}` for a file that could not be described. Absent values are
+/// `null`; keys marked `?` appear only where they apply (HEIF brands, `layout` `mini`
+/// for a low-overhead file, entity groups, gain maps and tracks, the outputs of a HEIF
+/// file, EXIF groups with fields, `--source`).
 enum InspectJSON {
     static func value(_ outcome: InspectOutcome) -> JSONValue {
         guard let properties = outcome.properties else {
@@ -34,7 +36,9 @@ enum InspectJSON {
                                                 ("gainMap", .integer(toneMap.gainMap.map(Int.init)))]
             switch toneMap.metadata {
             case .success(let metadata):
-                entry += [("honoured", .bool(true)), ("baseHeadroom", .number(metadata.baseHDRHeadroom.value)),
+                entry += [("honoured", .bool(true)), ("minimumVersion", .integer(Int(metadata.minimumVersion))),
+                          ("writerVersion", .integer(Int(metadata.writerVersion))), ("baseIsHDR", .bool(metadata.baseIsHDR)),
+                          ("baseHeadroom", .number(metadata.baseHDRHeadroom.value)),
                           ("alternateHeadroom", .number(metadata.alternateHDRHeadroom.value)),
                           ("channels", .integer(metadata.channels.count))]
             case .failure(let refusal):
@@ -53,6 +57,7 @@ enum InspectJSON {
                          ("frames", .integer(track.samples))])
             })))
         }
+        if let outputs = properties.outputs { fields.append(("outputs", self.outputs(outputs, file: outcome.file))) }
         fields.append(("primary", properties.primary.map(primary) ?? .null))
         for group in properties.exifGroups {
             fields.append((group.name, .object(group.fields.map { ($0.key, exifValue($0.value)) })))
@@ -65,6 +70,37 @@ enum InspectJSON {
         fields.append(("provenance", properties.provenance.map(provenance) ?? .null))
         if let matches = outcome.sourceMatches { fields.append(("sourceMatches", .bool(matches))) }
         fields.append(("warnings", .array(properties.warnings.map(JSONValue.string))))
+        return .object(fields)
+    }
+
+    /// `{"options", "files": [{"name", "kind", "layout", "items", "of"?, "gainMap"?}], "notWritten"?, "failure"?,
+    /// "hdr", "gainMapNotUsed"?, "notConverted", "leftOut"}`; names are beside `file`'s.
+    static func outputs(_ outputs: ImageProperties.Outputs, file: String) -> JSONValue {
+        let stem = Path.stem(Path.lastComponent(file)) + ".jpg"
+        let choices = outputs.choices
+        var fields: [(String, JSONValue)] = [
+            ("options", .object([("images", .string(choices.images.rawValue)), ("stereo", .string(choices.stereo.rawValue)),
+                                 ("aux", .array(AuxiliaryOutput.allCases.filter(choices.auxiliaries.contains).map { .string($0.rawValue) })),
+                                 ("hdr", .string(choices.hdr.rawValue)), ("metadata", .string(choices.metadata.rawValue))])),
+            ("files", .array(outputs.files.map { output in
+                var entry: [(String, JSONValue)] = [("name", .string(output.name.path(besides: stem))), ("kind", .string(output.kind)),
+                                                    ("layout", .string(output.layout)), ("items", .array(output.items.map { .integer(Int($0)) }))]
+                if let master = output.of { entry.append(("of", .integer(Int(master)))) }
+                if let gainMap = output.gainMap { entry.append(("gainMap", .integer(Int(gainMap)))) }
+                return .object(entry)
+            })),
+        ]
+        if !outputs.notWritten.isEmpty {
+            fields.append(("notWritten", .array(outputs.notWritten.map { skipped in
+                .object([("name", .string(skipped.name.path(besides: stem))), ("items", .array(skipped.items.map { .integer(Int($0)) })),
+                         ("reason", .string(skipped.reason))])
+            })))
+        }
+        if let failure = outputs.failure { fields.append(("failure", .string(failure))) }
+        fields.append(("hdr", .string(outputs.hdr)))
+        if let reason = outputs.gainMapNotUsed { fields.append(("gainMapNotUsed", .string(reason))) }
+        fields.append(("notConverted", .array(outputs.notConverted.map(JSONValue.string))))
+        fields.append(("leftOut", .array(outputs.leftOut.map(JSONValue.string))))
         return .object(fields)
     }
 

@@ -1,6 +1,8 @@
 import H2JColour
 import H2JContainer
 import H2JMetadata
+import H2JOutputPlan
+import H2JSupport
 
 /// `inspect` without `--json`: a readable dump per file, grouped like ImageIO's
 /// property dictionaries, values aligned in one column.
@@ -37,7 +39,8 @@ enum InspectText {
         if !properties.groups.isEmpty {
             row(1, "groups")
             for group in properties.groups {
-                row(2, "\(group.type) #\(group.id)", group.entities.map { "#\($0)" }.joined(separator: ", "))
+                let meaning = groupMeaning(group.type).map { " (\($0))" } ?? ""
+                row(2, "\(group.type) #\(group.id)", group.entities.map { "#\($0)" }.joined(separator: ", ") + meaning)
             }
         }
         if let toneMap = properties.toneMap { row(1, "gain map", describe(toneMap)) }
@@ -48,6 +51,19 @@ enum InspectText {
         if !properties.tracks.isEmpty {
             row(1, "tracks (not converted)")
             for track in properties.tracks { row(2, "track \(track.id)", describe(track)) }
+        }
+        if let outputs = properties.outputs {
+            row(1, "outputs", flags(outputs.choices))
+            let stem = Path.stem(Path.lastComponent(outcome.file)) + ".jpg"
+            if let failure = outputs.failure { row(2, "none", "the conversion fails: " + failure) }
+            for file in outputs.files { row(2, file.kind, file.name.path(besides: stem) + ": " + describe(file)) }
+            for skipped in outputs.notWritten {
+                row(2, "not written", skipped.name.path(besides: stem) + ": " + skipped.reason)
+            }
+            if let hdr = outputs.hdr { row(2, "HDR", hdr) }
+            if let reason = outputs.gainMapNotUsed { row(2, "gain map not used", reason) }
+            if !outputs.notConverted.isEmpty { row(2, "not converted", outputs.notConverted.joined(separator: "; ")) }
+            if !outputs.leftOut.isEmpty { row(2, "left out as asked", outputs.leftOut.joined(separator: "; ")) }
         }
         if let primary = properties.primary {
             row(1, "primary", primary.id.map { "#\($0)" } ?? "")
@@ -123,9 +139,39 @@ enum InspectText {
         return parts.joined(separator: ", ")
     }
 
+    /// What an output holds: `#1`, `#1, Ultra HDR with gain map #2`, `MPO of #1 (left)
+    /// and #2 (right)`, `#4 of #1` (an auxiliary image).
+    static func describe(_ file: ImageProperties.OutputFile) -> String {
+        guard file.layout != "mpo" else { return "MPO of #\(file.items[0]) (left) and #\(file.items[1]) (right)" }
+        return file.items.map { "#\($0)" }.joined(separator: ", ") + (file.of.map { " of #\($0)" } ?? "")
+            + (file.gainMap.map { ", Ultra HDR with gain map #\($0)" } ?? "")
+    }
+
+    /// `--images all --stereo mpo --aux none --hdr ultrahdr --metadata keep`.
+    static func flags(_ choices: OutputChoices) -> String {
+        let kinds = AuxiliaryOutput.allCases.filter(choices.auxiliaries.contains).map(\.rawValue)
+        return "--images \(choices.images.rawValue) --stereo \(choices.stereo.rawValue) --aux "
+            + (kinds.isEmpty ? "none" : kinds.joined(separator: ",")) + " --hdr \(choices.hdr.rawValue) --metadata \(choices.metadata.rawValue)"
+    }
+
+    /// What an entity group of a known type means (ISO/IEC 23008-12 §6.8), nil for others.
+    static func groupMeaning(_ type: String) -> String? {
+        switch type {
+        case "ster": "stereo pair, left first"
+        case "altr": "alternatives, preferred first"
+        case "brst": "burst"
+        case "albc": "album"
+        case "favc": "favourites"
+        case "pano": "panorama"
+        case "slid": "slideshow"
+        case "eqiv": "equivalent images"
+        default: nil
+        }
+    }
+
     static func dimensions(_ size: ImageSize) -> String { "\(size.width)×\(size.height)" }
 
-    /// `tmap #66 (base #49, gain map #63): ISO 21496-1, headroom 0 → 1.6 stops, 1 channel`,
+    /// `tmap #66 (base #49, gain map #63): ISO 21496-1 version 0 (writer 0), headroom 0 → 1.6 stops, 1 channel`,
     /// or `tmap #3: ignored: the file lacks the 'tmap' brand`.
     static func describe(_ toneMap: ToneMappedImage) -> String {
         let inputs = [toneMap.base.map { "base #\($0)" }, toneMap.gainMap.map { "gain map #\($0)" }].compactMap { $0 }
@@ -135,7 +181,9 @@ enum InspectText {
         case .success(let metadata):
             let stops = { (fraction: GainMapMetadata.Fraction) in fraction.value.map { decimal($0, places: 2) } ?? "?" }
             let channels = metadata.channels.count == 1 ? "1 channel" : "\(metadata.channels.count) channels"
-            return head + ": ISO 21496-1, headroom \(stops(metadata.baseHDRHeadroom)) → \(stops(metadata.alternateHDRHeadroom)) stops, \(channels)"
+            return head + ": ISO 21496-1 version \(metadata.minimumVersion) (writer \(metadata.writerVersion)), headroom "
+                + "\(stops(metadata.baseHDRHeadroom)) → \(stops(metadata.alternateHDRHeadroom)) stops, \(channels)"
+                + (metadata.baseIsHDR ? ", the base is the HDR rendition" : "")
         }
     }
 

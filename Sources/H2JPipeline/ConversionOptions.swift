@@ -1,5 +1,6 @@
 import H2JMetadata
 import H2JContainer
+import H2JOutputPlan
 import H2JSupport
 
 /// Settings shared by every file of a run.
@@ -48,6 +49,15 @@ package struct ConversionOptions: Sendable, Equatable {
 
     package init() {}
 
+    /// The options that decide which files a source's conversion writes and what they
+    /// carry, as `inspect` plans with them.
+    package var outputChoices: OutputChoices {
+        var choices = OutputChoices()
+        (choices.images, choices.stereo, choices.hdr, choices.metadata) = (images, stereo, hdr, metadata)
+        (choices.auxiliaries, choices.auxiliariesChosen) = (auxiliaries, auxiliariesChosen)
+        return choices
+    }
+
     /// The settings that shape an output, as the state database records them: a source
     /// converted with other settings is converted again.
     package var fingerprint: String {
@@ -62,52 +72,4 @@ package enum ConflictPolicy: String, Sendable, Equatable, CaseIterable {
     case fail
     /// The output goes to the first free `NAME-1.jpg`, `NAME-2.jpg`, …
     case suffix
-}
-
-/// `--images`: the still images of a file (`HEIFStructure.stillImages()`) that become JPEGs.
-package enum ImageSelection: String, Sendable, Equatable, CaseIterable {
-    /// Every one: the primary as `NAME.jpg`, the others as `NAME-2.jpg`, `NAME-3.jpg`, …
-    case all
-    /// The primary only; the others are named in a `content-not-converted` warning.
-    case primary
-}
-
-/// `--stereo`: how the two views of a stereo pair (an `ster` entity group) are written.
-package enum StereoLayout: String, Sendable, Equatable, CaseIterable {
-    /// One Multi-Picture file (CIPA DC-007 MPO, MP type "disparity"), the left eye first,
-    /// at the name of the pair's first image (`NAME.jpg` when it holds the primary).
-    case mpo
-    /// Two JPEGs: `NAME-left.jpg` and `NAME-right.jpg`.
-    case split
-}
-
-/// `--aux`: the kinds of auxiliary image written as grayscale JPEGs, `NAME.<kind>.jpg`.
-package enum AuxiliaryOutput: String, Sendable, Equatable, CaseIterable {
-    /// Depth and disparity maps.
-    case depth
-    /// Portrait and segmentation mattes.
-    case matte
-    /// HDR gain maps that are auxiliary images (Apple's, Adobe's).
-    case gainmap
-    /// Alpha planes (the image itself has its alpha flattened onto `--background`).
-    case alpha
-
-    /// The kind written for an auxiliary image of `kind`; nil for a URN no kind names.
-    init?(_ kind: AuxiliaryKind) {
-        switch kind {
-        case .depth, .disparity: self = .depth
-        case .matte: self = .matte
-        case .hdrGainMap: self = .gainmap
-        case .alpha: self = .alpha
-        case .other: return nil
-        }
-    }
-}
-
-/// `--hdr`: what becomes of a source's HDR rendition (its gain map).
-package enum HDROutput: String, Sendable, Equatable, CaseIterable {
-    /// An Ultra HDR JPEG: the SDR image, then its gain map (Adobe's XMP and ISO 21496-1).
-    case ultraHDR = "ultrahdr"
-    /// The SDR rendition only; the gain map is named as left out.
-    case sdr
 }

@@ -1,5 +1,6 @@
 import H2JSupport
 import H2JJPEG
+import H2JOutputPlan
 
 /// How one input ended. Every input the run looked at ends as exactly one result.
 package struct ConversionResult: Sendable, Equatable {
@@ -109,12 +110,6 @@ package struct OutputFile: Sendable, Equatable {
         self.sha256 = sha256
     }
 
-    /// What the state records as the output's kind: `primary`, `image` for another still
-    /// image of the file, or the `--aux` kind (`depth`, `matte`, `gainmap`, `alpha`).
-    package var kind: String {
-        if name == .primary { return "primary" }
-        let suffix = name.suffix
-        guard suffix.hasPrefix("."), let token = suffix.dropFirst().split(separator: "-").first else { return "image" }
-        return String(token)
-    }
+    /// What the state records as the output's kind (`OutputName.kind`).
+    package var kind: String { name.kind }
 }

@@ -1,5 +1,6 @@
 import H2JInspect
 import H2JMetadata
+import H2JOutputPlan
 import H2JPipeline
 import H2JSupport
 
@@ -83,36 +84,10 @@ package enum CommandLineParser {
             case "--jobs":
                 guard let jobs = Int(text), (1...1024).contains(jobs) else { throw .invalidValue(text, for: label, "expected a whole number from 1 to 1024") }
                 request.jobs = jobs
-            case "--metadata":
-                guard let mode = MetadataMode(rawValue: text) else { throw .invalidValue(text, for: label, "expected 'keep' or 'strip'") }
-                request.options.metadata = mode
+            case _ where outputOptions.contains(option.long): try outputChoice(option.long, text, label: label, into: &request.options)
             case "--strip-gps": request.options.stripGPS = true
             case "--no-mark": request.options.mark = false
             case "--overwrite": request.options.overwrite = true
-            case "--images":
-                guard let images = ImageSelection(rawValue: text) else { throw .invalidValue(text, for: label, "expected 'all' or 'primary'") }
-                request.options.images = images
-            case "--aux":
-                var kinds: Set<AuxiliaryOutput> = []
-                for token in text.split(separator: ",", omittingEmptySubsequences: false).map(String.init) {
-                    switch token {
-                    case "none": continue
-                    case "all": kinds.formUnion(AuxiliaryOutput.allCases)
-                    default:
-                        guard let kind = AuxiliaryOutput(rawValue: token) else {
-                            throw .invalidValue(text, for: label, "expected a comma-separated list of depth, matte, gainmap, alpha (or all, none)")
-                        }
-                        kinds.insert(kind)
-                    }
-                }
-                request.options.auxiliaries = kinds
-                request.options.auxiliariesChosen = true
-            case "--hdr":
-                guard let hdr = HDROutput(rawValue: text) else { throw .invalidValue(text, for: label, "expected 'ultrahdr' or 'sdr'") }
-                request.options.hdr = hdr
-            case "--stereo":
-                guard let layout = StereoLayout(rawValue: text) else { throw .invalidValue(text, for: label, "expected 'mpo' or 'split'") }
-                request.options.stereo = layout
             case "--on-conflict":
                 guard let policy = ConflictPolicy(rawValue: text) else { throw .invalidValue(text, for: label, "expected 'fail' or 'suffix'") }
                 request.options.onConflict = policy
@@ -181,6 +156,43 @@ package enum CommandLineParser {
         if request.listSeparator == 0 && request.filesFrom == nil { throw UsageError(message: "'-0' ('--null') goes with '--files-from'") }
         try validate(request, verboseAndQuiet: sawVerbose && sawQuiet)
         return .convert(request)
+    }
+
+    /// The options that choose which files a source's conversion writes and what they
+    /// carry (`OutputChoices`): `inspect` takes them too, to show what would be written.
+    static let outputOptions: Set<String> = ["--metadata", "--images", "--stereo", "--aux", "--hdr"]
+
+    /// Sets one of `outputOptions` from its value.
+    static func outputChoice(_ long: String, _ text: String, label: String, into options: inout ConversionOptions) throws(UsageError) {
+        switch long {
+        case "--metadata":
+            guard let mode = MetadataMode(rawValue: text) else { throw .invalidValue(text, for: label, "expected 'keep' or 'strip'") }
+            options.metadata = mode
+        case "--images":
+            guard let images = ImageSelection(rawValue: text) else { throw .invalidValue(text, for: label, "expected 'all' or 'primary'") }
+            options.images = images
+        case "--aux":
+            var kinds: Set<AuxiliaryOutput> = []
+            for token in text.split(separator: ",", omittingEmptySubsequences: false).map(String.init) {
+                switch token {
+                case "none": continue
+                case "all": kinds.formUnion(AuxiliaryOutput.allCases)
+                default:
+                    guard let kind = AuxiliaryOutput(rawValue: token) else {
+                        throw .invalidValue(text, for: label, "expected a comma-separated list of depth, matte, gainmap, alpha (or all, none)")
+                    }
+                    kinds.insert(kind)
+                }
+            }
+            options.auxiliaries = kinds
+            options.auxiliariesChosen = true
+        case "--hdr":
+            guard let hdr = HDROutput(rawValue: text) else { throw .invalidValue(text, for: label, "expected 'ultrahdr' or 'sdr'") }
+            options.hdr = hdr
+        default: // "--stereo"
+            guard let layout = StereoLayout(rawValue: text) else { throw .invalidValue(text, for: label, "expected 'mpo' or 'split'") }
+            options.stereo = layout
+        }
     }
 
     /// Rules that involve several options.

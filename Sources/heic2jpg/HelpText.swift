@@ -111,8 +111,9 @@ package enum HelpText {
       compare [--json] [-q <1-100>] <file> ...
                               Convert each file in both modes, in memory, and
                               print them side by side.
-      inspect [--json] [--source <file>] <file> ...
-                              Describe HEIF and JPEG files without decoding them.
+      inspect [--json] [--source <file>] [<output options>] <file> ...
+                              Describe HEIF and JPEG files without decoding them,
+                              and the files a conversion would write.
       status [--json] <state> ...
                               What --state files record, merged: sources by
                               status, failures, bytes, hand-offs, last runs.
@@ -128,11 +129,17 @@ package enum HelpText {
     package static let inspectHelp = """
     OVERVIEW: Describe HEIF and JPEG files without decoding them.
 
-    Images (thumbnails, alpha, depth, gain map), bit depth, chroma, ICC or nclx colour,
+    Every image (thumbnails, alpha, depth, gain maps, tmap items and their inputs),
+    entity groups (stereo pairs, alternatives, bursts, albums), sequence tracks, the
+    tmap gain map and whether it is honoured, bit depth, chroma, ICC or nclx colour,
     orientation, key EXIF and GPS fields, XMP and ICC sizes, and the heic2jpg
-    provenance mark.
+    provenance mark. Of a HEIF file, the files a conversion with the output options
+    would write (names, kinds, the images they hold, Ultra HDR and its gain map) and
+    what they would leave out.
 
-    USAGE: heic2jpg inspect [--json] [--source <file>] <file> ...
+    USAGE: heic2jpg inspect [--json] [--source <file>] [--images <which>]
+                            [--stereo <layout>] [--aux <kinds>] [--hdr <output>]
+                            [--metadata <mode>] <file> ...
 
     ARGUMENTS:
       <file>                  HEIF or JPEG files.
@@ -142,6 +149,9 @@ package enum HelpText {
       --source <file>         Check that each file's provenance mark names this
                               file's SHA-256 (exit 1 when one does not or a file
                               has no mark).
+      --images, --stereo, --aux, --hdr, --metadata
+                              As for convert: plan the outputs shown with them.
+                              (default: convert's defaults)
       -h, --help              Show help information.
 
     EXIT CODES:

@@ -18,17 +18,28 @@ enum SubcommandParser {
     static func inspect(_ arguments: [String]) throws(UsageError) -> Command {
         if wantsHelp(arguments) { return .help(.inspect) }
         var request = InspectRequest()
-        var scanner = ArgumentScanner(arguments[...], options: [OptionSpec("--json"), OptionSpec("--source", value: "<file>")])
+        var outputs = ConversionOptions()
+        let options = [OptionSpec("--json"), OptionSpec("--source", value: "<file>")]
+            + CommandLineParser.options.filter { CommandLineParser.outputOptions.contains($0.long) }
+        var scanner = ArgumentScanner(arguments[...], options: options)
         while let token = try scanner.next() {
             switch token {
             case .input(let file): request.files.append(file)
-            case .option(let option, _, let value):
-                if option.long == "--json" { request.json = true } else { request.source = value }
+            case .option(let option, let spelled, let value):
+                switch option.long {
+                case "--json": request.json = true
+                case "--source": request.source = value
+                default: try CommandLineParser.outputChoice(option.long, value ?? "", label: option.label(spelled), into: &outputs)
+                }
             }
         }
-        try requireFiles(request.files, usage: "inspect [--json] [--source <file>] <file> ...")
+        request.outputs = outputs.outputChoices
+        try requireFiles(request.files, usage: Self.inspectUsage)
         return .inspect(request)
     }
+
+    /// `inspect`'s synopsis, for its usage errors.
+    static let inspectUsage = "inspect [--json] [--source <file>] [--images <which>] [--stereo <layout>] [--aux <kinds>] [--hdr <output>] [--metadata <mode>] <file> ..."
 
     static func compare(_ arguments: [String]) throws(UsageError) -> Command {
         if wantsHelp(arguments) { return .help(.compare) }

@@ -3,6 +3,7 @@ import H2JTestSupport
 import Testing
 @testable import H2JJPEG
 @testable import H2JMetadata
+import H2JOutputPlan
 @testable import H2JPipeline
 @testable import H2JSupport
 

@@ -1,5 +1,6 @@
 import Testing
 @testable import H2JInspect
+import H2JOutputPlan
 @testable import H2JPipeline
 @testable import heic2jpg
 
@@ -31,6 +32,23 @@ struct SubcommandParserTests {
         }
         #expect(attached.source == "s.heic" && attached.json && attached.files == ["x.jpg"])
         #expect(separate.source == "s.heic" && !separate.json && separate.files == ["x.jpg", "--json"])
+    }
+
+    @Test("inspect takes convert's output options, parsed by the same code, to plan the outputs with")
+    func inspectOutputOptions() throws {
+        let arguments = ["--images", "primary", "--aux=depth,matte", "--hdr", "sdr", "--stereo", "split", "--metadata", "strip"]
+        guard case .inspect(let request) = try CommandLineParser.parse(["inspect"] + arguments + ["x.heic"]),
+              case .convert(let convert) = try CommandLineParser.parse(arguments + ["x.heic"]) else {
+            Issue.record("expected inspect and convert")
+            return
+        }
+        #expect(request.outputs == convert.options.outputChoices)
+        #expect(request.outputs.images == .primary && request.outputs.auxiliaries == [.depth, .matte] && request.outputs.auxiliariesChosen)
+        #expect(request.outputs.hdr == .sdr && request.outputs.stereo == .split && request.outputs.metadata == .strip)
+        guard case .inspect(let defaults) = try CommandLineParser.parse(["inspect", "x.heic"]) else { return }
+        #expect(defaults.outputs == ConversionOptions().outputChoices && !defaults.outputs.auxiliariesChosen)
+        #expect(usageError(["inspect", "--images", "some", "x"]) == "The value 'some' is invalid for '--images <which>': expected 'all' or 'primary'")
+        #expect(usageError(["inspect", "--quality", "80", "x"]) == "Unknown option '--quality'.")
     }
 
     @Test("Errors read as convert's: typo suggestions, values given to flags, missing values with their name")

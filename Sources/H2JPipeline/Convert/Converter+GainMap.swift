@@ -6,6 +6,7 @@ import H2JContainer
 import H2JJPEG
 import H2JJPEGCodec
 import H2JMetadata
+import H2JOutputPlan
 import H2JSupport
 
 /// A source's gain map, found and already encoded as the JPEG that follows the primary
@@ -22,8 +23,7 @@ extension Converter {
     /// (ISO says to ignore it, its headroom is unknown, it does not decode) adds a
     /// warning, and the output is SDR: the gain map never fails the source.
     func ultraHDRGainMap(_ context: ConversionContext, warnings: inout [Warning]) -> EncodedGainMap? {
-        guard options.hdr == .ultraHDR, options.metadata == .keep else { return nil }
-        let (found, warning) = GainMapSource.find(context.structure, source: context.source)
+        let (found, warning) = GainMapSource.find(context.structure, source: context.source, hdr: options.hdr, metadata: options.metadata)
         if let warning { warnings.append(warning) }
         guard let found else { return nil }
         do {

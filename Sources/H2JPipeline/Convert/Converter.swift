@@ -6,6 +6,7 @@ import H2JJPEG
 import H2JJPEGCodec
 import H2JLibheif
 import H2JMetadata
+import H2JOutputPlan
 import H2JSupport
 import H2JTiles
 
@@ -93,7 +94,7 @@ package struct Converter: Sendable {
                 let contexts = try plan.items.map { id throws(PipelineError) in
                     id == primaryID && plan.master == nil ? context : try at(.parse) { try imageContext(id, of: context, master: plan.master) }
                 }
-                let carriesGainMap = holdsPrimary && plan.items.count == 1 && plan.master == nil
+                let carriesGainMap = plan.carriesGainMap(primary: primaryID)
                 let written = holdsPrimary
                     ? try write(contexts, as: plan.name, engineUsed: &engineUsed, sourceSHA256: sourceSHA256,
                                 gainMap: carriesGainMap ? gainMap : nil)
@@ -135,32 +136,10 @@ package struct Converter: Sendable {
         }
         result.sourceSHA256 = sourceSHA256
         let toneMapCarried = result.hdr != nil && gainMap?.source.toneMap != nil
-        (result.notCarried, result.leftOut) = notCarried(structure.contentNotCarried(converted: converted, auxiliaries: auxiliaries,
-                                                                                     toneMapCarried: toneMapCarried))
+        (result.notCarried, result.leftOut) = structure.contentNotCarried(converted: converted, auxiliaries: auxiliaries, toneMapCarried: toneMapCarried)
+            .split(images: options.images, hdr: options.hdr, auxiliariesChosen: options.auxiliariesChosen)
         result.warnings = warnings + [HEIFStructure.contentNotConvertedWarning(result.notCarried, excluded: result.leftOut)].compactMap { $0 }
         return result
-    }
-
-    /// What the outputs do not carry, in two lists: what the user's own options left out
-    /// (`--images primary`, `--aux` given without that kind), and the rest, which keeps
-    /// an original from being handed off. Each names the option that would carry it.
-    private func notCarried(_ parts: [ContentPart]) -> (missing: [String], leftOut: [String]) {
-        var missing: [String] = [], leftOut: [String] = []
-        for part in parts {
-            switch part.kind {
-            case .images where options.images == .primary:
-                leftOut.append(part.phrase + " (--images all writes them)")
-            case .auxiliary(.hdrGainMap) where options.hdr == .sdr, .gainMapItem where options.hdr == .sdr:
-                leftOut.append(part.phrase + " (--hdr ultrahdr writes it)")
-            case .auxiliary(let kind) where AuxiliaryOutput(kind) != nil:
-                let output = AuxiliaryOutput(kind)!
-                let phrase = part.phrase + " (--aux \(output.rawValue) writes it)"
-                if options.auxiliariesChosen { leftOut.append(phrase) } else { missing.append(phrase) }
-            default:
-                missing.append(part.phrase)
-            }
-        }
-        return (missing, leftOut)
     }
 
     /// What writing one output gave: the file and what the result reports of it.

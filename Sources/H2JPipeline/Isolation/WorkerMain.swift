@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import H2JDe265
+import H2JOutputPlan
 import H2JSupport
 import H2JTiles
 

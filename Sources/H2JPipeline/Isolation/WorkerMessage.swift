@@ -3,6 +3,7 @@ import Glibc
 #endif
 import H2JJPEG
 import H2JMetadata
+import H2JOutputPlan
 import H2JSupport
 
 /// What the parent and a worker process say to each other over the worker's socket,

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import H2JOutputPlan
 import H2JSupport
 
 /// The parent's side of decoder isolation: every job runs in a worker process

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import H2JOutputPlan
 import H2JSupport
 
 /// The parent's side of one job's outputs: each is staged (a complete temp file, or for

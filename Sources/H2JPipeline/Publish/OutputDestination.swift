@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import H2JOutputPlan
 import H2JSupport
 
 /// What was written: its size, and its SHA-256 where the writer read it back.

@@ -5,7 +5,7 @@ import H2JSupport
 extension Warning.Code {
     /// The source's gain map cannot be used (ISO 21496-1 says to ignore it, or its
     /// headroom is unknown): the output is SDR only.
-    static let gainMapNotUsed = Warning.Code("gain-map-not-used")
+    package static let gainMapNotUsed = Warning.Code("gain-map-not-used")
 }
 
 /// The HDR gain map of a source's primary, as an Ultra HDR JPEG needs it: the image item
@@ -17,25 +17,34 @@ extension Warning.Code {
 /// (`GainMapMetadata.apple`), its headroom from its XMP or the maker note, its codes
 /// remapped (`appleCodeMapping`). A `tmap` whose base is the HDR rendition is not used:
 /// the primary would have to be tone-mapped first.
-struct GainMapSource {
-    let item: UInt32
+package struct GainMapSource: Sendable {
+    package let item: UInt32
     /// The image whose auxiliary image the gain map is (libheif reaches it through that
     /// image); nil for a gain map that is only a `tmap` input.
-    let master: UInt32?
-    let metadata: GainMapMetadata
+    package let master: UInt32?
+    package let metadata: GainMapMetadata
     /// Apple's codes → ISO's; nil when the codes are ISO's already.
-    let codeMapping: [UInt8]?
+    package let codeMapping: [UInt8]?
     /// The gain map's own XMP (Apple's version and headroom), which its JPEG keeps.
-    let xmp: [UInt8]?
+    package let xmp: [UInt8]?
     /// The `tmap` item carried with it, if any.
-    let toneMap: UInt32?
+    package let toneMap: UInt32?
     /// For the report: what the HDR rendition comes from.
-    let description: String
+    package let description: String
+
+    /// The gain map a conversion with these options writes after the primary: `find`'s,
+    /// in keep mode with `--hdr ultrahdr`; none, and no warning, otherwise (strip mode
+    /// and `--hdr sdr` write SDR only).
+    package static func find(_ structure: HEIFStructure, source: ByteSource, hdr: HDROutput,
+                             metadata: MetadataMode) -> (GainMapSource?, Warning?) {
+        guard hdr == .ultraHDR, metadata == .keep else { return (nil, nil) }
+        return find(structure, source: source)
+    }
 
     /// The primary's gain map; or nil, with a warning when there is one that cannot be used.
     /// Reads only the gain map's metadata items, and the primary's EXIF only for an Apple
     /// gain map whose XMP gives no headroom (a file with no gain map costs no read).
-    static func find(_ structure: HEIFStructure, source: ByteSource) -> (GainMapSource?, Warning?) {
+    package static func find(_ structure: HEIFStructure, source: ByteSource) -> (GainMapSource?, Warning?) {
         func xmp(of item: UInt32) -> [UInt8]? { (try? SourceMetadata(storedIn: structure, primary: item, source: source))?.xmp }
         var ignored: String?
         if let tmap = structure.toneMappedImage(from: source), let gainMap = tmap.gainMap {

@@ -1,7 +1,7 @@
 import H2JTestSupport
 import Testing
 @testable import H2JContainer
-@testable import H2JPipeline
+@testable import H2JOutputPlan
 @testable import H2JSupport
 
 /// Which files a source's conversion writes, and under which names.
@@ -66,6 +66,8 @@ extension OutputPlanTests {
         let mattes = OutputPlan.plans(structure, images: .primary, stereo: .mpo, auxiliaries: [.matte], toStream: false)
         #expect(Self.names(mattes) == [":1", ".matte:4", ".matte-2:5"])
         #expect(Self.names(OutputPlan.plans(structure, images: .all, stereo: .mpo, auxiliaries: [.matte], toStream: true)) == [":1"])
-        #expect(OutputFile(name: OutputName(checking: ".matte-2")!, path: "", item: 5, width: 1, height: 1, bytes: 1).kind == "matte")
+        #expect(OutputName(checking: ".matte-2")!.kind == "matte")
+        #expect(OutputName.primary.kind == "primary" && OutputName.image(2).kind == "image" && OutputName(checking: "-left")!.kind == "image")
+        #expect(OutputName(checking: "-2.depth")!.kind == "depth" && OutputName(checking: "-right.matte-2")!.kind == "matte")
     }
 }

@@ -3,10 +3,10 @@ import H2JContainer
 /// One file a source's conversion writes: its name and the image items it holds, one,
 /// or for a stereo MPO the left and the right view; for an auxiliary image (`--aux`),
 /// the image it belongs to.
-struct OutputPlan: Equatable {
-    let name: OutputName
-    let items: [UInt32]
-    var master: UInt32? = nil
+package struct OutputPlan: Equatable, Sendable {
+    package let name: OutputName
+    package let items: [UInt32]
+    package var master: UInt32? = nil
 
     /// Every output of a source, in order, the one holding the primary first:
     /// `--images primary` (or an output to a stream) writes the primary alone; `all`
@@ -17,7 +17,7 @@ struct OutputPlan: Equatable {
     /// image's output come its auxiliary images of the `--aux` kinds, `NAME.depth.jpg`,
     /// `NAME.matte.jpg`, `NAME.matte-2.jpg`, … (a stereo MPO's right view's as
     /// `NAME-right.depth.jpg`).
-    static func plans(_ structure: HEIFStructure, images: ImageSelection, stereo: StereoLayout,
+    package static func plans(_ structure: HEIFStructure, images: ImageSelection, stereo: StereoLayout,
                       auxiliaries: Set<AuxiliaryOutput> = [], toStream: Bool) -> [OutputPlan] {
         let still = structure.stillImages()
         var plans: [OutputPlan] = []
@@ -45,6 +45,12 @@ struct OutputPlan: Equatable {
         }
         guard !auxiliaries.isEmpty, !toStream else { return plans }
         return plans.flatMap { plan in [plan] + auxiliaryPlans(of: plan, structure, auxiliaries) }
+    }
+
+    /// Whether this output is the primary's own JPEG, which an Ultra HDR gain map follows
+    /// (a stereo MPO holding the primary carries none).
+    package func carriesGainMap(primary: UInt32) -> Bool {
+        items == [primary] && master == nil
     }
 
     /// The `--aux` outputs of the images `plan` writes.

@@ -40,6 +40,16 @@ package struct OutputName: Sendable, Hashable {
         self.suffix = suffix
     }
 
+    /// What the state records as the output's kind: `primary`, `image` for another still
+    /// image of the file, or the `--aux` kind (`depth`, `matte`, `gainmap`, `alpha`), the
+    /// word after the dot, whichever image it belongs to (`.depth`, `-2.matte-2`).
+    package var kind: String {
+        if self == .primary { return "primary" }
+        guard let dot = suffix.firstIndex(of: "."),
+              let token = suffix[suffix.index(after: dot)...].split(separator: "-").first else { return "image" }
+        return String(token)
+    }
+
     /// This output's path, given the job's planned output path: the suffix goes between
     /// the file name's stem and its extension (`out/IMG_1.jpg` → `out/IMG_1-2.jpg`).
     package func path(besides planned: String) -> String {

@@ -1,0 +1,69 @@
+import H2JContainer
+import H2JOutputPlan
+import H2JSupport
+
+/// What `convert` would write for a HEIF file with the options in `OutputChoices`, told
+/// from the container alone: the same plan (`OutputPlan.plans`), the same gain map
+/// (`GainMapSource.find`) and the same account of what the outputs leave out
+/// (`contentNotCarried`, `split`) as a conversion, assuming every image decodes. An
+/// image whose codec or structure the converter refuses before decoding (the checks it
+/// makes first: `checkCodecs`, `image`, `auxiliaryImage`) is left out here as there:
+/// another image's output is not written (`image-not-converted`), the primary's fails
+/// the source. A gain map that does not decode is found only by decoding it.
+enum OutputForecast {
+    static func forecast(_ structure: HEIFStructure, _ source: ByteSource, _ choices: OutputChoices) -> ImageProperties.Outputs {
+        var outputs = ImageProperties.Outputs(choices: choices)
+        let primary = structure.primaryID
+        do {
+            _ = try structure.primaryImage()
+            try structure.checkCodecs()
+        } catch {
+            outputs.failure = "\(error)"
+            return outputs
+        }
+        let (gainMap, notUsed) = GainMapSource.find(structure, source: source, hdr: choices.hdr, metadata: choices.metadata)
+        outputs.gainMapNotUsed = notUsed?.message
+        var converted: Set<UInt32> = [], auxiliaries: Set<UInt32> = []
+        let plans = OutputPlan.plans(structure, images: choices.images, stereo: choices.stereo, auxiliaries: choices.auxiliaries,
+                                     toStream: false)
+        for plan in plans {
+            if let refusal = refusal(plan, structure) {
+                guard !plan.items.contains(primary) || plan.master != nil else {
+                    outputs.failure = refusal
+                    outputs.files = []
+                    return outputs
+                }
+                outputs.notWritten.append(.init(name: plan.name, items: plan.items, reason: refusal))
+                continue
+            }
+            var file = ImageProperties.OutputFile(name: plan.name, items: plan.items, of: plan.master)
+            if let gainMap, plan.carriesGainMap(primary: primary) {
+                file.gainMap = gainMap.item
+                outputs.hdr = "Ultra HDR: " + gainMap.description
+                auxiliaries.insert(gainMap.item)
+            }
+            if plan.master == nil { converted.formUnion(plan.items) } else { auxiliaries.formUnion(plan.items) }
+            outputs.files.append(file)
+        }
+        let toneMapCarried = outputs.hdr != nil && gainMap?.toneMap != nil
+        (outputs.notConverted, outputs.leftOut) = structure
+            .contentNotCarried(converted: converted, auxiliaries: auxiliaries, toneMapCarried: toneMapCarried)
+            .split(images: choices.images, hdr: choices.hdr, auxiliariesChosen: choices.auxiliariesChosen)
+        return outputs
+    }
+
+    /// Why the converter refuses an image of `plan` before decoding it, nil when it
+    /// does not: the primary was checked already; another still image and an
+    /// auxiliary image must be coded in a codec heic2jpg decodes and be sound.
+    static func refusal(_ plan: OutputPlan, _ structure: HEIFStructure) -> String? {
+        for id in plan.items where id != structure.primaryID || plan.master != nil {
+            do {
+                try structure.checkCodecs(of: id)
+                _ = try plan.master == nil ? structure.image(id) : structure.auxiliaryImage(id)
+            } catch {
+                return "\(error)"
+            }
+        }
+        return nil
+    }
+}
