@@ -188,7 +188,9 @@ struct HEIFStructureTests {
         for name in names {
             let bytes = try [UInt8](Data(contentsOf: samples.appendingPathComponent(name)))
             guard ImageFormat.sniff(Array(bytes.prefix(256))).isHEIF else { continue }
-            let primary = try structure(bytes).primaryImage()
+            // A low-overhead `mini` file is read as the HEIF it stands for.
+            let source = try MinimizedImage.translating(MemoryByteSource(bytes)) ?? MemoryByteSource(bytes)
+            let primary = try HEIFStructure.read(from: source).primaryImage()
             #expect(primary.isMonochrome == name.contains("monochrome"), "\(name)")
             checked += 1
         }

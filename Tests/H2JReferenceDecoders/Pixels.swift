@@ -31,6 +31,21 @@ package struct RGBPicture {
         let mse = sum / Double(pixels.count)
         return mse == 0 ? 99 : 10 * log10(255 * 255 / mse)
     }
+
+    /// The picture turned a quarter turn clockwise (as EXIF orientation 6 shows it).
+    package func rotatedClockwise() -> RGBPicture {
+        var turned = [UInt8](repeating: 0, count: pixels.count)
+        for y in 0..<height {
+            for x in 0..<width {
+                // Source (x, y) lands in column height - 1 - y, row x of a height-wide picture.
+                let from = (y * width + x) * 3, to = (x * height + height - 1 - y) * 3
+                turned[to] = pixels[from]
+                turned[to + 1] = pixels[from + 1]
+                turned[to + 2] = pixels[from + 2]
+            }
+        }
+        return RGBPicture(width: height, height: width, pixels: turned)
+    }
 }
 
 /// Independent decoders for checking outputs: libheif straight through its C API (not
