@@ -41,7 +41,7 @@ struct GainMapSource {
         if let tmap = structure.toneMappedImage(from: source), let gainMap = tmap.gainMap {
             switch tmap.metadata {
             case .success(let metadata) where metadata.baseIsHDR:
-                ignored = "the 'tmap' item \(tmap.id)'s base image is the HDR rendition, which heic2jpg does not tone-map yet"
+                ignored = "the 'tmap' item \(tmap.id)'s base image is the HDR rendition, and its gain map (to SDR) is not used"
             case .success(let metadata):
                 let master = structure.auxiliaryImages(of: structure.primaryID).contains { $0.id == gainMap } ? structure.primaryID : nil
                 return (GainMapSource(item: gainMap, master: master, metadata: metadata, codeMapping: nil, xmp: xmp(of: gainMap), toneMap: tmap.id,
@@ -63,6 +63,8 @@ struct GainMapSource {
                                   codeMapping: GainMapMetadata.appleCodeMapping(headroom: headroom), xmp: ownXMP, toneMap: nil,
                                   description: description + (ignored.map { "; \($0)" } ?? "")), nil)
         }
-        return (nil, ignored.map { Warning(.gainMapNotUsed, $0 + ": written as SDR only") })
+        // A PQ or HLG primary still gets an HDR rendition: a gain map computed from it.
+        let outcome = structure.hdrTransferName() == nil ? "written as SDR only" : "the gain map is computed from the HDR primary instead"
+        return (nil, ignored.map { Warning(.gainMapNotUsed, $0 + ": " + outcome) })
     }
 }
