@@ -6,6 +6,8 @@ heif-enc (libheif 1.15) has no rotation option and exiftool 12.x cannot add an
 stored landscape but displays portrait, like an iPhone photo taken upright.
 
     heif_add_irot.py FILE --angle 270     # in place; angle is anti-clockwise, as in irot
+    heif_add_irot.py FILE --nclx 9,16,9,1 # add a colr nclx (primaries, transfer, matrix,
+                                          # full range): heif-enc 1.15 writes none
     heif_add_irot.py FILE --dump          # print the box tree, ipco/ipma/iloc
 
 What it does (ISO/IEC 23008-12 + ISO/IEC 14496-12):
@@ -228,6 +230,23 @@ def add_irot(data, angle_ccw):
     if angle_ccw % 90 or not 0 <= angle_ccw < 360:
         raise ValueError("angle must be 0, 90, 180 or 270")
     code = angle_ccw // 90
+    return add_property(data, "irot", struct.pack(">I4sB", 9, b"irot", code), essential=True,
+                        rewrite=lambda out, prop: out.__setitem__(prop.body, code))
+
+
+def add_nclx(data, spec):
+    """A `colr` box of type nclx (not essential), unless the primary has a colr already."""
+    primaries, transfer, matrix, full = (int(v) for v in spec.split(","))
+    body = b"nclx" + struct.pack(">HHHB", primaries, transfer, matrix, 0x80 if full else 0)
+    def refuse(out, prop):
+        raise ValueError("the primary item already has a colr property")
+    return add_property(data, "colr", struct.pack(">I4s", 8 + len(body), b"colr") + body, essential=False, rewrite=refuse)
+
+
+def add_property(data, kind, new_box, essential, rewrite):
+    """Appends `new_box` to ipco and associates it with the primary item (after its other
+    properties); when the primary has a `kind` property already, `rewrite(out, prop)`
+    edits a copy of the bytes in place instead."""
     top = parse_boxes(data, 0, len(data))
     meta = find(top, "meta")
     if meta is None:
@@ -246,24 +265,24 @@ def add_irot(data, angle_ccw):
     if entry is None:
         raise ValueError(f"primary item {primary} has no ipma entry")
 
-    # Already rotated? Rewrite the angle in place: no size changes.
+    # Already there? Rewrite it in place: no size changes.
     for _, index in entry[1]:
         prop = ipco.children[index - 1]
-        if prop.type == "irot":
+        if prop.type == kind:
             out = bytearray(data)
-            out[prop.body] = code
+            rewrite(out, prop)
             return bytes(out)
 
     new_index = len(ipco.children) + 1
-    entry[1].append((1, new_index))       # appended last: after any clap, as required
+    entry[1].append((1 if essential else 0, new_index))   # appended last: after any clap, as required
     new_ipma_body = encode_ipma(version, flags, entries)
-    irot_box = struct.pack(">I4sB", 9, b"irot", code)
+    new_box_bytes = new_box
 
     for b in (meta, iprp, ipco, ipma):
         if b.header != 8:
             raise ValueError(f"64-bit size on {b.type} is not supported")
     ipma_delta = (8 + len(new_ipma_body)) - ipma.size
-    delta = len(irot_box) + ipma_delta
+    delta = len(new_box_bytes) + ipma_delta
     meta_end = meta.end
 
     # Patch iloc offsets in a copy first (positions are before any insertion point
@@ -296,12 +315,12 @@ def add_irot(data, angle_ccw):
 
     set_size(out, meta, meta.size + delta)
     set_size(out, iprp, iprp.size + delta)
-    set_size(out, ipco, ipco.size + len(irot_box))
+    set_size(out, ipco, ipco.size + len(new_box_bytes))
     # Rebuild: [.. ipco end) + irot + [ipco end .. ipma) + new ipma + [ipma end ..]
     if ipma.start < ipco.end:
         raise ValueError("ipma before ipco is not supported")
     new_ipma = struct.pack(">I4s", 8 + len(new_ipma_body), b"ipma") + new_ipma_body
-    result = (bytes(out[:ipco.end]) + irot_box + bytes(out[ipco.end:ipma.start])
+    result = (bytes(out[:ipco.end]) + new_box_bytes + bytes(out[ipco.end:ipma.start])
               + new_ipma + bytes(out[ipma.end:]))
     if len(result) != len(data) + delta:
         raise AssertionError("size bookkeeping error")
@@ -312,6 +331,7 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("file")
     ap.add_argument("--angle", type=int, help="anti-clockwise degrees: 90, 180 or 270")
+    ap.add_argument("--nclx", help="P,T,M,F: add a colr nclx box to the primary item")
     ap.add_argument("-o", "--output", help="write here instead of in place")
     ap.add_argument("--dump", action="store_true", help="print the box structure")
     args = ap.parse_args()
@@ -319,12 +339,15 @@ def main():
         data = f.read()
     if args.angle is not None:
         data = add_irot(data, args.angle)
+    if args.nclx is not None:
+        data = add_nclx(data, args.nclx)
+    if args.angle is not None or args.nclx is not None:
         with open(args.output or args.file, "wb") as f:
             f.write(data)
     if args.dump:
         dump(data)
-    if args.angle is None and not args.dump:
-        ap.error("nothing to do: give --angle and/or --dump")
+    if args.angle is None and args.nclx is None and not args.dump:
+        ap.error("nothing to do: give --angle, --nclx and/or --dump")
 
 
 if __name__ == "__main__":

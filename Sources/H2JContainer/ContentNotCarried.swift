@@ -16,8 +16,10 @@ extension HEIFStructure {
     /// tiles and an image's own derivation are not content of their own. Empty when the
     /// outputs carry everything.
     /// `toneMapCarried`: an Ultra HDR output carries the `tmap` item's HDR rendition.
+    /// `hdrCarried`: an Ultra HDR output carries the HDR rendition of a PQ or HLG primary
+    /// (`hdrTransferName`), which is otherwise tone-mapped to SDR only.
     package func contentNotCarried(converted: Set<UInt32>? = nil, auxiliaries: Set<UInt32> = [],
-                                   toneMapCarried: Bool = false) -> [ContentPart] {
+                                   toneMapCarried: Bool = false, hdrCarried: Bool = false) -> [ContentPart] {
         let carried = converted ?? [primaryID]
         var missing: [ContentPart] = []
         let others = stillImages().filter { !carried.contains($0) }
@@ -32,6 +34,9 @@ extension HEIFStructure {
             }
         }
         missing += kinds.sorted { $0.withArticle < $1.withArticle }.map { ContentPart(.auxiliary($0), $0.withArticle) }
+        if !hdrCarried, let transfer = hdrTransferName() {
+            missing.append(ContentPart(.hdrRendition, "the primary's HDR rendition (\(transfer), tone-mapped to SDR only)"))
+        }
         if !toneMapCarried, items.values.contains(where: { $0.type == "tmap" }) { missing.append(ContentPart(.gainMapItem, "a gain map ('tmap' item)")) }
         if let sequences = sequencePhrase { missing.append(ContentPart(.sequence, sequences)) }
         return missing
@@ -71,6 +76,8 @@ package struct ContentPart: Sendable, Equatable {
         case auxiliary(AuxiliaryKind)
         /// A `tmap` item (an ISO 21496-1 HDR rendition).
         case gainMapItem
+        /// The HDR rendition of a PQ or HLG primary written as SDR only.
+        case hdrRendition
         /// Image sequences (`moov` tracks).
         case sequence
     }

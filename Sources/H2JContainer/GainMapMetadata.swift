@@ -26,6 +26,14 @@ package struct GainMapMetadata: Sendable, Equatable {
     /// One colour channel's mapping (ISO 21496-1 §5.2).
     package struct Channel: Sendable, Equatable {
         package let min, max, gamma, baseOffset, alternateOffset: Fraction
+
+        package init(min: Fraction, max: Fraction, gamma: Fraction, baseOffset: Fraction, alternateOffset: Fraction) {
+            self.min = min
+            self.max = max
+            self.gamma = gamma
+            self.baseOffset = baseOffset
+            self.alternateOffset = alternateOffset
+        }
     }
 
     /// The metadata version this reader understands; a `minimum_version` above it means

@@ -47,8 +47,8 @@ package struct ImageProperties: Sendable, Equatable {
         package var notWritten: [NotWritten] = []
         /// Why the conversion would fail (its primary cannot be converted); no files then.
         package var failure: String?
-        /// What the primary's HDR rendition comes from, as the report's `hdr` says it;
-        /// nil when the outputs are SDR only.
+        /// What the primary's HDR rendition comes from, as the report's `hdr` says it (a
+        /// computed gain map and a tone mapping in less detail); nil for an SDR source.
         package var hdr: String?
         /// Why the file's gain map would not be used (`gain-map-not-used`).
         package var gainMapNotUsed: String?
@@ -70,15 +70,17 @@ package struct ImageProperties: Sendable, Equatable {
         package var items: [UInt32]
         /// For an auxiliary image's file: the image it belongs to.
         package var of: UInt32?
-        /// The gain map that follows the image in an Ultra HDR JPEG.
+        /// The gain map that follows the image in an Ultra HDR JPEG: the source's item,
+        /// or one computed from a PQ or HLG image's HDR rendition.
         package var gainMap: UInt32?
+        package var computedGainMap = false
 
         /// As the report and the state call it (`OutputName.kind`): `primary`, `image`,
         /// or the auxiliary kind (`depth`, `matte`, `gainmap`, `alpha`).
         package var kind: String { name.kind }
         /// `jpeg`, `mpo` (a stereo pair: the left view, then the right) or `ultrahdr`
         /// (the image, then its gain map).
-        package var layout: String { items.count > 1 ? "mpo" : gainMap != nil ? "ultrahdr" : "jpeg" }
+        package var layout: String { items.count > 1 ? "mpo" : gainMap != nil || computedGainMap ? "ultrahdr" : "jpeg" }
     }
 
     /// A planned output the converter would leave out, and why.

@@ -73,7 +73,7 @@ enum InspectJSON {
         return .object(fields)
     }
 
-    /// `{"options", "files": [{"name", "kind", "layout", "items", "of"?, "gainMap"?}], "notWritten"?, "failure"?,
+    /// `{"options", "files": [{"name", "kind", "layout", "items", "of"?, "gainMap"?, "computedGainMap"?}], "notWritten"?, "failure"?,
     /// "hdr", "gainMapNotUsed"?, "notConverted", "leftOut"}`; names are beside `file`'s.
     static func outputs(_ outputs: ImageProperties.Outputs, file: String) -> JSONValue {
         let stem = Path.stem(Path.lastComponent(file)) + ".jpg"
@@ -87,6 +87,7 @@ enum InspectJSON {
                                                     ("layout", .string(output.layout)), ("items", .array(output.items.map { .integer(Int($0)) }))]
                 if let master = output.of { entry.append(("of", .integer(Int(master)))) }
                 if let gainMap = output.gainMap { entry.append(("gainMap", .integer(Int(gainMap)))) }
+                if output.computedGainMap { entry.append(("computedGainMap", .bool(true))) }
                 return .object(entry)
             })),
         ]

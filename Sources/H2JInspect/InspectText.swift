@@ -145,6 +145,7 @@ enum InspectText {
         guard file.layout != "mpo" else { return "MPO of #\(file.items[0]) (left) and #\(file.items[1]) (right)" }
         return file.items.map { "#\($0)" }.joined(separator: ", ") + (file.of.map { " of #\($0)" } ?? "")
             + (file.gainMap.map { ", Ultra HDR with gain map #\($0)" } ?? "")
+            + (file.computedGainMap ? ", Ultra HDR with a gain map computed from its HDR rendition" : "")
     }
 
     /// `--images all --stereo mpo --aux none --hdr ultrahdr --metadata keep`.

@@ -4,8 +4,11 @@ import H2JSupport
 
 /// What `convert` would write for a HEIF file with the options in `OutputChoices`, told
 /// from the container alone: the same plan (`OutputPlan.plans`), the same gain map
-/// (`GainMapSource.find`) and the same account of what the outputs leave out
-/// (`contentNotCarried`, `split`) as a conversion, assuming every image decodes. An
+/// (`GainMapSource.find`, in keep mode with `--hdr ultrahdr`: `writesUltraHDR`) and the
+/// same account of what the outputs leave out (`contentNotCarried`, `split`) as a
+/// conversion, assuming every image decodes. A PQ or HLG primary is tone-mapped to SDR,
+/// and its Ultra HDR gain map is computed from both renditions when it has none of its
+/// own: what that computation finds shows only when converting. An
 /// image whose codec or structure the converter refuses before decoding (the checks it
 /// makes first: `checkCodecs`, `image`, `auxiliaryImage`) is left out here as there:
 /// another image's output is not written (`image-not-converted`), the primary's fails
@@ -21,8 +24,10 @@ enum OutputForecast {
             outputs.failure = "\(error)"
             return outputs
         }
-        let (gainMap, notUsed) = GainMapSource.find(structure, source: source, hdr: choices.hdr, metadata: choices.metadata)
+        let (gainMap, notUsed) = choices.writesUltraHDR ? GainMapSource.find(structure, source: source) : (nil, nil)
         outputs.gainMapNotUsed = notUsed?.message
+        let hdrTransfer = structure.hdrTransferName()
+        var hdrCarried = false
         var converted: Set<UInt32> = [], auxiliaries: Set<UInt32> = []
         let plans = OutputPlan.plans(structure, images: choices.images, stereo: choices.stereo, auxiliaries: choices.auxiliaries,
                                      toStream: false)
@@ -37,18 +42,27 @@ enum OutputForecast {
                 continue
             }
             var file = ImageProperties.OutputFile(name: plan.name, items: plan.items, of: plan.master)
-            if let gainMap, plan.carriesGainMap(primary: primary) {
-                file.gainMap = gainMap.item
-                outputs.hdr = "Ultra HDR: " + gainMap.description
-                auxiliaries.insert(gainMap.item)
+            if plan.carriesGainMap(primary: primary) && choices.writesUltraHDR {
+                if let gainMap {
+                    file.gainMap = gainMap.item
+                    outputs.hdr = "Ultra HDR: " + gainMap.description
+                    auxiliaries.insert(gainMap.item)
+                } else if let hdrTransfer {
+                    file.computedGainMap = true
+                    outputs.hdr = "Ultra HDR: a gain map computed from the HDR (\(hdrTransfer)) and SDR renditions"
+                    hdrCarried = true
+                }
+            }
+            if outputs.hdr == nil, plan.master == nil, plan.items.contains(primary), let hdrTransfer {
+                outputs.hdr = "SDR only, tone-mapped from \(hdrTransfer)"
             }
             if plan.master == nil { converted.formUnion(plan.items) } else { auxiliaries.formUnion(plan.items) }
             outputs.files.append(file)
         }
-        let toneMapCarried = outputs.hdr != nil && gainMap?.toneMap != nil
+        let toneMapCarried = outputs.files.contains { $0.gainMap != nil } && gainMap?.toneMap != nil
         (outputs.notConverted, outputs.leftOut) = structure
-            .contentNotCarried(converted: converted, auxiliaries: auxiliaries, toneMapCarried: toneMapCarried)
-            .split(images: choices.images, hdr: choices.hdr, auxiliariesChosen: choices.auxiliariesChosen)
+            .contentNotCarried(converted: converted, auxiliaries: auxiliaries, toneMapCarried: toneMapCarried, hdrCarried: hdrCarried)
+            .split(choices)
         return outputs
     }
 

@@ -110,7 +110,7 @@ package final class DecodedImage {
         ownedPlanes.forEach { $0.deallocate() }
     }
 
-    private static func decodingWarnings(_ image: OpaquePointer) -> [Warning] {
+    static func decodingWarnings(_ image: OpaquePointer) -> [Warning] {
         var warnings = [heif_error](repeating: heif_error(), count: 8)
         let count = Int(heif_image_get_decoding_warnings(image, 0, &warnings, Int32(warnings.count)))
         return warnings.prefix(count).map { Warning(.decodeWarning, LibheifError($0)?.message ?? "decoder warning") }
@@ -140,12 +140,10 @@ package final class DecodedImage {
         }
     }
 
-    /// Composites one row over the background: straight alpha `c·a + bg·(255−a)`,
-    /// premultiplied `c + bg·(255−a)`, both divided by 255 with rounding.
+    /// Composites one row over the background (`RGBColor.composite`).
     private func flatten(row: Int, into out: UnsafeMutablePointer<UInt8>) {
         @inline(__always) func blend(_ c: UInt8, _ a: Int, _ bg: UInt8) -> UInt8 {
-            let color = premultiplied ? Int(c) * 255 : Int(c) * a
-            return UInt8(min(255, (color + Int(bg) * (255 - a) + 127) / 255))
+            RGBColor.composite(c, alpha: a, over: bg, premultiplied: premultiplied)
         }
         if interleavedAlpha {
             let source = plane + row * stride

@@ -32,15 +32,6 @@ package struct GainMapSource: Sendable {
     /// For the report: what the HDR rendition comes from.
     package let description: String
 
-    /// The gain map a conversion with these options writes after the primary: `find`'s,
-    /// in keep mode with `--hdr ultrahdr`; none, and no warning, otherwise (strip mode
-    /// and `--hdr sdr` write SDR only).
-    package static func find(_ structure: HEIFStructure, source: ByteSource, hdr: HDROutput,
-                             metadata: MetadataMode) -> (GainMapSource?, Warning?) {
-        guard hdr == .ultraHDR, metadata == .keep else { return (nil, nil) }
-        return find(structure, source: source)
-    }
-
     /// The primary's gain map; or nil, with a warning when there is one that cannot be used.
     /// Reads only the gain map's metadata items, and the primary's EXIF only for an Apple
     /// gain map whose XMP gives no headroom (a file with no gain map costs no read).
@@ -50,7 +41,7 @@ package struct GainMapSource: Sendable {
         if let tmap = structure.toneMappedImage(from: source), let gainMap = tmap.gainMap {
             switch tmap.metadata {
             case .success(let metadata) where metadata.baseIsHDR:
-                ignored = "the 'tmap' item \(tmap.id)'s base image is the HDR rendition, which heic2jpg does not tone-map yet"
+                ignored = "the 'tmap' item \(tmap.id)'s base image is the HDR rendition, and its gain map (to SDR) is not used"
             case .success(let metadata):
                 let master = structure.auxiliaryImages(of: structure.primaryID).contains { $0.id == gainMap } ? structure.primaryID : nil
                 return (GainMapSource(item: gainMap, master: master, metadata: metadata, codeMapping: nil, xmp: xmp(of: gainMap), toneMap: tmap.id,
@@ -72,6 +63,8 @@ package struct GainMapSource: Sendable {
                                   codeMapping: GainMapMetadata.appleCodeMapping(headroom: headroom), xmp: ownXMP, toneMap: nil,
                                   description: description + (ignored.map { "; \($0)" } ?? "")), nil)
         }
-        return (nil, ignored.map { Warning(.gainMapNotUsed, $0 + ": written as SDR only") })
+        // A PQ or HLG primary still gets an HDR rendition: a gain map computed from it.
+        let outcome = structure.hdrTransferName() == nil ? "written as SDR only" : "the gain map is computed from the HDR primary instead"
+        return (nil, ignored.map { Warning(.gainMapNotUsed, $0 + ": " + outcome) })
     }
 }

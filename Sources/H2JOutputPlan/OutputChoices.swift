@@ -15,6 +15,10 @@ package struct OutputChoices: Sendable, Equatable {
     package var metadata = MetadataMode.keep
 
     package init() {}
+
+    /// Keep mode with `--hdr ultrahdr`: the outputs whose source has a gain map, or is
+    /// PQ or HLG, are Ultra HDR JPEGs.
+    package var writesUltraHDR: Bool { hdr == .ultraHDR && metadata == .keep }
 }
 
 /// `--images`: the still images of a file (`HEIFStructure.stillImages()`) that become JPEGs.

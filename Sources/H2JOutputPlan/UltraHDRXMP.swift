@@ -43,7 +43,7 @@ package enum UltraHDRXMP {
     }
 
     /// A short decimal: up to six places, no trailing zeros.
-    static func text(_ value: Double) -> String {
+    package static func text(_ value: Double) -> String {
         var text = String(Double((value * 1_000_000).rounded()) / 1_000_000)
         if text.hasSuffix(".0") { text.removeLast(2) }
         return text

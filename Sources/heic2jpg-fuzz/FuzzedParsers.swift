@@ -46,7 +46,7 @@ enum FuzzedParsers {
             items(structure, source)
             _ = structure.toneMappedImage(from: source)  // reads and parses the tmap item's body
             _ = HEIFStructure.contentNotConvertedWarning(structure.contentNotCarried().map(\.phrase))
-            _ = structure.hdrTransferWarning()
+            _ = structure.hdrTransferName()
             let primary = try structure.primaryImage()
             // The capability check reads the grid descriptor, every hvcC and SPS head,
             // transforms and colour, and composes the geometry.

@@ -112,8 +112,8 @@ struct ContentNotConvertedEndToEndTests {
         #expect(ultraHDR >= 1, "the iPhone 15 Pro file becomes an Ultra HDR JPEG")
     }
 
-    @Test("Every PQ source of hdr-pq/ is said to be written as SDR without tone mapping")
-    func hdrNotToneMapped() throws {
+    @Test("Every PQ source of hdr-pq/ is tone-mapped: an Ultra HDR JPEG with a computed gain map, the mapping in the report")
+    func hdrToneMapped() throws {
         let directory = try #require(Tool.corpusWide) + "/hdr-pq"
         let scratch = TemporaryDirectory()
         _ = try Tool.run(["-o", scratch.sub("out"), "--report", scratch.sub("r.jsonl"), directory])
@@ -121,8 +121,11 @@ struct ContentNotConvertedEndToEndTests {
         let sources = try FileManager.default.contentsOfDirectory(atPath: directory).filter { $0.hasSuffix(".avif") }
         #expect(sources.count == 3)
         for source in sources {
-            let codes = report.bySource[source]?["warningCodes"] as? [String] ?? []
-            #expect(codes.contains("hdr-not-tone-mapped"), "\(source): \(codes)")
+            let entry = report.bySource[source]
+            let hdr = entry?["hdr"] as? String ?? ""
+            #expect(hdr.hasPrefix("Ultra HDR: gain map computed") && hdr.contains("PQ (SMPTE ST 2084)"), "\(source): \(hdr)")
+            let warnings = entry?["warnings"] as? [String] ?? []
+            #expect(!warnings.contains { $0.contains("HDR rendition") }, "\(source): \(warnings)")
         }
     }
 

@@ -95,22 +95,25 @@ struct UnsupportedCodecTests {
     }
 }
 
-/// HDR transfers are never written as SDR without a word.
-@Suite("HDR transfer warning")
-struct HDRTransferWarningTests {
+/// PQ and HLG images are named, so that they are tone-mapped and their HDR rendition counted.
+@Suite("HDR transfer")
+struct HDRTransferNameTests {
     typealias B = BoxBuilder
 
-    @Test("PQ and HLG primaries get the warning naming the transfer; sRGB and no nclx get none")
+    @Test("PQ and HLG primaries are named; sRGB and no nclx are not; the HDR rendition is content of its own")
     func transfers() throws {
         func structure(transfer: Int?) throws -> HEIFStructure {
             let colr = transfer.map { [B.colr(primaries: 9, transfer: $0, matrix: 9, fullRange: true)] } ?? []
             return try HEIFStructure.read(from: MemoryByteSource(B.ftyp + B.meta(
                 primary: 1, items: [(1, "av01")], properties: colr, associations: colr.isEmpty ? [] : [(1, [1])])))
         }
-        let pq = try #require(try structure(transfer: 16).hdrTransferWarning())
-        #expect(pq.code == .hdrNotToneMapped && pq.message.contains("nclx transfer 16, PQ"))
-        #expect(try structure(transfer: 18).hdrTransferWarning()?.message.contains("nclx transfer 18, HLG") == true)
-        #expect(try structure(transfer: 13).hdrTransferWarning() == nil)
-        #expect(try structure(transfer: nil).hdrTransferWarning() == nil)
+        #expect(try structure(transfer: 16).hdrTransferName() == "PQ")
+        #expect(try structure(transfer: 18).hdrTransferName() == "HLG")
+        #expect(try structure(transfer: 13).hdrTransferName() == nil)
+        #expect(try structure(transfer: nil).hdrTransferName() == nil)
+        let pq = try structure(transfer: 16)
+        #expect(pq.contentNotCarried().map(\.kind) == [.hdrRendition])
+        #expect(pq.contentNotCarried(hdrCarried: true).isEmpty)
+        #expect(try structure(transfer: 13).contentNotCarried().isEmpty)
     }
 }

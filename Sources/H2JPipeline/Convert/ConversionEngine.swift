@@ -25,4 +25,11 @@ protocol ConversionEngine {
     func writePixels(to writer: JPEGWriter, mapping: SampleMapping?) throws
     /// What decoding left to say about the pixels.
     var warnings: [Warning] { get }
+    /// The colour space of the pixels written, when it is not the source's (tone-mapped
+    /// HDR): the output's ICC profile is built for it instead of taken from the source.
+    var outputColour: NCLX? { get }
+}
+
+extension ConversionEngine {
+    var outputColour: NCLX? { nil }
 }

@@ -1,12 +1,19 @@
+import H2JColour
+import H2JContainer
 import H2JTiles
 
-/// The engine choice, made after parsing and before any pixel is decoded: the tile
-/// engine's capability check (`EngineChoice.make`) decides, and what it refuses goes to
-/// libheif with the reason.
+/// The engine choice, made after parsing and before any pixel is decoded: an image whose
+/// nclx names an HDR transfer (PQ, HLG) is tone-mapped (`ToneMappedConversion`);
+/// otherwise the tile engine's capability check (`EngineChoice.make`) decides, and what
+/// it refuses goes to libheif with the reason.
 enum ConversionEngines {
     /// The engine for `context`'s item and, for libheif, why the tile engine did not take it.
     static func choose(_ context: ConversionContext, decoders: TileDecoderPool) throws
         -> (engine: any ConversionEngine, refusal: String?) {
+        if context.master == nil, let nclx = SourceMetadata.nclx(context.structure, context.item.id),
+           HDRTransfer(nclxTransfer: nclx.transfer) != nil {
+            return (try ToneMappedConversion(context, nclx: nclx), "an HDR image (nclx transfer \(nclx.transfer)), tone-mapped from its full bit depth")
+        }
         switch try EngineChoice.make(context.structure, image: context.item, source: context.source) {
         case .tiles(let image) where context.master != nil && !image.monochrome:
             // An auxiliary image coded in colour is written as its luma, which libheif gives.

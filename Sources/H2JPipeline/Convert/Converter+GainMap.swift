@@ -9,12 +9,20 @@ import H2JMetadata
 import H2JOutputPlan
 import H2JSupport
 
-/// A source's gain map, found and already encoded as the JPEG that follows the primary
-/// in an Ultra HDR file.
+/// The gain map of an Ultra HDR output, already encoded as the JPEG that follows the
+/// primary: the source's own, or one computed from a tone-mapped HDR image.
 struct EncodedGainMap {
-    let source: GainMapSource
+    /// The source's gain map; nil for a computed one.
+    let source: GainMapSource?
+    /// For the report: where the HDR rendition comes from.
+    let description: String
     /// The whole gain-map JPEG: its XMP (Adobe's gain map), its ISO 21496-1 APP2, pixels.
     let jpeg: [UInt8]
+}
+
+extension ConversionOptions {
+    /// Keep mode with `--hdr ultrahdr` (`OutputChoices.writesUltraHDR`).
+    var writesUltraHDR: Bool { outputChoices.writesUltraHDR }
 }
 
 extension Converter {
@@ -23,38 +31,70 @@ extension Converter {
     /// (ISO says to ignore it, its headroom is unknown, it does not decode) adds a
     /// warning, and the output is SDR: the gain map never fails the source.
     func ultraHDRGainMap(_ context: ConversionContext, warnings: inout [Warning]) -> EncodedGainMap? {
-        let (found, warning) = GainMapSource.find(context.structure, source: context.source, hdr: options.hdr, metadata: options.metadata)
+        guard options.writesUltraHDR else { return nil }
+        let (found, warning) = GainMapSource.find(context.structure, source: context.source)
         if let warning { warnings.append(warning) }
         guard let found else { return nil }
         do {
-            return EncodedGainMap(source: found, jpeg: try encodedGainMap(found, of: context))
+            return EncodedGainMap(source: found, description: found.description, jpeg: try encodedGainMap(found, of: context))
         } catch {
             warnings.append(Warning(.gainMapNotUsed, "the gain map (item \(found.item)) cannot be decoded: \(error); written as SDR only"))
             return nil
         }
     }
 
+    /// The gain map that takes a tone-mapped image's SDR pixels back to its HDR ones
+    /// (`ToneMappedConversion.gainMap`), encoded; nil, with a warning, when that fails.
+    func computedGainMap(_ engine: ToneMappedConversion, warnings: inout [Warning]) -> EncodedGainMap? {
+        do {
+            let map = try engine.gainMap()
+            let jpeg = try gainMapJPEG(width: map.width, height: map.height, metadata: map.metadata, xmp: nil) { writer in
+                try writer.start(width: map.width, height: map.height, components: 1, quality: options.quality, subsampling: .s444)
+            } pixels: { writer in
+                try map.codes.withUnsafeBufferPointer { codes in
+                    try writer.writeRows(codes.baseAddress!, stride: map.width, count: map.height)
+                }
+            }
+            let stops = map.metadata.alternateHDRHeadroom.value ?? 0
+            return EncodedGainMap(source: nil, description: "gain map computed from the HDR and SDR renditions (\(map.width)×\(map.height), "
+                                  + "up to \(UltraHDRXMP.text(stops)) stops); SDR tone-mapped: " + (engine.toneMapping ?? ""),
+                                  jpeg: jpeg)
+        } catch {
+            warnings.append(Warning(.gainMapNotUsed, "the gain map of the HDR image cannot be computed: \(error); written as SDR only"))
+            return nil
+        }
+    }
+
     /// The gain-map JPEG: the gain map decoded at its own resolution with its own
     /// transforms, its codes remapped when they are Apple's, encoded without chroma
-    /// subsampling (gray for a single channel) into an anonymous in-memory file (the
-    /// worker's sandbox allows no other), with the XMP and ISO APP2 that describe it (and
-    /// the gain map's own XMP).
+    /// subsampling (gray for a single channel), with the gain map's own XMP kept.
     private func encodedGainMap(_ gainMap: GainMapSource, of context: ConversionContext) throws -> [UInt8] {
         let image = try imageContext(gainMap.item, of: context, master: gainMap.master)
         var (engine, _) = try ConversionEngines.choose(image, decoders: decoders)
         try checkLimit(width: engine.width, height: engine.height)
         try engine.decode()
+        return try gainMapJPEG(width: engine.width, height: engine.height, metadata: gainMap.metadata, xmp: gainMap.xmp) { writer in
+            try engine.start(writer, quality: options.quality)
+        } pixels: { writer in
+            try engine.writePixels(to: writer, mapping: gainMap.codeMapping.map(SampleMapping.init(table:)))
+        }
+    }
+
+    /// A gain-map JPEG written into an anonymous in-memory file (the worker's sandbox
+    /// allows no other) and read back: `start` writes the frame header, then come the XMP
+    /// (`xmp`, a gain map's own, with our claims replacing its own) and the ISO APP2 that
+    /// describe it, then `pixels`.
+    private func gainMapJPEG(width: Int, height: Int, metadata: GainMapMetadata, xmp packet: [UInt8]?,
+                             start: (JPEGWriter) throws -> Void, pixels: (JPEGWriter) throws -> Void) throws -> [UInt8] {
         let fd = h2j_memory_file()
         guard fd >= 0 else { throw WriteError.system("gain map", "cannot create an in-memory file") }
         defer { close(fd) }
         let writer = try JPEGWriter(fd: fd)
-        try engine.start(writer, quality: options.quality)
-        // The gain map's own XMP (Apple's version and headroom) is kept, its claims replaced by ours.
-        let xmp = XMPForJPEG.make(packet: gainMap.xmp, width: engine.width, height: engine.height,
-                                  adding: UltraHDRXMP.gainMapProperties(gainMap.metadata))
+        try start(writer)
+        let xmp = XMPForJPEG.make(packet: packet, width: width, height: height, adding: UltraHDRXMP.gainMapProperties(metadata))
         if let payload = xmp.payload { try writer.writeMarker(0xE1, payload) }
-        try writer.writeMarker(0xE2, JPEGAPPSignature.iso21496 + gainMap.metadata.isoPayload)
-        try engine.writePixels(to: writer, mapping: gainMap.codeMapping.map(SampleMapping.init(table:)))
+        try writer.writeMarker(0xE2, JPEGAPPSignature.iso21496 + metadata.isoPayload)
+        try pixels(writer)
         try writer.finish()
         var info = stat()
         guard fstat(fd, &info) == 0 else { throw WriteError.system("gain map", "fstat") }

@@ -60,7 +60,7 @@ package struct Converter: Sendable {
     // MARK: - Convert
 
     /// The stages, in order: open → parse (structure, item, integrity) → choose the
-    /// engine → check the pixel limit on the upright size → graft → decode → write, for
+    /// engine → check the pixel limit on the upright size → decode → graft → write, for
     /// each output `OutputPlan.plans` lists: the primary's, then (`--images all`, to a
     /// path) each other still image's as `NAME-2.jpg`, `NAME-3.jpg`, …, a stereo pair as
     /// one MPO or two files, and the `--aux` images. Nothing is decoded before the limit
@@ -83,10 +83,11 @@ package struct Converter: Sendable {
         var warnings = structure.declaredSizeWarnings(from: context.source)
         let gainMap = ultraHDRGainMap(context, warnings: &warnings)
         // Auxiliary images written with their metadata: `--aux` ones, and the gain map of an Ultra HDR output.
-        let plannedAuxiliaries = Set(plans.filter { $0.master != nil }.flatMap(\.items) + (gainMap.map { [$0.source.item] } ?? []))
+        let plannedAuxiliaries = Set(plans.filter { $0.master != nil }.flatMap(\.items) + (gainMap?.source.map { [$0.item] } ?? []))
         context.carriedAuxiliaries = plannedAuxiliaries
         var converted: Set<UInt32> = [], auxiliaries: Set<UInt32> = []
         var sourceSHA256: String?
+        var ultraHDR: EncodedGainMap?
         for plan in plans {
             let holdsPrimary = plan.items.contains(primaryID)
             var otherEngine: ConversionResult.Engine?
@@ -94,10 +95,10 @@ package struct Converter: Sendable {
                 let contexts = try plan.items.map { id throws(PipelineError) in
                     id == primaryID && plan.master == nil ? context : try at(.parse) { try imageContext(id, of: context, master: plan.master) }
                 }
-                let carriesGainMap = plan.carriesGainMap(primary: primaryID)
+                let carriesGainMap = plan.carriesGainMap(primary: primaryID) && options.writesUltraHDR
                 let written = holdsPrimary
                     ? try write(contexts, as: plan.name, engineUsed: &engineUsed, sourceSHA256: sourceSHA256,
-                                gainMap: carriesGainMap ? gainMap : nil)
+                                ultraHDR: carriesGainMap ? .some(gainMap) : nil)
                     : try write(contexts, as: plan.name, engineUsed: &otherEngine, sourceSHA256: sourceSHA256)
                 sourceSHA256 = sourceSHA256 ?? written.sourceSHA256
                 result.outputs.append(written.file)
@@ -111,18 +112,20 @@ package struct Converter: Sendable {
                     result.width = written.file.width
                     result.height = written.file.height
                     result.metadata = written.metadata
-                    if carriesGainMap, let gainMap {
-                        result.hdr = "Ultra HDR: " + gainMap.source.description
-                        auxiliaries.insert(gainMap.source.item)
+                    if let used = written.gainMap {
+                        result.hdr = "Ultra HDR: " + used.description
+                        ultraHDR = used
+                        if let item = used.source?.item { auxiliaries.insert(item) }
+                    } else if let toneMapping = written.toneMapping {
+                        result.hdr = "SDR only, tone-mapped: " + toneMapping
                     }
                 }
                 for (id, said) in written.warnings {
                     guard id != primaryID || plan.master != nil else {
-                        warnings += said + [structure.hdrTransferWarning()].compactMap { $0 }
+                        warnings += said
                         continue
                     }
-                    let more: [Warning] = structure.declaredSizeWarnings(of: id, from: context.source)
-                        + [structure.hdrTransferWarning(of: id)].compactMap { $0 }
+                    let more = structure.declaredSizeWarnings(of: id, from: context.source)
                     warnings += (more + said).map { Warning($0.code, "image item \(id): \($0.message)") }
                 }
             } catch where !holdsPrimary {
@@ -135,9 +138,10 @@ package struct Converter: Sendable {
             }
         }
         result.sourceSHA256 = sourceSHA256
-        let toneMapCarried = result.hdr != nil && gainMap?.source.toneMap != nil
-        (result.notCarried, result.leftOut) = structure.contentNotCarried(converted: converted, auxiliaries: auxiliaries, toneMapCarried: toneMapCarried)
-            .split(images: options.images, hdr: options.hdr, auxiliariesChosen: options.auxiliariesChosen)
+        let toneMapCarried = ultraHDR?.source?.toneMap != nil
+        (result.notCarried, result.leftOut) = structure.contentNotCarried(converted: converted, auxiliaries: auxiliaries, toneMapCarried: toneMapCarried,
+                                                                          hdrCarried: ultraHDR != nil && ultraHDR?.source == nil)
+            .split(options.outputChoices)
         result.warnings = warnings + [HEIFStructure.contentNotConvertedWarning(result.notCarried, excluded: result.leftOut)].compactMap { $0 }
         return result
     }
@@ -152,10 +156,14 @@ package struct Converter: Sendable {
         let sourceSHA256: String?
         /// Each image's warnings, by item.
         let warnings: [(UInt32, [Warning])]
+        /// The gain map written after the first image (an Ultra HDR output), and the tone
+        /// mapping the first image's pixels went through (a PQ or HLG image).
+        let gainMap: EncodedGainMap?
+        let toneMapping: String?
     }
 
-    /// One image ready to be written: engine chosen, pixel limit checked, graft decided,
-    /// and (libheif) decoded.
+    /// One image ready to be written: engine chosen, pixel limit checked, decoded
+    /// (libheif), graft decided.
     private struct PreparedImage {
         let context: ConversionContext
         var engine: any ConversionEngine
@@ -163,33 +171,40 @@ package struct Converter: Sendable {
         let graft: MetadataGraft
     }
 
-    /// engine → limit → graft → decode, for one image. `sourceSHA256` is the digest an
-    /// earlier image computed for the mark; `xmpAdding`, more XMP (an Ultra HDR primary's).
-    private func prepare(_ context: ConversionContext, sourceSHA256: String?, xmpAdding: [XMPProperty] = [],
-                         engineUsed: inout ConversionResult.Engine?) throws(PipelineError) -> PreparedImage {
+    /// engine → limit → decode, for one image.
+    private func decoded(_ context: ConversionContext, engineUsed: inout ConversionResult.Engine?)
+        throws(PipelineError) -> (engine: any ConversionEngine, refusal: String?) {
         var (engine, refusal) = try at(.engine) { try ConversionEngines.choose(context, decoders: decoders) }
         engineUsed = engine.kind
         try at(.limit, engine: engine.kind) { try checkLimit(width: engine.width, height: engine.height) }
-        let graft = try at(.graft, engine: engine.kind) {
-            try MetadataGraft(context, engine: engine, sourceSHA256: sourceSHA256, xmpAdding: xmpAdding)
-        }
         try at(.decode, engine: engine.kind) { try engine.decode() }
-        return PreparedImage(context: context, engine: engine, refusal: refusal, graft: graft)
+        return (engine, refusal)
     }
 
     /// Writes one output `name`: one image, that image with its gain map after it (an
     /// Ultra HDR JPEG), or (two contexts) a stereo MPO of the left and the right view
-    /// (`MultiPictureOutput`).
+    /// (`MultiPictureOutput`). `ultraHDR` is given for an output that may be Ultra HDR:
+    /// the source's gain map already encoded, or nil for none, in which case a
+    /// tone-mapped (PQ, HLG) image gets one computed. `sourceSHA256` is the digest an
+    /// earlier image computed for the mark.
     private func write(_ contexts: [ConversionContext], as name: OutputName, engineUsed: inout ConversionResult.Engine?,
-                       sourceSHA256: String?, gainMap: EncodedGainMap? = nil) throws(PipelineError) -> WrittenImage {
+                       sourceSHA256: String?, ultraHDR: EncodedGainMap?? = nil) throws(PipelineError) -> WrittenImage {
         let job = contexts[0].job
         var digest = sourceSHA256
         var prepared: [PreparedImage] = []
-        let claims = gainMap.map { UltraHDRXMP.primaryProperties(gainMapLength: $0.jpeg.count) } ?? []
-        for context in contexts {
-            let image = try prepare(context, sourceSHA256: digest, xmpAdding: claims, engineUsed: &engineUsed)
-            digest = digest ?? image.graft.sourceSHA256
-            prepared.append(image)
+        var gainMap = ultraHDR ?? nil
+        var gainMapWarnings: [Warning] = []
+        for (index, context) in contexts.enumerated() {
+            let (engine, refusal) = try decoded(context, engineUsed: &engineUsed)
+            if index == 0, ultraHDR != nil, gainMap == nil, let toneMapped = engine as? ToneMappedConversion {
+                gainMap = computedGainMap(toneMapped, warnings: &gainMapWarnings)
+            }
+            let claims = index == 0 ? gainMap.map { UltraHDRXMP.primaryProperties(gainMapLength: $0.jpeg.count) } ?? [] : []
+            let graft = try at(.graft, engine: engine.kind) {
+                try MetadataGraft(context, engine: engine, sourceSHA256: digest, xmpAdding: claims)
+            }
+            digest = digest ?? graft.sourceSHA256
+            prepared.append(PreparedImage(context: context, engine: engine, refusal: refusal, graft: graft))
         }
         let path = name.path(besides: job.output.display)
         let first = prepared[0]
@@ -218,8 +233,10 @@ package struct Converter: Sendable {
         }
         let file = OutputFile(name: name, path: path, item: first.context.item.id, width: first.engine.width,
                               height: first.engine.height, bytes: written.bytes, sha256: written.sha256)
-        return WrittenImage(file: file, engine: engine, refusal: first.refusal, metadata: first.graft.kept,
-                            sourceSHA256: digest, warnings: prepared.map { ($0.context.item.id, $0.engine.warnings + $0.graft.warnings) })
+        var warnings = prepared.map { ($0.context.item.id, $0.engine.warnings + $0.graft.warnings) }
+        warnings[0].1 += gainMapWarnings
+        return WrittenImage(file: file, engine: engine, refusal: first.refusal, metadata: first.graft.kept, sourceSHA256: digest,
+                            warnings: warnings, gainMap: gainMap, toneMapping: (first.engine as? ToneMappedConversion)?.toneMapping)
     }
 
     /// The write sequence of one image: frame header, the graft's segments (then

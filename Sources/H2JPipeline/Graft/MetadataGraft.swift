@@ -40,8 +40,14 @@ struct MetadataGraft {
             metadata = fallback
         }
         // An auxiliary image is data (depth, a matte, a gain map), not colour: no profile.
-        metadata.icc = context.master != nil ? nil : metadata.icc
-            ?? SourceMetadata.nclx(context.structure, context.item.id).flatMap(ICCFromNCLX.profile(for:))
+        // Pixels the engine put in a colour space of its own (tone-mapped HDR) get its profile.
+        if context.master != nil {
+            metadata.icc = nil
+        } else if let colour = engine.outputColour {
+            metadata.icc = ICCFromNCLX.profile(for: colour)
+        } else {
+            metadata.icc = metadata.icc ?? SourceMetadata.nclx(context.structure, context.item.id).flatMap(ICCFromNCLX.profile(for:))
+        }
         let isPrimary = context.item.id == context.structure.primaryID
         trailers = isPrimary ? try VendorTrailers(structure: context.structure, source: context.source, mode: options.metadata) : nil
         sourceSHA256 = try options.mark ? known ?? SourceDigest.hex(of: context.fileBytes) : nil

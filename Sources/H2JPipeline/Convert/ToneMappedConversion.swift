@@ -1,0 +1,121 @@
+import H2JColour
+import H2JContainer
+import H2JJPEGCodec
+import H2JLibheif
+import H2JSupport
+
+/// The engine of every PQ or HLG image: libheif decodes it at its own bit depth
+/// (`DeepDecodedImage`), and each band is tone-mapped to SDR on its way to libjpeg
+/// (`HDRToneMapping`) into Display P3, whose profile the output carries in either mode
+/// (`outputColour`), as every output keeps its colour. For an Ultra HDR output the
+/// converter also asks it for a gain map computed from both renditions (`gainMap`).
+struct ToneMappedConversion: ConversionEngine {
+    private let item: LibheifItem
+    private let nclx: NCLX
+    private let background: RGBColor
+    private var image: DeepDecodedImage?
+    private var mapping: HDRToneMapping?
+
+    /// Rows tone-mapped and handed to the encoder at once.
+    private static let bandRows = 16
+
+    /// Opens the item's handle; nothing is decoded. `nclx` is the item's, with an HDR transfer.
+    init(_ conversion: ConversionContext, nclx: NCLX) throws {
+        item = try LibheifItem(conversion)
+        self.nclx = nclx
+        background = conversion.options.background
+    }
+
+    var kind: ConversionResult.Engine { .libheif }
+    var width: Int { item.handle.width }
+    var height: Int { item.handle.height }
+    var warnings: [Warning] { image?.warnings ?? [] }
+    func libraryMetadata() -> SourceMetadata? { item.metadata() }
+
+    /// Display P3 with the sRGB transfer: what the tone-mapped pixels are.
+    var outputColour: NCLX? { NCLX(primaries: HDRToneMapping.displayP3, transfer: 13, matrix: 0, fullRange: true) }
+
+    /// What ran, for the report (after `decode`).
+    var toneMapping: String? { mapping?.description }
+
+    mutating func decode() throws {
+        let decoded = try DeepDecodedImage(decoding: item.handle)
+        guard let mapping = HDRToneMapping(nclx: nclx, bitDepth: decoded.bitDepth, targetPrimaries: HDRToneMapping.displayP3) else {
+            throw LibheifError(message: "no tone mapping for nclx \(nclx.primaries)/\(nclx.transfer) at \(decoded.bitDepth) bits")
+        }
+        image = decoded
+        self.mapping = mapping
+    }
+
+    func start(_ writer: JPEGWriter, quality: Int) throws {
+        let (image, _) = try decoded()
+        try writer.start(width: image.width, height: image.height, components: 3, quality: quality, subsampling: .s420)
+    }
+
+    /// The SDR rendition, band by band. `mapping` (a source gain map's codes) never applies.
+    func writePixels(to writer: JPEGWriter, mapping _: SampleMapping?) throws {
+        let (image, mapping) = try decoded()
+        let stride = image.width * 3
+        var band = [UInt8](repeating: 0, count: stride * Self.bandRows)
+        var y = 0
+        while y < image.height {
+            let count = min(Self.bandRows, image.height - y)
+            try band.withUnsafeMutableBufferPointer { (out) throws(JPEGError) in
+                for r in 0..<count { sdrRow(y + r, image, mapping, into: out.baseAddress! + r * stride) }
+                try writer.writeRows(out.baseAddress!, stride: stride, count: count)
+            }
+            y += count
+        }
+    }
+
+    /// The gain map that takes this SDR rendition back to the HDR one
+    /// (`GainMapComputation`): a second pass over the decoded image, row by row.
+    func gainMap() throws -> (codes: [UInt8], width: Int, height: Int, metadata: GainMapMetadata) {
+        let (image, mapping) = try decoded()
+        var computation = GainMapComputation(imageWidth: image.width, imageHeight: image.height)
+        var sdr = [UInt8](repeating: 0, count: image.width * 3)
+        var light = (hdr: [Float](repeating: 0, count: image.width), sdr: [Float](repeating: 0, count: image.width))
+        for y in 0..<image.height {
+            sdr.withUnsafeMutableBufferPointer { out in
+                light.hdr.withUnsafeMutableBufferPointer { hdr in
+                    light.sdr.withUnsafeMutableBufferPointer { sdrLight in
+                        sdrRow(y, image, mapping, into: out.baseAddress!, light: (hdr.baseAddress!, sdrLight.baseAddress!))
+                        computation.add(hdr: hdr.baseAddress!, sdr: sdrLight.baseAddress!)
+                    }
+                }
+            }
+        }
+        let (codes, metadata) = computation.finish()
+        return (codes, computation.width, computation.height, metadata)
+    }
+
+    /// One row of SDR pixels, alpha composited over the background; with `light`, each
+    /// pixel's HDR and SDR luminance as seen once composited (a transparent pixel shows
+    /// the background in both renditions).
+    private func sdrRow(_ y: Int, _ image: DeepDecodedImage, _ mapping: HDRToneMapping, into out: UnsafeMutablePointer<UInt8>,
+                        light: (hdr: UnsafeMutablePointer<Float>, sdr: UnsafeMutablePointer<Float>)? = nil) {
+        let row = image.row(y)
+        mapping.map(row, channels: image.channels, width: image.width, into: out, light: light)
+        guard image.channels == 4 else { return }
+        let top = (1 << image.bitDepth) - 1
+        let bg = [background.red, background.green, background.blue]
+        for x in 0..<image.width {
+            let alpha = (min(Int(row[4 * x + 3]), top) * 255 + top / 2) / top
+            guard alpha < 255 else { continue }
+            for c in 0..<3 {
+                out[3 * x + c] = RGBColor.composite(out[3 * x + c], alpha: alpha, over: bg[c], premultiplied: image.premultiplied)
+            }
+            if let light {
+                let composited = mapping.luminance(ofCodes: out + 3 * x)
+                let a = Float(alpha) / 255
+                light.hdr[x] = a * light.hdr[x] + (1 - a) * composited
+                light.sdr[x] = composited
+            }
+        }
+    }
+
+    private func decoded() throws(LibheifError) -> (DeepDecodedImage, HDRToneMapping) {
+        guard let image, let mapping else { throw LibheifError(message: "the image was not decoded") }
+        return (image, mapping)
+    }
+}
