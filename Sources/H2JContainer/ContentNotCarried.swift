@@ -52,12 +52,16 @@ extension HEIFStructure {
         return Warning(.contentNotConverted, parts.joined(separator: "; "))
     }
 
-    /// `an image sequence of 60 frames`, `2 image sequences (60 and 5 frames)`; nil
-    /// without a `moov` box. Tracks that are not pictures (audio, alpha or depth
-    /// sequences, timed metadata) go with the sequences they belong to.
+    /// The phrase for this file's image sequences; nil without a `moov` box.
     private var sequencePhrase: String? {
-        guard hasImageSequence else { return nil }
-        let visual = sequenceTracks.filter(\.isVisual)
+        hasImageSequence ? Self.sequencePhrase(sequenceTracks) : nil
+    }
+
+    /// `an image sequence of 60 frames`, `2 image sequences (60, 5 frames)`, for the
+    /// tracks of a `moov` box. Tracks that are not pictures (audio, alpha or depth
+    /// sequences, timed metadata) go with the sequences they belong to.
+    static func sequencePhrase(_ tracks: [SequenceTrack]) -> String {
+        let visual = tracks.filter(\.isVisual)
         guard !visual.isEmpty else { return "an image sequence" }
         let frames = visual.map { $0.samples.map(String.init) ?? "?" }
         if visual.count == 1 {

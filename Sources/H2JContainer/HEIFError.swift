@@ -8,6 +8,9 @@ package enum HEIFError: Error, Equatable, Sendable, CustomStringConvertible {
     case corruptStructure(String)
     /// A required box is absent.
     case missingBox(String)
+    /// The file holds image sequences (`moov` tracks, named with their frame counts) and
+    /// no still image (no `meta` box): valid HEIF, but nothing heic2jpg converts.
+    case imageSequenceOnly(String)
     /// A box holds a value outside what the format allows.
     case malformedBox(String, reason: String)
     /// An item ID is referenced but not declared in `iinf`.
@@ -44,6 +47,8 @@ package enum HEIFError: Error, Equatable, Sendable, CustomStringConvertible {
             return readable ? "'\(box)' box is truncated" : "a box with a garbled type ('\(box)') runs past its container"
         case .corruptStructure(let reason): return "corrupt file structure: \(reason)"
         case .missingBox(let box): return "no '\(box)' box"
+        case .imageSequenceOnly(let sequences):
+            return "\(sequences) and no still image (no 'meta' box): heic2jpg converts still images only"
         case .malformedBox(let box, let reason): return "malformed '\(box)' box: \(reason)"
         case .missingItem(let by, let id): return "\(by) references item \(id), which does not exist"
         case .unusableImage(let id, let reason): return "image item \(id) \(reason)"

@@ -148,7 +148,9 @@ extension HEIFStructure {
             offset += box.end
         }
         guard !brands.isEmpty else { throw .missingBox("ftyp") }
-        guard let meta else { throw .missingBox("meta") }
+        guard let meta else {
+            throw hasMovie ? .imageSequenceOnly(HEIFStructure.sequencePhrase(tracks)) : .missingBox("meta")
+        }
         var structure = try parse(metaPayload: meta, brands: brands)
         structure.vendorBoxes = vendorBoxes
         structure.hasImageSequence = hasMovie

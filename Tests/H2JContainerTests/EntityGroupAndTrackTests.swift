@@ -56,6 +56,17 @@ struct EntityGroupAndTrackTests {
         #expect(one.contentNotCarried().last?.phrase == "an image sequence of 1 frame")
     }
 
+    @Test("A file of image sequences and no still image is refused as such, its frames counted; without 'moov' either, 'meta' is missing")
+    func sequenceOnly() {
+        let moov = B.box("moov", Self.track(id: 1, handler: "pict", samples: 16) + Self.track(id: 2, handler: "pict", samples: 8))
+        #expect(throws: HEIFError.imageSequenceOnly("2 image sequences (16, 8 frames)")) {
+            try HEIFStructure.read(from: MemoryByteSource(B.ftyp + moov + B.box("mdat", [])))
+        }
+        #expect(HEIFError.imageSequenceOnly("an image sequence of 16 frames").description
+            == "an image sequence of 16 frames and no still image (no 'meta' box): heic2jpg converts still images only")
+        #expect(throws: HEIFError.missingBox("meta")) { try HEIFStructure.read(from: MemoryByteSource(B.ftyp + B.box("mdat", []))) }
+    }
+
     @Test("A moov of cut boxes still says there is a sequence; every truncation of one parses without trapping")
     func hostileTracks() throws {
         let moov = Self.track(id: 7, handler: "pict", samples: 5, width: 64, height: 64)

@@ -99,8 +99,10 @@ struct MinimizedImageTests {
         #expect(try s.primaryImage() == ImageItem(id: 1, itemType: "av01", isMonochrome: false))
         try s.checkItemsInFile(size: source.size)
         try s.checkDerivation(from: source, maxPixels: 1 << 20)
-        #expect(s.contentNotCarried().map(\.kind) == [.hdrRendition],
-                "alpha is flattened, metadata grafted: only the PQ image's HDR rendition (tone-mapped to SDR) is content of its own")
+        // Alpha is flattened and metadata grafted; the PQ primary's HDR rendition is content
+        // of its own, which only an Ultra HDR output carries.
+        #expect(s.contentNotCarried().map(\.kind) == [.hdrRendition])
+        #expect(s.contentNotCarried(hdrCarried: true).isEmpty)
         // The file's own boxes are hidden in an `mdat`; what follows the `mini` box stays a top-level box.
         #expect(s.bytesAfterLastBox == nil)
     }

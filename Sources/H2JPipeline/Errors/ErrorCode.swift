@@ -108,7 +108,7 @@ package enum ErrorCode: String, Sendable, CaseIterable {
         case .truncatedBox, .corruptStructure, .itemDataOutOfRange: self = .truncated
         case .missingBox, .malformedBox, .missingItem, .unusableImage, .missingLocation: self = .corruptContainer
         case .limitExceeded: self = .limitExceeded
-        case .unsupportedItemData, .unsupportedCodec: self = .unsupported
+        case .unsupportedItemData, .unsupportedCodec, .imageSequenceOnly: self = .unsupported
         case .unreadable(let error): self = Self(errno: error.errno, otherwise: .sourceUnreadable)
         }
     }
