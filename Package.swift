@@ -27,6 +27,8 @@ let package = Package(
         .systemLibrary(name: "CLCMS2", pkgConfig: "lcms2", providers: [.apt(["liblcms2-dev"])]),
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
+        .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+        .systemLibrary(name: "CBrotli", pkgConfig: "libbrotlidec", providers: [.apt(["libbrotli-dev"])]),
         .target(name: "CJPEGCodec", dependencies: ["CLibJPEG"]),
         // Descriptor passing and the seccomp filter of the worker processes (CMSG_* and
         // BPF macros Swift cannot import).
@@ -38,6 +40,8 @@ let package = Package(
         .target(name: "H2JJPEG", dependencies: ["H2JSupport"]),
         .target(name: "H2JMetadata", dependencies: ["H2JSupport", "H2JJPEG"]),
         .target(name: "H2JTiles", dependencies: ["H2JSupport", "H2JContainer"]),
+        // Uncompressed (`unci`) images: layout, samples, raster; decompression is injected.
+        .target(name: "H2JUncompressed", dependencies: ["H2JSupport", "H2JContainer"]),
 
         // One C library each.
         .target(name: "H2JColour", dependencies: ["H2JSupport", "H2JContainer", "CLCMS2"]),
@@ -47,13 +51,17 @@ let package = Package(
         .target(name: "H2JState", dependencies: ["H2JSupport", "CSQLite"]),
         // SHA-256 by libcrypto: 7.5 times the portable Swift loop (ARCHITECTURE.md).
         .target(name: "H2JDigest", dependencies: ["H2JSupport", "CCrypto"]),
+        // Generic compression of `unci` images: deflate/zlib and Brotli (ARCHITECTURE.md).
+        .target(name: "H2JZlib", dependencies: ["CZlib"]),
+        .target(name: "H2JBrotli", dependencies: ["CBrotli"]),
 
         // Commands.
         .target(name: "H2JInspect",
                 dependencies: ["H2JSupport", "H2JContainer", "H2JJPEG", "H2JMetadata", "H2JColour", "H2JDigest"]),
         .target(name: "H2JPipeline",
                 dependencies: ["H2JSupport", "H2JContainer", "H2JJPEG", "H2JMetadata", "H2JTiles", "H2JColour",
-                               "H2JJPEGCodec", "H2JDe265", "H2JLibheif", "H2JState", "H2JDigest", "CWorkerIPC"]),
+                               "H2JJPEGCodec", "H2JDe265", "H2JLibheif", "H2JState", "H2JDigest", "H2JUncompressed",
+                               "H2JZlib", "H2JBrotli", "CWorkerIPC"]),
         .executableTarget(name: "heic2jpg", dependencies: ["H2JSupport", "H2JPipeline", "H2JInspect"]),
 
         // libFuzzer target over the parsers of file bytes (Scripts/fuzz builds it with
@@ -64,7 +72,7 @@ let package = Package(
         .executableTarget(
             name: "heic2jpg-fuzz",
             dependencies: ["H2JSupport", "H2JContainer", "H2JJPEG", "H2JMetadata", "H2JTiles", "H2JColour",
-                           "H2JInspect", "CLibFuzzer"]
+                           "H2JInspect", "H2JUncompressed", "CLibFuzzer"]
         ),
 
         // Tests: one unit-test target per library target (and the executable), each
@@ -83,7 +91,9 @@ let package = Package(
         .testTarget(name: "H2JJPEGTests", dependencies: ["H2JSupport", "H2JJPEG", "H2JInspect", "H2JTestSupport"]),
         .testTarget(name: "H2JMetadataTests",
                     dependencies: ["H2JSupport", "H2JContainer", "H2JJPEG", "H2JMetadata", "H2JPipeline", "H2JTestSupport"]),
-        .testTarget(name: "H2JTilesTests", dependencies: ["H2JTiles", "H2JTestSupport"]),
+        .testTarget(name: "H2JTilesTests", dependencies: ["H2JContainer", "H2JTiles", "H2JTestSupport"]),
+        .testTarget(name: "H2JUncompressedTests",
+                    dependencies: ["H2JSupport", "H2JContainer", "H2JUncompressed", "H2JZlib", "H2JBrotli", "H2JTestSupport"]),
         .testTarget(name: "H2JStateTests", dependencies: ["H2JSupport", "H2JState", "H2JTestSupport", "CSQLite"]),
         .testTarget(name: "H2JColourTests", dependencies: ["H2JSupport", "H2JContainer", "H2JColour", "H2JTestSupport"]),
         // Test-only C: a raw-plane JPEG decoder, so tests compare the samples the raw

@@ -144,8 +144,7 @@ package final class DecodedImage {
     /// premultiplied `c + bg·(255−a)`, both divided by 255 with rounding.
     private func flatten(row: Int, into out: UnsafeMutablePointer<UInt8>) {
         @inline(__always) func blend(_ c: UInt8, _ a: Int, _ bg: UInt8) -> UInt8 {
-            let color = premultiplied ? Int(c) * 255 : Int(c) * a
-            return UInt8(min(255, (color + Int(bg) * (255 - a) + 127) / 255))
+            RGBColor.composite(c, alpha: a, over: bg, premultiplied: premultiplied)
         }
         if interleavedAlpha {
             let source = plane + row * stride

@@ -25,6 +25,14 @@ package struct RGBColor: Equatable, Sendable, CustomStringConvertible {
         return UInt8((weighted + 500) / 1000)
     }
 
+    /// Sample `c` of alpha `a` composited over background sample `bg`, rounded: straight
+    /// alpha `c·a + bg·(255−a)`, premultiplied `c·255 + bg·(255−a)`, over 255.
+    @inline(__always)
+    package static func composite(_ c: UInt8, alpha a: Int, over bg: UInt8, premultiplied: Bool = false) -> UInt8 {
+        let color = premultiplied ? Int(c) * 255 : Int(c) * a
+        return UInt8(min(255, (color + Int(bg) * (255 - a) + 127) / 255))
+    }
+
     package var description: String {
         let hex: [String] = [red, green, blue].map { value in
             let digits = String(value, radix: 16)

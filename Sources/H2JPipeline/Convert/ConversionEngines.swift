@@ -1,12 +1,18 @@
 import H2JTiles
 
-/// The engine choice, made after parsing and before any pixel is decoded: the tile
-/// engine's capability check (`EngineChoice.make`) decides, and what it refuses goes to
-/// libheif with the reason.
+/// The engine choice, made after parsing and before any pixel is decoded: a JPEG item
+/// is its own codestream and an uncompressed (`unci`) image goes to heic2jpg's decoder;
+/// otherwise the tile engine's capability check (`EngineChoice.make`) decides, and what
+/// it refuses goes to libheif with the reason.
 enum ConversionEngines {
     /// The engine for `context`'s item and, for libheif, why the tile engine did not take it.
     static func choose(_ context: ConversionContext, decoders: TileDecoderPool) throws
         -> (engine: any ConversionEngine, refusal: String?) {
+        switch context.item.itemType {
+        case "jpeg": return (try JPEGItemConversion(context), nil)
+        case "unci": return (try UncompressedConversion(context), nil)
+        default: break
+        }
         switch try EngineChoice.make(context.structure, image: context.item, source: context.source) {
         case .tiles(let image) where context.master != nil && !image.monochrome:
             // An auxiliary image coded in colour is written as its luma, which libheif gives.
