@@ -57,7 +57,7 @@ let package = Package(
 
         // Commands.
         .target(name: "H2JInspect",
-                dependencies: ["H2JSupport", "H2JContainer", "H2JJPEG", "H2JMetadata", "H2JColour", "H2JDigest"]),
+                dependencies: ["H2JSupport", "H2JContainer", "H2JJPEG", "H2JMetadata", "H2JColour", "H2JDigest", "H2JUncompressed"]),
         .target(name: "H2JPipeline",
                 dependencies: ["H2JSupport", "H2JContainer", "H2JJPEG", "H2JMetadata", "H2JTiles", "H2JColour",
                                "H2JJPEGCodec", "H2JDe265", "H2JLibheif", "H2JState", "H2JDigest", "H2JUncompressed",

@@ -67,7 +67,7 @@ package enum HEIFError: Error, Equatable, Sendable, CustomStringConvertible {
 
 extension HEIFError {
     /// A coded item type in words: `AVC (H.264, 'avc1')`.
-    static func codecName(_ type: String) -> String {
+    package static func codecName(_ type: String) -> String {
         switch type {
         case "avc1": "AVC (H.264, 'avc1')"
         case "vvc1": "VVC (H.266, 'vvc1')"
