@@ -20,10 +20,19 @@ package struct UncompressedImage: Sendable {
         func payload(_ type: String) -> [UInt8]? { structure.properties(of: id, type: type).first?.payload }
         guard let uncC = payload("uncC") else { throw .malformed("item \(id) has no 'uncC' box") }
         guard let size = structure.imageSize(of: id) else { throw .malformed("item \(id) has no 'ispe' box") }
-        format = try UncompressedFormat(uncC: uncC, cmpd: payload("cmpd"))
-        compression = try payload("cmpC").map { (cmpC) throws(UncompressedError) in try GenericCompression(cmpC: cmpC, icef: payload("icef")) }
-        width = size.width
-        height = size.height
+        try self.init(format: try UncompressedFormat(uncC: uncC, cmpd: payload("cmpd")),
+                      compression: try payload("cmpC").map { (cmpC) throws(UncompressedError) in
+                          try GenericCompression(cmpC: cmpC, icef: payload("icef"))
+                      },
+                      width: size.width, height: size.height)
+    }
+
+    /// An image of `format` and `width` × `height`, checked to split into its tiles.
+    package init(format: UncompressedFormat, compression: GenericCompression?, width: Int, height: Int) throws(UncompressedError) {
+        self.format = format
+        self.compression = compression
+        self.width = width
+        self.height = height
         _ = try UncompressedLayout(format: format, width: width, height: height)
     }
 
