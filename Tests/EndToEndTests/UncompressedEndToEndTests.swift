@@ -96,7 +96,8 @@ struct UncompressedEndToEndTests {
         // brotli.png: (0, 0) is transparent, (128, 128) opaque (29, 162, 246).
         #expect(pixel(output, 0, 0).allSatisfy { $0 >= 250 }, "\(pixel(output, 0, 0))")
         #expect(zip(pixel(output, 128, 128), [29, 162, 246]).allSatisfy { abs($0 - $1) <= 6 }, "\(pixel(output, 128, 128))")
-        let black = try Self.convert(file, in: TemporaryDirectory(), ["--background", "#000000"]).output
+        let blackScratch = TemporaryDirectory()
+        let black = try Self.convert(file, in: blackScratch, ["--background", "#000000"]).output
         #expect(pixel(black, 0, 0).allSatisfy { $0 <= 5 }, "\(pixel(black, 0, 0))")
         // Its ICC profile (a 'prof' colr) is carried.
         let segments = try #require(JPEGSegments(path: scratch.sub("out/kimageformats-unci-brotli-cmpC.jpg")))
