@@ -20,6 +20,10 @@ struct UncompressedConversion: ConversionEngine {
     init(_ context: ConversionContext) throws {
         let id = context.item.id
         image = try UncompressedImage(context.structure, item: id)
+        guard image.width <= ConversionOptions.maxDimension, image.height <= ConversionOptions.maxDimension else {
+            throw HEIFError.limitExceeded("image item \(id) is \(image.width)×\(image.height); a JPEG holds at most "
+                                          + "\(ConversionOptions.maxDimension) pixels a side")
+        }
         do {
             geometry = try PlaneGeometry(canvasWidth: image.width, canvasHeight: image.height,
                                          transforms: try context.structure.transforms(of: id))
