@@ -13,18 +13,29 @@ import Testing
 struct JPEGItemEndToEndTests {
     typealias B = BoxBuilder
 
-    /// A HEIF whose primary is JPEG item 1 holding `jpeg`, with `properties` (after `ispe`)
-    /// and, when given, an `Exif` item 2 describing it.
-    static func heif(_ jpeg: [UInt8], width: Int, height: Int, properties: [[UInt8]] = [], exif: [UInt8]? = nil) -> [UInt8] {
+    /// A HEIF whose primary is JPEG item 1 holding `jpeg`, with `properties` (after `ispe`),
+    /// when given an `Exif` item 2 describing it, and with `alpha` a JPEG item 3 of the same
+    /// data as its alpha plane.
+    static func heif(_ jpeg: [UInt8], width: Int, height: Int, properties: [[UInt8]] = [], exif: [UInt8]? = nil,
+                     alpha: Bool = false) -> [UInt8] {
         let ftyp = B.box("ftyp", Array("mif1".utf8) + B.u32(0) + Array("mif1jpeg".utf8))
         let exifItem = exif.map { [0, 0, 0, 0] + $0 }
         func meta(_ offset: Int) -> [UInt8] {
             var locations = [B.Location(id: 1, extents: [(0, UInt64(offset), UInt64(jpeg.count))])]
             if let exifItem { locations.append(B.Location(id: 2, extents: [(0, UInt64(offset + jpeg.count), UInt64(exifItem.count))])) }
-            let items: [(Int, String)] = exif == nil ? [(1, "jpeg")] : [(1, "jpeg"), (2, "Exif")]
-            return B.meta(primary: 1, items: items, references: exif == nil ? [] : [B.reference("cdsc", from: 2, to: [1])],
-                          properties: [B.ispe(width: width, height: height)] + properties,
-                          associations: [(1, Array(1...(1 + properties.count)))], extraBoxes: [B.iloc(locations)])
+            var items: [(Int, String)] = exif == nil ? [(1, "jpeg")] : [(1, "jpeg"), (2, "Exif")]
+            var references = exif == nil ? [] : [B.reference("cdsc", from: 2, to: [1])]
+            var associations = [(1, Array(1...(1 + properties.count)))]
+            var allProperties = [B.ispe(width: width, height: height)] + properties
+            if alpha {
+                locations.append(B.Location(id: 3, extents: [(0, UInt64(offset), UInt64(jpeg.count))]))
+                items.append((3, "jpeg"))
+                references.append(B.reference("auxl", from: 3, to: [1]))
+                allProperties.append(B.box("auxC", B.fullBox(0) + Array("urn:mpeg:hevc:2015:auxid:1\0".utf8)))
+                associations.append((3, [1, allProperties.count]))
+            }
+            return B.meta(primary: 1, items: items, references: references, properties: allProperties,
+                          associations: associations, extraBoxes: [B.iloc(locations)])
         }
         let header = ftyp.count + meta(0).count + 8
         return ftyp + meta(header) + B.box("mdat", jpeg + (exifItem ?? []))
@@ -110,6 +121,14 @@ struct JPEGItemEndToEndTests {
             return (decoded.pixels[at], decoded.pixels[at + 1], decoded.pixels[at + 2])
         }
         #expect(result.psnr(against: wrongWay) < ceiling - 3)
+    }
+
+    @Test("an alpha plane, which a copied codestream cannot apply, is named in an alpha-not-applied warning")
+    func alpha() throws {
+        let jpeg = try JPEGTestSupport.encode(width: 16, height: 16)
+        let (entry, _) = try Self.convert(Self.heif(jpeg, width: 16, height: 16, alpha: true), in: TemporaryDirectory())
+        #expect(entry["status"] as? String == "converted", "\(entry)")
+        #expect((entry["warningCodes"] as? [String])?.contains("alpha-not-applied") == true, "\(entry)")
     }
 
     @Test("an item whose data is no JPEG fails with a reason")

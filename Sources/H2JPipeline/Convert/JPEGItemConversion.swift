@@ -19,6 +19,8 @@ struct JPEGItemConversion: ConversionEngine {
     private let reencoding: Reencoding?
     private let strip: Bool
     private let quality: Int
+    /// An alpha plane (auxiliary image) the item has, which a JPEG cannot apply.
+    private let alpha: UInt32?
     private var canvas: DecodedJPEG?
 
     private enum Reencoding {
@@ -53,6 +55,7 @@ struct JPEGItemConversion: ConversionEngine {
         }
         strip = context.options.metadata == .strip
         quality = context.options.quality
+        alpha = context.master == nil ? context.structure.auxiliaryImages(of: id).first { $0.kind == .alpha }?.id : nil
     }
 
     var kind: ConversionResult.Engine { .jpeg }
@@ -60,9 +63,16 @@ struct JPEGItemConversion: ConversionEngine {
     var height: Int { geometry.height }
 
     var warnings: [Warning] {
-        guard case .transforms(let what) = reencoding else { return [] }
-        return [Warning(.jpegReencoded, "the JPEG item's \(what) cannot be applied to its codestream losslessly: "
-                        + "its pixels were decoded and encoded again at quality \(quality)")]
+        var warnings: [Warning] = []
+        if case .transforms(let what) = reencoding {
+            warnings.append(Warning(.jpegReencoded, "the JPEG item's \(what) cannot be applied to its codestream losslessly: "
+                                    + "its pixels were decoded and encoded again at quality \(quality)"))
+        }
+        if let alpha {
+            warnings.append(Warning(.alphaNotApplied, "the JPEG item's alpha plane (item \(alpha)) is not flattened into its pixels: "
+                                    + "the codestream is written as it is"))
+        }
+        return warnings
     }
 
     func libraryMetadata() -> SourceMetadata? { nil }
@@ -143,4 +153,6 @@ struct JPEGItemError: Error, CustomStringConvertible {
 extension Warning.Code {
     /// A JPEG item's transforms made heic2jpg decode and encode it again instead of copying it.
     static let jpegReencoded = Warning.Code("jpeg-reencoded")
+    /// A JPEG item's alpha plane was not applied to its pixels.
+    static let alphaNotApplied = Warning.Code("alpha-not-applied")
 }
