@@ -26,7 +26,8 @@ package enum BrotliDecoding {
         guard produced <= maxBytes else { throw BrotliError(message: "it decompresses to more than the \(maxBytes) bytes expected") }
         switch result {
         case BROTLI_DECODER_RESULT_SUCCESS:
-            return Array(output.prefix(produced))
+            output.removeSubrange(produced...)
+            return output
         case BROTLI_DECODER_RESULT_NEEDS_MORE_INPUT:
             throw BrotliError(message: "the stream is cut short")
         default:

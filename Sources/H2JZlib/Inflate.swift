@@ -39,7 +39,8 @@ package enum Inflate {
             let reason = status == Z_BUF_ERROR ? "the stream is cut short" : "the stream is corrupt (zlib error \(status))"
             throw InflateError(message: reason)
         }
-        return Array(output.prefix(produced))
+        output.removeSubrange(produced...)
+        return output
     }
 }
 
