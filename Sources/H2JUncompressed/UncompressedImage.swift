@@ -27,13 +27,14 @@ package struct UncompressedImage: Sendable {
                       width: size.width, height: size.height)
     }
 
-    /// An image of `format` and `width` × `height`, checked to split into its tiles.
+    /// An image of `format` and `width` × `height`, checked to split into its tiles (the
+    /// rows are laid out by `decode`, after the caller checked the size).
     package init(format: UncompressedFormat, compression: GenericCompression?, width: Int, height: Int) throws(UncompressedError) {
         self.format = format
         self.compression = compression
         self.width = width
         self.height = height
-        _ = try UncompressedLayout(format: format, width: width, height: height)
+        _ = try UncompressedLayout.tileSize(format: format, width: width, height: height)
     }
 
     /// 1 for gray, 3 for RGB.

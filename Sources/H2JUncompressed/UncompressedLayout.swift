@@ -34,19 +34,29 @@ struct UncompressedLayout {
     /// Bytes of one tile (all its parts, tile padding included).
     let tileBytes: Int
 
-    /// The layout of an image of `width` × `height` (its `ispe`).
-    init(format: UncompressedFormat, width: Int, height: Int) throws(UncompressedError) {
-        self.format = format
+    /// The size of one tile of an image of `width` × `height`: the image must split into
+    /// equal tiles of whole chroma samples. Arithmetic only, so it can be asked of any
+    /// declared size before the pixel limit is checked.
+    static func tileSize(format: UncompressedFormat, width: Int, height: Int) throws(UncompressedError) -> (width: Int, height: Int) {
         guard width > 0, height > 0, width % format.tileColumns == 0, height % format.tileRows == 0 else {
             throw .malformed("\(width)×\(height) pixels do not split into \(format.tileColumns)×\(format.tileRows) equal tiles")
         }
         let tileWidth = width / format.tileColumns, tileHeight = height / format.tileRows
-        self.tileWidth = tileWidth
-        self.tileHeight = tileHeight
         let (h, v) = format.sampling.factors
         guard tileWidth % h == 0, tileHeight % v == 0 else {
             throw .malformed("\(tileWidth)×\(tileHeight) tiles do not hold whole chroma samples")
         }
+        return (tileWidth, tileHeight)
+    }
+
+    /// The layout of an image of `width` × `height` (its `ispe`). It walks one row of each
+    /// part, so its cost grows with the width: build it only for a size within the limits.
+    init(format: UncompressedFormat, width: Int, height: Int) throws(UncompressedError) {
+        self.format = format
+        let (tileWidth, tileHeight) = try Self.tileSize(format: format, width: width, height: height)
+        self.tileWidth = tileWidth
+        self.tileHeight = tileHeight
+        let (h, v) = format.sampling.factors
         let components = format.components
         func planeSize(_ index: Int) -> (Int, Int) {
             [.cb, .cr].contains(components[index].role) ? (tileWidth / h, tileHeight / v) : (tileWidth, tileHeight)

@@ -131,6 +131,14 @@ struct JPEGItemEndToEndTests {
         #expect((entry["warningCodes"] as? [String])?.contains("alpha-not-applied") == true, "\(entry)")
     }
 
+    @Test("an 'ispe' that is not the codestream's size is named; the codestream's size is written")
+    func declaredSize() throws {
+        let jpeg = try JPEGTestSupport.encode(width: 16, height: 8)
+        let (entry, _) = try Self.convert(Self.heif(jpeg, width: 20, height: 8), in: TemporaryDirectory())
+        #expect(entry["width"] as? Int == 16 && entry["warningCodes"] as? [String] == ["declared-size-mismatch"], "\(entry)")
+        #expect((entry["warnings"] as? [String])?.first == "item 1's 'ispe' says 20×8 but its JPEG codestream is 16×8", "\(entry)")
+    }
+
     @Test("an item whose data is no JPEG fails with a reason")
     func notJPEG() throws {
         let scratch = TemporaryDirectory()

@@ -71,6 +71,13 @@ struct UncompressedHostileTests {
         }
     }
 
+    @Test("a declared size of billions of pixels opens without its rows being walked (the pixel limit refuses it before any decode)")
+    func hugeDeclaredSize() throws {
+        let format = try UncompressedFormat(uncC: UNCI.uncC([(0, 8, 0)], interleave: 1, pixelSize: 1 << 20), cmpd: UNCI.cmpd([0]))
+        let image = try UncompressedImage(format: format, compression: nil, width: 1 << 32, height: 1 << 16)
+        #expect(image.width == 1 << 32 && image.components == 1)
+    }
+
     @Test("what is not decoded is refused as unsupported, naming it; broken layouts as malformed")
     func refusals() throws {
         func error(_ uncC: [UInt8], _ cmpd: [UInt8]?) -> UncompressedError? {

@@ -21,6 +21,8 @@ struct JPEGItemConversion: ConversionEngine {
     private let quality: Int
     /// An alpha plane (auxiliary image) the item has, which a JPEG cannot apply.
     private let alpha: UInt32?
+    /// The item's `ispe` when it is not its codestream's size (the codestream wins).
+    private let declared: (id: UInt32, size: ImageSize)?
     private var canvas: DecodedJPEG?
 
     private enum Reencoding {
@@ -56,6 +58,8 @@ struct JPEGItemConversion: ConversionEngine {
         strip = context.options.metadata == .strip
         quality = context.options.quality
         alpha = context.master == nil ? context.structure.auxiliaryImages(of: id).first { $0.kind == .alpha }?.id : nil
+        let declared = context.structure.imageSize(of: id)
+        self.declared = declared.flatMap { $0 == ImageSize(width: frame.width, height: frame.height) ? nil : (id, $0) }
     }
 
     var kind: ConversionResult.Engine { .jpeg }
@@ -67,6 +71,10 @@ struct JPEGItemConversion: ConversionEngine {
         if case .transforms(let what) = reencoding {
             warnings.append(Warning(.jpegReencoded, "the JPEG item's \(what) cannot be applied to its codestream losslessly: "
                                     + "its pixels were decoded and encoded again at quality \(quality)"))
+        }
+        if let (id, size) = declared {
+            warnings.append(Warning(.declaredSizeMismatch, "item \(id)'s 'ispe' says \(size.width)×\(size.height) "
+                                    + "but its JPEG codestream is \(geometry.canvasWidth)×\(geometry.canvasHeight)"))
         }
         if let alpha {
             warnings.append(Warning(.alphaNotApplied, "the JPEG item's alpha plane (item \(alpha)) is not flattened into its pixels: "
