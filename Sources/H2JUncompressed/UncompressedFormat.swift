@@ -96,7 +96,7 @@ package struct UncompressedFormat: Equatable, Sendable {
                     throw .malformed("'uncC' names component \(index), but 'cmpd' lists \(types.count)")
                 }
                 guard format == 0 else {
-                    let kind = ["unsigned", "floating-point", "complex", "signed"][safe: Int(format)] ?? "format \(format)"
+                    let kind = format < 4 ? ["unsigned", "floating-point", "complex", "signed"][Int(format)] : "format \(format)"
                     throw .unsupported("\(kind) samples are not decoded (unsigned integers only)")
                 }
                 let bitDepth = Int(depth) + 1
@@ -255,8 +255,4 @@ package struct UncompressedFormat: Equatable, Sendable {
         "yv22": Profile(types: [1, 3, 2], sampling: .s422, interleave: .component),
         "yv20": Profile(types: [1, 3, 2], sampling: .s420, interleave: .component),
     ]
-}
-
-extension Array {
-    subscript(safe index: Int) -> Element? { indices.contains(index) ? self[index] : nil }
 }
