@@ -129,6 +129,11 @@ struct JPEGItemEndToEndTests {
         let (entry, _) = try Self.convert(Self.heif(jpeg, width: 16, height: 16, alpha: true), in: TemporaryDirectory())
         #expect(entry["status"] as? String == "converted", "\(entry)")
         #expect((entry["warningCodes"] as? [String])?.contains("alpha-not-applied") == true, "\(entry)")
+        // `--aux alpha` writes the plane: a JPEG item too, decoded and written as its luma.
+        let scratch = TemporaryDirectory()
+        let (withAlpha, _) = try Self.convert(Self.heif(jpeg, width: 16, height: 16, alpha: true), in: scratch, ["--aux", "alpha"])
+        #expect(withAlpha["status"] as? String == "converted", "\(withAlpha)")
+        #expect(try #require(Reference.jpeg(scratch.sub("out/item.alpha.jpg"))).components == 1)
     }
 
     @Test("an 'ispe' that is not the codestream's size is named; the codestream's size is written")
