@@ -28,6 +28,8 @@ let package = Package(
         .systemLibrary(name: "CLCMS2", pkgConfig: "lcms2", providers: [.apt(["liblcms2-dev"])]),
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
+        .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+        .systemLibrary(name: "CBrotli", pkgConfig: "libbrotlidec", providers: [.apt(["libbrotli-dev"])]),
         .target(name: "CJPEGCodec", dependencies: ["CLibJPEG"]),
         // Descriptor passing and the seccomp filter of the worker processes (CMSG_* and
         // BPF macros Swift cannot import).
@@ -42,6 +44,8 @@ let package = Package(
         // Which files a source's conversion writes and what they carry: what `convert`
         // runs and `inspect` shows, from the container alone.
         .target(name: "H2JOutputPlan", dependencies: ["H2JSupport", "H2JContainer", "H2JMetadata"]),
+        // Uncompressed (`unci`) images: layout, samples, raster; decompression is injected.
+        .target(name: "H2JUncompressed", dependencies: ["H2JSupport", "H2JContainer"]),
 
         // One C library each.
         .target(name: "H2JColour", dependencies: ["H2JSupport", "H2JContainer", "CLCMS2"]),
@@ -51,13 +55,18 @@ let package = Package(
         .target(name: "H2JState", dependencies: ["H2JSupport", "CSQLite"]),
         // SHA-256 by libcrypto: 7.5 times the portable Swift loop (ARCHITECTURE.md).
         .target(name: "H2JDigest", dependencies: ["H2JSupport", "CCrypto"]),
+        // Generic compression of `unci` images: deflate/zlib and Brotli (ARCHITECTURE.md).
+        .target(name: "H2JZlib", dependencies: ["CZlib"]),
+        .target(name: "H2JBrotli", dependencies: ["CBrotli"]),
 
         // Commands.
         .target(name: "H2JInspect",
-                dependencies: ["H2JSupport", "H2JContainer", "H2JJPEG", "H2JMetadata", "H2JOutputPlan", "H2JColour", "H2JDigest"]),
+                dependencies: ["H2JSupport", "H2JContainer", "H2JJPEG", "H2JMetadata", "H2JOutputPlan", "H2JColour", "H2JDigest",
+                               "H2JUncompressed"]),
         .target(name: "H2JPipeline",
                 dependencies: ["H2JSupport", "H2JContainer", "H2JJPEG", "H2JMetadata", "H2JOutputPlan", "H2JTiles", "H2JColour",
-                               "H2JJPEGCodec", "H2JDe265", "H2JLibheif", "H2JState", "H2JDigest", "CWorkerIPC"]),
+                               "H2JJPEGCodec", "H2JDe265", "H2JLibheif", "H2JState", "H2JDigest", "H2JUncompressed",
+                               "H2JZlib", "H2JBrotli", "CWorkerIPC"]),
         .executableTarget(name: "heic2jpg", dependencies: ["H2JSupport", "H2JOutputPlan", "H2JPipeline", "H2JInspect"]),
 
         // libFuzzer target over the parsers of file bytes (Scripts/fuzz builds it with
@@ -68,7 +77,7 @@ let package = Package(
         .executableTarget(
             name: "heic2jpg-fuzz",
             dependencies: ["H2JSupport", "H2JContainer", "H2JJPEG", "H2JMetadata", "H2JTiles", "H2JColour",
-                           "H2JInspect", "CLibFuzzer"]
+                           "H2JInspect", "H2JUncompressed", "CLibFuzzer"]
         ),
 
         // Tests: one unit-test target per library target (and the executable), each
@@ -87,7 +96,9 @@ let package = Package(
         .testTarget(name: "H2JJPEGTests", dependencies: ["H2JSupport", "H2JJPEG", "H2JInspect", "H2JTestSupport"]),
         .testTarget(name: "H2JMetadataTests",
                     dependencies: ["H2JSupport", "H2JContainer", "H2JJPEG", "H2JMetadata", "H2JPipeline", "H2JTestSupport"]),
-        .testTarget(name: "H2JTilesTests", dependencies: ["H2JTiles", "H2JTestSupport"]),
+        .testTarget(name: "H2JTilesTests", dependencies: ["H2JContainer", "H2JTiles", "H2JTestSupport"]),
+        .testTarget(name: "H2JUncompressedTests",
+                    dependencies: ["H2JSupport", "H2JContainer", "H2JUncompressed", "H2JZlib", "H2JBrotli", "H2JTestSupport"]),
         .testTarget(name: "H2JStateTests", dependencies: ["H2JSupport", "H2JState", "H2JTestSupport", "CSQLite"]),
         .testTarget(name: "H2JOutputPlanTests",
                     dependencies: ["H2JSupport", "H2JContainer", "H2JOutputPlan", "H2JTestSupport"]),

@@ -49,3 +49,19 @@ package struct ColourPrimaries: Equatable, Sendable {
         return (kr, kb)
     }
 }
+
+extension NCLX {
+    /// Kr and Kb of matrix `coefficients` as libheif 1.15 reads them: 1 BT.709, 4 FCC,
+    /// 7 SMPTE 240M, 9/10 BT.2020, 12/13 derived from `primaries`; (0.299, 0.114), BT.601,
+    /// for anything else.
+    package static func lumaWeights(matrix coefficients: Int, primaries: Int) -> (Double, Double) {
+        switch coefficients {
+        case 1: return (0.2126, 0.0722)
+        case 4: return (0.30, 0.11)
+        case 7: return (0.212, 0.087)
+        case 9, 10: return (0.2627, 0.0593)
+        case 12, 13: return ColourPrimaries(code: primaries)?.lumaWeights ?? (0.299, 0.114)
+        default: return (0.299, 0.114)
+        }
+    }
+}

@@ -28,6 +28,9 @@ package enum HEIFError: Error, Equatable, Sendable, CustomStringConvertible {
     case unsupportedItemData(item: UInt32, reason: String)
     /// The image is coded in something heic2jpg does not decode (`decodableTypes`).
     case unsupportedCodec(item: UInt32, type: String)
+    /// A JPEG item or an uncompressed image is the input of a derived image (a grid's
+    /// tile): heic2jpg decodes those only as images of their own (`standaloneTypes`).
+    case unsupportedDerivedInput(item: UInt32, type: String)
     /// The file could not be read (an I/O error, or it shrank while being read).
     case unreadable(ReadError)
 
@@ -59,7 +62,9 @@ package enum HEIFError: Error, Equatable, Sendable, CustomStringConvertible {
             return "item \(item)'s data (\(extent)) lies outside the \(size)-byte \(inIdat ? "'idat' box" : "file")"
         case .unsupportedItemData(let item, let reason): return "item \(item)'s data cannot be read: \(reason)"
         case .unsupportedCodec(let item, let type):
-            return "item \(item) is \(Self.codecName(type)): heic2jpg decodes HEVC and AV1 images only"
+            return "item \(item) is \(Self.codecName(type)): heic2jpg decodes HEVC, AV1, JPEG and uncompressed images only"
+        case .unsupportedDerivedInput(let item, let type):
+            return "item \(item) is \(Self.codecName(type)) used as a tile or layer of another image: heic2jpg decodes those only as images of their own"
         case .unreadable(let error): return "cannot read: \(error)"
         }
     }
@@ -67,7 +72,7 @@ package enum HEIFError: Error, Equatable, Sendable, CustomStringConvertible {
 
 extension HEIFError {
     /// A coded item type in words: `AVC (H.264, 'avc1')`.
-    static func codecName(_ type: String) -> String {
+    package static func codecName(_ type: String) -> String {
         switch type {
         case "avc1": "AVC (H.264, 'avc1')"
         case "vvc1": "VVC (H.266, 'vvc1')"

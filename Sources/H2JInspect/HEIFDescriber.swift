@@ -42,7 +42,7 @@ enum HEIFDescriber {
         }
         properties.outputs = OutputForecast.forecast(structure, source, outputs)
         guard structure.items[structure.primaryID] != nil else { return properties }
-        var primary = self.primary(structure, &properties.warnings)
+        var primary = self.primary(structure, source, &properties.warnings)
         properties.metadata.icc = primary.icc?.bytes
         let metadata = describeMetadata(structure, source, into: &properties, primary: &primary)
         properties.primary = primary
@@ -110,9 +110,9 @@ enum HEIFDescriber {
     }
 
     /// Coding, colour and transforms of the primary item.
-    static func primary(_ structure: HEIFStructure, _ warnings: inout [String]) -> ImageProperties.Primary {
+    static func primary(_ structure: HEIFStructure, _ source: ByteSource, _ warnings: inout [String]) -> ImageProperties.Primary {
         let id = structure.primaryID
-        let coding = HEIFCodingFormat(structure, item: id)
+        let coding = HEIFCodingFormat(structure, item: id, source: source)
         let colour = SourceMetadata.colour(structure, id)
         var primary = ImageProperties.Primary(id: id, bitDepth: coding.bitDepth, chroma: coding.chroma,
                                               icc: colour.icc.map(ICCProfileInfo.init(profile:)), nclx: colour.nclx)

@@ -16,9 +16,7 @@ enum JPEGDescriber {
     static func describe(_ source: ByteSource) throws(InspectError) -> ImageProperties {
         let header = try segments(source)
         var properties = ImageProperties(format: "jpeg", byteSize: source.size)
-        guard let frameSegment = header.segments.first(where: { JPEGFrameHeader.isFrameMarker($0.marker) }),
-              let frame = JPEGFrameHeader.parse(marker: frameSegment.marker, payload: Array(header.bytes[frameSegment.payload]))
-        else { throw InspectError("not a well-formed JPEG: no readable frame header (SOF) before the scan") }
+        guard let frame = header.frameHeader else { throw InspectError("not a well-formed JPEG: no readable frame header (SOF) before the scan") }
 
         var primary = ImageProperties.Primary(bitDepth: frame.precision, chroma: frame.chroma)
         if let tiff = header.exifTIFF {
@@ -67,8 +65,7 @@ enum JPEGDescriber {
             if index > 0 {
                 let header = entry.start >= 0 && entry.start < source.size
                     ? (try? source.read(at: entry.start, count: min(firstRead, source.size - entry.start))).flatMap(JPEGSegments.init) : nil
-                if let header, let segment = header.segments.first(where: { JPEGFrameHeader.isFrameMarker($0.marker) }),
-                   let frame = JPEGFrameHeader.parse(marker: segment.marker, payload: Array(header.bytes[segment.payload])) {
+                if let frame = header?.frameHeader {
                     image.size = ImageSize(width: frame.width, height: frame.height)
                     image.displaySize = image.size
                     image.components = frame.components.count

@@ -69,3 +69,11 @@ package struct JPEGFrameHeader: Sendable, Equatable {
         }
     }
 }
+
+extension JPEGSegments {
+    /// The frame header (the first SOFn before the scan); nil when there is none or it is cut short.
+    package var frameHeader: JPEGFrameHeader? {
+        guard let segment = segments.first(where: { JPEGFrameHeader.isFrameMarker($0.marker) }) else { return nil }
+        return JPEGFrameHeader.parse(marker: segment.marker, payload: Array(bytes[segment.payload]))
+    }
+}

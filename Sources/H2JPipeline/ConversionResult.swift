@@ -27,6 +27,11 @@ package struct ConversionResult: Sendable, Equatable {
         case tiles
         /// libheif's full decode, for what the tile engine does not take.
         case libheif
+        /// A `jpeg` item's own codestream, copied with its metadata replaced (or, to apply
+        /// its transforms, decoded by libjpeg and encoded again).
+        case jpeg
+        /// heic2jpg's decoder of uncompressed (`unci`, ISO/IEC 23001-17) images.
+        case uncompressed = "unci"
     }
 
     package var source: String

@@ -25,13 +25,12 @@ package struct RGBColor: Equatable, Sendable, CustomStringConvertible {
         return UInt8((weighted + 500) / 1000)
     }
 
-    /// One 8-bit sample `c` of alpha `alpha` (0…255) composited over the background's
-    /// sample `background`: straight alpha `c·a + bg·(255−a)`, premultiplied
-    /// `c + bg·(255−a)`, both divided by 255 with rounding.
+    /// Sample `c` of alpha `a` composited over background sample `bg`, rounded: straight
+    /// alpha `c·a + bg·(255−a)`, premultiplied `c·255 + bg·(255−a)`, over 255.
     @inline(__always)
-    package static func composite(_ c: UInt8, alpha: Int, over background: UInt8, premultiplied: Bool) -> UInt8 {
-        let color = premultiplied ? Int(c) * 255 : Int(c) * alpha
-        return UInt8(min(255, (color + Int(background) * (255 - alpha) + 127) / 255))
+    package static func composite(_ c: UInt8, alpha a: Int, over bg: UInt8, premultiplied: Bool = false) -> UInt8 {
+        let color = premultiplied ? Int(c) * 255 : Int(c) * a
+        return UInt8(min(255, (color + Int(bg) * (255 - a) + 127) / 255))
     }
 
     package var description: String {

@@ -26,7 +26,7 @@ package struct YCbCrConversion: Equatable, Sendable {
 
     /// The map for a source encoding, or nil when the source is already JFIF.
     package init?(matrix coefficients: Int, fullRange: Bool, primaries: Int) {
-        let (kr, kb) = Self.lumaWeights(coefficients, primaries: primaries)
+        let (kr, kb) = NCLX.lumaWeights(matrix: coefficients, primaries: primaries)
         if fullRange && coefficients != 0 && coefficients != 8 && kr == 0.299 && kb == 0.114 { return nil }
         // Source (Y, Cb, Cr) → normalised (Y', Cb', Cr') with chroma centred on 0.
         let luma = fullRange ? 1.0 : 256.0 / 219.0, chroma = fullRange ? 1.0 : 256.0 / 224.0
@@ -68,18 +68,6 @@ package struct YCbCrConversion: Equatable, Sendable {
         matrix = m.map { Int(($0 * one).rounded()) }
         // Half a unit for rounding, folded into the offset.
         offset = o.map { Int(($0 * one).rounded()) + Self.one / 2 }
-    }
-
-    /// Kr and Kb of `coefficients` as libheif 1.15 reads them; (0.299, 0.114) for anything unknown.
-    package static func lumaWeights(_ coefficients: Int, primaries: Int) -> (Double, Double) {
-        switch coefficients {
-        case 1: return (0.2126, 0.0722)
-        case 4: return (0.30, 0.11)
-        case 7: return (0.212, 0.087)
-        case 9, 10: return (0.2627, 0.0593)
-        case 12, 13: return ColourPrimaries(code: primaries)?.lumaWeights ?? (0.299, 0.114)
-        default: return (0.299, 0.114)
-        }
     }
 
     @inline(__always)

@@ -1,9 +1,11 @@
 import H2JColour
 import H2JContainer
 import H2JInspect
+import H2JJPEG
 import H2JMetadata
 import H2JSupport
 import H2JTiles
+import H2JUncompressed
 
 /// The fuzzing entry: every parser of untrusted file bytes, fed the same input.
 ///
@@ -54,7 +56,10 @@ enum FuzzedParsers {
         } catch {
             _ = error.description  // quotes box types from the file
         }
-        // The input also stands in for a `tmap` item's body (ISO 21496-1 gain-map metadata),
+        // The input also stands in for the boxes of an uncompressed image,
+        _ = try? UncompressedFormat(uncC: input, cmpd: Array(input.dropFirst(input.count / 2)))
+        _ = try? GenericCompression(cmpC: input, icef: input)
+        // for a `tmap` item's body (ISO 21496-1 gain-map metadata),
         _ = GainMapMetadata.parse(input)
         // an Apple gain map's XMP and the primary's EXIF with its maker note,
         _ = AppleHDRHeadroom.headroom(gainMapXMP: input, primaryEXIF: input)
@@ -93,6 +98,17 @@ enum FuzzedParsers {
         }
     }
 
+    /// An uncompressed image's layout and, when small, its whole decode; its "compressed"
+    /// units are taken as they are (the decompressors are C libraries this target does
+    /// not link), so every layout reads fuzzed bytes.
+    static func uncompressed(_ structure: HEIFStructure, _ id: UInt32, _ data: [UInt8]) {
+        guard let image = try? UncompressedImage(structure, item: id) else { return }
+        let (pixels, overflow) = image.width.multipliedReportingOverflow(by: image.height)
+        guard !overflow, pixels <= 1 << 16 else { return }
+        _ = try? image.decode(data, decompress: { _, units, maxBytes in Array(units.prefix(maxBytes)) },
+                              nclx: structure.colour(of: id).nclx, background: .white)
+    }
+
     /// Every item's data and properties, as the engines would read them; `Exif` and XMP
     /// items also go through their editors.
     static func items(_ structure: HEIFStructure, _ source: ByteSource) {
@@ -114,6 +130,13 @@ enum FuzzedParsers {
             guard let data = try? structure.itemData(item.id, from: source, maxBytes: 1 << 20) else { continue }
             switch item.type {
             case "grid": _ = try? ImageGrid.parse(data)
+            case "unci": uncompressed(structure, item.id, data)
+            case "jpeg":
+                // The codestream's header, and the lossless graft of segments into it.
+                if let codestream = JPEGSegments(data) {
+                    _ = codestream.frameHeader
+                    _ = JPEGMarkerFilter.grafting([0xFF, 0xFE, 0, 3, 0], into: codestream, strip: data.count % 2 == 0)
+                }
             case "Exif": _ = EXIFForJPEG.make(fromHEIFExifItem: data, width: width, height: height, stripGPS: true,
                                               imageUniqueID: imageUniqueID, tiffLimit: data.count / 2)
             case "mime": _ = XMPForJPEG.make(packet: Array(data.prefix(xmpBytes)), width: width, height: height, stripGPS: true, adding: xmpProperties(data))

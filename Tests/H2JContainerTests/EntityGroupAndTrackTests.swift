@@ -89,18 +89,25 @@ struct EntityGroupAndTrackTests {
 struct UnsupportedCodecTests {
     typealias B = BoxBuilder
 
-    @Test("AVC, VVC, JPEG 2000, JPEG and unci primaries, and a grid of VVC tiles, fail naming the codec; HEVC and AV1 pass")
+    @Test("AVC, VVC and JPEG 2000 primaries, a grid of VVC tiles and a grid of JPEG or unci tiles fail naming the codec; HEVC, AV1, JPEG and unci images pass")
     func named() throws {
-        for (type, name) in [("avc1", "AVC (H.264, 'avc1')"), ("vvc1", "VVC (H.266, 'vvc1')"), ("j2k1", "JPEG 2000 ('j2k1')"),
-                             ("jpeg", "a JPEG ('jpeg' item)"), ("unci", "uncompressed (ISO/IEC 23001-17, 'unci')")] {
+        for (type, name) in [("avc1", "AVC (H.264, 'avc1')"), ("vvc1", "VVC (H.266, 'vvc1')"), ("j2k1", "JPEG 2000 ('j2k1')")] {
             let structure = try HEIFStructure.read(from: MemoryByteSource(B.ftyp + B.meta(primary: 1, items: [(1, type)])))
             #expect(throws: HEIFError.unsupportedCodec(item: 1, type: type)) { try structure.checkCodecs() }
-            #expect(HEIFError.unsupportedCodec(item: 1, type: type).description == "item 1 is \(name): heic2jpg decodes HEVC and AV1 images only")
+            #expect(HEIFError.unsupportedCodec(item: 1, type: type).description
+                    == "item 1 is \(name): heic2jpg decodes HEVC, AV1, JPEG and uncompressed images only")
         }
         let grid = try HEIFStructure.read(from: MemoryByteSource(B.ftyp + B.meta(
             primary: 1, items: [(1, "grid"), (2, "vvc1"), (3, "vvc1")], references: [B.reference("dimg", from: 1, to: [2, 3])])))
         #expect(throws: HEIFError.unsupportedCodec(item: 3, type: "vvc1")) { try grid.checkCodecs() }
-        for type in ["hvc1", "av01"] {
+        for (type, name) in [("jpeg", "a JPEG ('jpeg' item)"), ("unci", "uncompressed (ISO/IEC 23001-17, 'unci')")] {
+            let tiles = try HEIFStructure.read(from: MemoryByteSource(B.ftyp + B.meta(
+                primary: 1, items: [(1, "grid"), (2, type)], references: [B.reference("dimg", from: 1, to: [2])])))
+            #expect(throws: HEIFError.unsupportedDerivedInput(item: 2, type: type)) { try tiles.checkCodecs() }
+            #expect(HEIFError.unsupportedDerivedInput(item: 2, type: type).description
+                    == "item 2 is \(name) used as a tile or layer of another image: heic2jpg decodes those only as images of their own")
+        }
+        for type in ["hvc1", "av01", "jpeg", "unci"] {
             try HEIFStructure.read(from: MemoryByteSource(B.ftyp + B.meta(primary: 1, items: [(1, type)]))).checkCodecs()
         }
     }

@@ -200,7 +200,7 @@ package enum TileReference {
     package static func toJFIF(_ planes: inout YCbCrPlanes, x0: Int, y0: Int, width: Int, height: Int,
                        _ colour: (matrix: Int, fullRange: Bool, primaries: Int)) -> Bool {
         guard YCbCrConversion(matrix: colour.matrix, fullRange: colour.fullRange, primaries: colour.primaries) != nil else { return false }
-        let (kr, kb) = YCbCrConversion.lumaWeights(colour.matrix, primaries: colour.primaries)
+        let (kr, kb) = NCLX.lumaWeights(matrix: colour.matrix, primaries: colour.primaries)
         let full = colour.fullRange
         func rgb(_ y: Double, _ cb: Double, _ cr: Double) -> (Double, Double, Double) {
             // Limited range expands as libheif does (256/219, 256/224; see YCbCrConversion).

@@ -1,4 +1,5 @@
 import Foundation
+import H2JContainer
 import H2JTestSupport
 import Testing
 @testable import H2JTiles
@@ -26,7 +27,7 @@ struct YCbCrConversionTests {
           arguments: [(1, true, 1), (1, false, 1), (9, true, 9), (6, false, 6), (12, true, 12)])
     func flatColours(matrix: Int, fullRange: Bool, primaries: Int) throws {
         let conversion = try #require(YCbCrConversion(matrix: matrix, fullRange: fullRange, primaries: primaries))
-        let (kr, kb) = YCbCrConversion.lumaWeights(matrix, primaries: primaries)
+        let (kr, kb) = NCLX.lumaWeights(matrix: matrix, primaries: primaries)
         var generator = SeededGenerator("YCbCrConversionTests/flatColours")
         for _ in 0..<200 {
             let rgb = (Double.random(in: 20...235, using: &generator), Double.random(in: 20...235, using: &generator),

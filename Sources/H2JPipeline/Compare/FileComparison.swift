@@ -74,8 +74,14 @@ struct FileComparison {
         let container = try MinimizedImage.translating(file.byteSource) ?? file.byteSource
         let structure = try HEIFStructure.read(from: container)
         let primary = try structure.primaryImage()
-        // The reference decode is libheif's: refuse what would reach its weak spots.
+        // The reference decode is libheif's: refuse what would reach its weak spots, and
+        // what it cannot decode at all (heic2jpg's own JPEG-item and `unci` engines would
+        // be measured against themselves).
         try structure.checkDerivation(from: container, maxPixels: options.maxPixels)
+        guard !HEIFStructure.standaloneTypes.contains(primary.itemType) else {
+            throw CompareError("no Y-PSNR: libheif 1.15, the reference decoder, cannot decode \(HEIFError.codecName(primary.itemType)); "
+                               + "convert the file instead")
+        }
         let items = try SourceMetadata(storedIn: structure, primary: primary.id, source: container)
         let colour = SourceMetadata.colour(structure, primary.id)
         let sourceMetadata = MetadataSummary(source: items)

@@ -2,14 +2,21 @@ import H2JColour
 import H2JContainer
 import H2JTiles
 
-/// The engine choice, made after parsing and before any pixel is decoded: an image whose
-/// nclx names an HDR transfer (PQ, HLG) is tone-mapped (`ToneMappedConversion`);
+/// The engine choice, made after parsing and before any pixel is decoded: a JPEG item
+/// is its own codestream and an uncompressed (`unci`) image goes to heic2jpg's decoder;
+/// an image whose nclx names an HDR transfer (PQ, HLG) is tone-mapped
+/// (`ToneMappedConversion`);
 /// otherwise the tile engine's capability check (`EngineChoice.make`) decides, and what
 /// it refuses goes to libheif with the reason.
 enum ConversionEngines {
     /// The engine for `context`'s item and, for libheif, why the tile engine did not take it.
     static func choose(_ context: ConversionContext, decoders: TileDecoderPool) throws
         -> (engine: any ConversionEngine, refusal: String?) {
+        switch context.item.itemType {
+        case "jpeg": return (try JPEGItemConversion(context), nil)
+        case "unci": return (try UncompressedConversion(context), nil)
+        default: break
+        }
         if context.master == nil, let nclx = SourceMetadata.nclx(context.structure, context.item.id),
            HDRTransfer(nclxTransfer: nclx.transfer) != nil {
             return (try ToneMappedConversion(context, nclx: nclx), "an HDR image (nclx transfer \(nclx.transfer)), tone-mapped from its full bit depth")

@@ -243,12 +243,10 @@ package struct Converter: Sendable {
     /// `extras`, whole segments such as a Multi-Picture one), pixels, EOI, and the vendor
     /// trailer.
     private func encode(_ image: PreparedImage, to fd: Int32, path: String, extras: [[UInt8]] = [], trailer: Bool = true) throws {
-        let writer = try JPEGWriter(fd: fd)
-        try image.engine.start(writer, quality: options.quality)
-        try image.graft.writeSegments(to: writer)
-        for extra in extras { try writer.writeMarker(Int(extra[1]), Array(extra[4...])) }
-        try image.engine.writePixels(to: writer, mapping: nil)
-        try writer.finish()
+        try image.engine.encode(to: fd, path: path, quality: options.quality) { sink in
+            try image.graft.writeSegments(to: sink)
+            for extra in extras { try sink.writeMarker(Int(extra[1]), Array(extra[4...])) }
+        }
         if trailer { try image.graft.writeTrailer(to: fd, path: path) }
     }
 

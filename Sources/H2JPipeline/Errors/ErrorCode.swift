@@ -1,11 +1,15 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import H2JBrotli
 import H2JContainer
+import H2JJPEG
 import H2JJPEGCodec
 import H2JLibheif
 import H2JSupport
 import H2JTiles
+import H2JUncompressed
+import H2JZlib
 
 /// Why an input failed, as a stable token for machines: the report's `errorCode` and,
 /// later, the state database. The `reason` beside it is for people and may be reworded;
@@ -76,7 +80,10 @@ package enum ErrorCode: String, Sendable, CaseIterable {
         case let error as HEIFError: self = Self(error)
         case is LimitError: self = .limitExceeded
         case is LibheifError, is TileEngineError, is TileDecodingError, is TileCrewError: self = .decodeFailed
-        case is CorruptJPEGError: self = .corruptJPEG
+        case is CorruptJPEGError, is JPEGItemError, is JPEGDecodeError: self = .corruptJPEG
+        case is JPEGSegmentError: self = .encodeFailed
+        case let error as UncompressedError: self = error.unsupported ? .unsupported : .decodeFailed
+        case is InflateError, is BrotliError: self = .decodeFailed
         case let error as JPEGError: self = error.errno.map { Self(errno: $0, otherwise: .writeFailed) } ?? .encodeFailed
         case is CollisionError: self = .outputCollision
         case is ForeignOutputError: self = .outputNotOurs
@@ -108,7 +115,7 @@ package enum ErrorCode: String, Sendable, CaseIterable {
         case .truncatedBox, .corruptStructure, .itemDataOutOfRange: self = .truncated
         case .missingBox, .malformedBox, .missingItem, .unusableImage, .missingLocation: self = .corruptContainer
         case .limitExceeded: self = .limitExceeded
-        case .unsupportedItemData, .unsupportedCodec, .imageSequenceOnly: self = .unsupported
+        case .unsupportedItemData, .unsupportedCodec, .imageSequenceOnly, .unsupportedDerivedInput: self = .unsupported
         case .unreadable(let error): self = Self(errno: error.errno, otherwise: .sourceUnreadable)
         }
     }

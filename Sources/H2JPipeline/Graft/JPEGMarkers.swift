@@ -58,7 +58,7 @@ struct JPEGMarkers {
         MetadataKept(exif: exif != nil, xmp: xmp != nil, icc: icc != nil)
     }
 
-    func write(to writer: JPEGWriter) throws(JPEGError) {
+    func write(to writer: any JPEGSegmentSink) throws {
         if let exif { try writer.writeMarker(Self.app1, exif) }
         if let xmp { try writer.writeMarker(Self.app1, xmp) }
         for extended in extendedXMP { try writer.writeMarker(Self.app1, extended) }

@@ -39,6 +39,12 @@ struct MetadataGraft {
             guard let fallback = engine.libraryMetadata() else { throw error }
             metadata = fallback
         }
+        // What the coded image carries inside itself (a JPEG item's own segments) fills
+        // what the container's items leave out; the container's colour comes first.
+        let nclx = SourceMetadata.nclx(context.structure, context.item.id)
+        let embedded = engine.embeddedMetadata
+        metadata.exif = metadata.exif ?? embedded?.exif
+        metadata.xmp = metadata.xmp ?? embedded?.xmp
         // An auxiliary image is data (depth, a matte, a gain map), not colour: no profile.
         // Pixels the engine put in a colour space of its own (tone-mapped HDR) get its profile.
         if context.master != nil {
@@ -46,7 +52,7 @@ struct MetadataGraft {
         } else if let colour = engine.outputColour {
             metadata.icc = ICCFromNCLX.profile(for: colour)
         } else {
-            metadata.icc = metadata.icc ?? SourceMetadata.nclx(context.structure, context.item.id).flatMap(ICCFromNCLX.profile(for:))
+            metadata.icc = metadata.icc ?? (nclx.map { ICCFromNCLX.profile(for: $0) } ?? embedded?.icc)
         }
         let isPrimary = context.item.id == context.structure.primaryID
         trailers = isPrimary ? try VendorTrailers(structure: context.structure, source: context.source, mode: options.metadata) : nil
@@ -64,7 +70,7 @@ struct MetadataGraft {
     var kept: MetadataKept { segments.kept }
 
     /// The APP segments, between the frame header and the first row.
-    func writeSegments(to writer: JPEGWriter) throws(JPEGError) {
+    func writeSegments(to writer: any JPEGSegmentSink) throws {
         try segments.write(to: writer)
     }
 

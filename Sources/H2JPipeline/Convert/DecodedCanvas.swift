@@ -1,0 +1,61 @@
+import H2JContainer
+import H2JJPEGCodec
+import H2JSupport
+
+/// A picture decoded whole before its transforms are applied (a JPEG item's pixels
+/// that must be turned, an uncompressed image): 8-bit rows of gray or RGB.
+protocol DecodedCanvas: AnyObject {
+    var width: Int { get }
+    var height: Int { get }
+    /// 1 gray, 3 RGB.
+    var components: Int { get }
+    /// Row `y`: `width * components` bytes.
+    func row(_ y: Int) -> UnsafePointer<UInt8>
+}
+
+extension DecodedJPEG: DecodedCanvas {}
+
+extension Raster: DecodedCanvas {}
+
+/// Writes a decoded canvas to libjpeg upright: each output pixel read where
+/// `PlaneGeometry` maps it (`irot`, `imir`, `clap` applied), in bands of 16 rows.
+/// `components` 1 from an RGB canvas writes its BT.601 luma (an auxiliary image).
+struct CanvasBands {
+    let canvas: any DecodedCanvas
+    let geometry: PlaneGeometry
+    let components: Int
+
+    static let bandRows = 16
+
+    func write(to writer: JPEGWriter, mapping: SampleMapping?) throws {
+        let stride = geometry.width * components
+        var band = [UInt8](repeating: 0, count: stride * Self.bandRows)
+        var v0 = 0
+        while v0 < geometry.height {
+            let count = min(Self.bandRows, geometry.height - v0)
+            band.withUnsafeMutableBufferPointer { out in
+                for r in 0..<count { fill(out.baseAddress! + r * stride, row: v0 + r) }
+            }
+            let rows = mapping.map { $0.mapped(band, stride: stride, count: count) } ?? band
+            try rows.withUnsafeBufferPointer { try writer.writeRows($0.baseAddress!, stride: stride, count: count) }
+            v0 += count
+        }
+    }
+
+    /// Output row `v`, pixel by pixel from the canvas.
+    private func fill(_ out: UnsafeMutablePointer<UInt8>, row v: Int) {
+        let from = canvas.components
+        for u in 0..<geometry.width {
+            let (x, y) = geometry.canvas(u, v)
+            let source = canvas.row(y) + x * from
+            if components == from {
+                for c in 0..<from { out[u * from + c] = source[c] }
+            } else if from == 3 {
+                let red = 77 * Int(source[0]), green = 150 * Int(source[1]), blue = 29 * Int(source[2])
+                out[u] = UInt8((red + green + blue + 128) >> 8)
+            } else {
+                for c in 0..<components { out[u * components + c] = source[0] }
+            }
+        }
+    }
+}

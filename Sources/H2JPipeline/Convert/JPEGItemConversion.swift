@@ -1,0 +1,166 @@
+import H2JContainer
+import H2JJPEG
+import H2JJPEGCodec
+import H2JSupport
+
+/// A HEIF `jpeg` item as a `ConversionEngine`: its data already is a JPEG, so the output
+/// is that codestream, byte for byte from its tables to its EOI, with the graft's
+/// segments in place of its own metadata (`JPEGMarkerFilter.grafting`): lossless, like a
+/// copied JPEG. Checked first to decode cleanly (libjpeg), as copies are.
+///
+/// Only when the item has a rotation, mirror or crop (which no JPEG can state: heic2jpg
+/// writes upright pixels with Orientation 1), or when it is an auxiliary image written
+/// as its luma, are its pixels decoded by libjpeg, placed upright (`CanvasBands`) and
+/// encoded again; a transformed photo says so in a `jpeg-reencoded` warning.
+struct JPEGItemConversion: ConversionEngine {
+    private let codestream: JPEGSegments
+    private let geometry: PlaneGeometry
+    /// Why the pixels are decoded and encoded again; nil for the lossless copy.
+    private let reencoding: Reencoding?
+    private let strip: Bool
+    private let quality: Int
+    /// An alpha plane (auxiliary image) the item has, which a JPEG cannot apply.
+    private let alpha: UInt32?
+    /// The item's `ispe` when it is not its codestream's size (the codestream wins).
+    private let declared: (id: UInt32, size: ImageSize)?
+    private var canvas: DecodedJPEG?
+
+    private enum Reencoding {
+        /// A photo with transforms: RGB (or gray) as coded, a warning.
+        case transforms(String)
+        /// An auxiliary image: its luma, without chroma subsampling.
+        case auxiliary
+    }
+
+    /// Reads the codestream (`jpgC` prefix and item data) and its frame header; nothing
+    /// is decoded. Throws when the data is no JPEG or its transforms cannot apply.
+    init(_ context: ConversionContext) throws {
+        let id = context.item.id
+        let bytes = try context.structure.jpegCodestream(of: id, from: context.source)
+        guard let codestream = JPEGSegments(bytes), let frame = codestream.frameHeader, frame.width > 0, frame.height > 0 else {
+            throw JPEGItemError(item: id, reason: "its data is not a JPEG with a readable header (SOI, segments, frame header)")
+        }
+        self.codestream = codestream
+        let transforms = try context.structure.transforms(of: id)
+        do {
+            geometry = try PlaneGeometry(canvasWidth: frame.width, canvasHeight: frame.height, transforms: transforms)
+        } catch {
+            throw JPEGItemError(item: id, reason: error.description)
+        }
+        let identity = PlaneGeometry(canvasWidth: frame.width, canvasHeight: frame.height)
+        if context.master != nil {
+            reencoding = .auxiliary
+        } else if geometry != identity {
+            reencoding = .transforms(Self.describe(transforms))
+        } else {
+            reencoding = nil
+        }
+        strip = context.options.metadata == .strip
+        quality = context.options.quality
+        alpha = context.master == nil ? context.structure.auxiliaryImages(of: id).first { $0.kind == .alpha }?.id : nil
+        let declared = context.structure.imageSize(of: id)
+        self.declared = declared.flatMap { $0 == ImageSize(width: frame.width, height: frame.height) ? nil : (id, $0) }
+    }
+
+    var kind: ConversionResult.Engine { .jpeg }
+    var width: Int { geometry.width }
+    var height: Int { geometry.height }
+
+    var warnings: [Warning] {
+        var warnings: [Warning] = []
+        if case .transforms(let what) = reencoding {
+            warnings.append(Warning(.jpegReencoded, "the JPEG item's \(what) cannot be applied to its codestream losslessly: "
+                                    + "its pixels were decoded and encoded again at quality \(quality)"))
+        }
+        if let (id, size) = declared {
+            warnings.append(Warning(.declaredSizeMismatch, "item \(id)'s 'ispe' says \(size.width)×\(size.height) "
+                                    + "but its JPEG codestream is \(geometry.canvasWidth)×\(geometry.canvasHeight)"))
+        }
+        if let alpha {
+            warnings.append(Warning(.alphaNotApplied, "the JPEG item's alpha plane (item \(alpha)) is not flattened into its pixels: "
+                                    + "the codestream is written as it is"))
+        }
+        return warnings
+    }
+
+    func libraryMetadata() -> SourceMetadata? { nil }
+
+    /// The codestream's own EXIF (as a HEIF `Exif` item: a zero TIFF offset, then the
+    /// TIFF bytes), XMP and ICC profile.
+    var embeddedMetadata: SourceMetadata? {
+        SourceMetadata(exif: codestream.exifTIFF.map { [0, 0, 0, 0] + $0 }, xmp: codestream.xmpPacket, icc: codestream.iccProfile)
+    }
+
+    mutating func decode() throws {
+        guard reencoding != nil else {
+            if let problem = JPEGCheck(codestream.bytes).problem { throw CorruptJPEGError(reason: problem) }
+            return
+        }
+        let decoded = try DecodedJPEG(codestream.bytes)
+        guard decoded.width == geometry.canvasWidth, decoded.height == geometry.canvasHeight else {
+            throw CorruptJPEGError(reason: "it decodes to \(decoded.width)×\(decoded.height), its frame header says "
+                                   + "\(geometry.canvasWidth)×\(geometry.canvasHeight)")
+        }
+        canvas = decoded
+    }
+
+    func start(_ writer: JPEGWriter, quality: Int) throws {
+        try writer.start(width: width, height: height, components: try bands().components, quality: quality,
+                         subsampling: reencodingAuxiliary ? .s444 : .s420)
+    }
+
+    func writePixels(to writer: JPEGWriter, mapping: SampleMapping?) throws {
+        try bands().write(to: writer, mapping: mapping)
+    }
+
+    func encode(to fd: Int32, path: String, quality: Int, segments: (any JPEGSegmentSink) throws -> Void) throws {
+        guard reencoding == nil else { return try encodeWithLibjpeg(to: fd, quality: quality, segments: segments) }
+        let header = JPEGSegmentBytes()
+        try segments(header)
+        try POSIX.writeAll(JPEGMarkerFilter.grafting(header.bytes, into: codestream, strip: strip), to: fd, path: path)
+    }
+
+    private var reencodingAuxiliary: Bool {
+        if case .auxiliary = reencoding { return true }
+        return false
+    }
+
+    private func bands() throws(JPEGItemError) -> CanvasBands {
+        guard let canvas else { throw JPEGItemError(item: 0, reason: "the image was not decoded") }
+        return CanvasBands(canvas: canvas, geometry: geometry, components: reencodingAuxiliary ? 1 : canvas.components)
+    }
+
+    /// `clap`, `irot`, `imir` in words, in order.
+    private static func describe(_ transforms: [ImageTransform]) -> String {
+        let names = transforms.map { transform -> String in
+            switch transform {
+            case .cleanAperture: "crop ('clap')"
+            case .rotation: "rotation ('irot')"
+            case .mirror: "mirror ('imir')"
+            }
+        }
+        return names.joined(separator: " and ")
+    }
+}
+
+extension PlaneGeometry {
+    /// The whole canvas, untouched.
+    init(canvasWidth: Int, canvasHeight: Int) {
+        // No transform cannot be refused.
+        self = (try? PlaneGeometry(canvasWidth: canvasWidth, canvasHeight: canvasHeight, transforms: []))!
+    }
+}
+
+/// A JPEG item that cannot be converted.
+struct JPEGItemError: Error, CustomStringConvertible {
+    let item: UInt32
+    let reason: String
+    var description: String { "JPEG item \(item): \(reason)" }
+}
+
+extension Warning.Code {
+    /// A JPEG item's transforms made heic2jpg decode and encode it again instead of copying it.
+    static let jpegReencoded = Warning.Code("jpeg-reencoded")
+    /// A JPEG item's alpha plane was not applied to its pixels.
+    static let alphaNotApplied = Warning.Code("alpha-not-applied")
+}
