@@ -6,16 +6,23 @@ import H2JSupport
 /// libheif's full decode as a `ConversionEngine`, for everything the tile engine does
 /// not take: libheif reads the source through our `ByteSource` (the descriptor already
 /// open, or stdin's bytes), with its size limits set; `decode` applies the transforms
-/// and brings HDR to 8 bits; rows go to libjpeg in bands of 16.
+/// (or, where libheif 1.15 cannot, `UprightPixels` does) and brings HDR to 8 bits; rows
+/// go to libjpeg in bands of 16.
 struct LibheifConversion: ConversionEngine {
     private let context: LibheifContext
     private let handle: LibheifHandle
     private let monochrome: Bool
     private let background: RGBColor
-    /// An auxiliary image (a gain map above all) is encoded without chroma subsampling:
-    /// its samples are exponents, not colours.
+    /// An auxiliary image or a gain map is encoded without chroma subsampling (its
+    /// samples are exponents, not colours), and in gray when its channels are equal.
     private let fullChroma: Bool
+    /// The item's transforms when they are applied here rather than by libheif, which
+    /// mirrors only 8-bit planes; nil when libheif applies them.
+    private let ownTransforms: [ImageTransform]?
     private var image: DecodedImage?
+    private var upright: UprightPixels?
+    /// An RGB image whose three channels are equal everywhere, written as its first.
+    private var grayFromRGB = false
 
     /// Reads the container with libheif and opens the item's handle; nothing is decoded.
     init(_ conversion: ConversionContext) throws {
@@ -32,7 +39,10 @@ struct LibheifConversion: ConversionEngine {
         }
         monochrome = conversion.item.isMonochrome
         background = conversion.options.background
-        fullChroma = conversion.master != nil
+        fullChroma = conversion.fullChroma
+        let transforms = try conversion.structure.transforms(of: id)
+        let mirrors = transforms.contains { if case .mirror = $0 { true } else { false } }
+        ownTransforms = mirrors && handle.lumaBitDepth > 8 ? transforms : nil
     }
 
     var kind: ConversionResult.Engine { .libheif }
@@ -47,20 +57,69 @@ struct LibheifConversion: ConversionEngine {
     }
 
     mutating func decode() throws {
-        image = try DecodedImage(decoding: handle, monochrome: monochrome, background: background)
+        let decoded = try DecodedImage(decoding: handle, monochrome: monochrome, background: background,
+                                       transformed: ownTransforms == nil)
+        image = decoded
+        if let ownTransforms {
+            let placed = try UprightPixels(decoded, transforms: ownTransforms)
+            guard placed.width == handle.width, placed.height == handle.height else {
+                throw UprightPixels.Mismatch(description: "the image placed upright measures \(placed.width)×\(placed.height), "
+                                             + "not the \(handle.width)×\(handle.height) libheif announced")
+            }
+            upright = placed
+        }
+        if fullChroma, try components() == 3 {
+            var equal = true
+            try forEachBand { rows, stride, count in
+                for row in 0..<count where equal {
+                    let start = rows + row * stride
+                    for x in 0..<width where start[3 * x] != start[3 * x + 1] || start[3 * x] != start[3 * x + 2] {
+                        equal = false
+                        break
+                    }
+                }
+            }
+            grayFromRGB = equal
+        }
     }
 
     func start(_ writer: JPEGWriter, quality: Int) throws {
-        let image = try decoded()
-        try writer.start(width: image.width, height: image.height, components: image.components,
+        try writer.start(width: width, height: height, components: grayFromRGB ? 1 : try components(),
                          quality: quality, subsampling: fullChroma ? .s444 : .s420)
     }
 
     func writePixels(to writer: JPEGWriter, mapping: SampleMapping?) throws {
-        try decoded().forEachBand { (rows, stride, count) throws(JPEGError) in
-            guard let mapping else { return try writer.writeRows(rows, stride: stride, count: count) }
-            let mapped = mapping.mapped(rows, stride: stride, count: count)
-            try mapped.withUnsafeBufferPointer { (buffer) throws(JPEGError) in try writer.writeRows(buffer.baseAddress!, stride: stride, count: count) }
+        try forEachBand { (rows, stride, count) throws in
+            guard grayFromRGB else { return try write(rows, stride: stride, count: count, to: writer, mapping: mapping) }
+            let gray = [UInt8](unsafeUninitializedCapacity: width * count) { out, initialized in
+                for row in 0..<count {
+                    for x in 0..<width { out[row * width + x] = rows[row * stride + 3 * x] }
+                }
+                initialized = width * count
+            }
+            try gray.withUnsafeBufferPointer { try write($0.baseAddress!, stride: width, count: count, to: writer, mapping: mapping) }
+        }
+    }
+
+    private func write(_ rows: UnsafePointer<UInt8>, stride: Int, count: Int, to writer: JPEGWriter, mapping: SampleMapping?) throws {
+        guard let mapping else { return try writer.writeRows(rows, stride: stride, count: count) }
+        let mapped = mapping.mapped(rows, stride: stride, count: count)
+        try mapped.withUnsafeBufferPointer { try writer.writeRows($0.baseAddress!, stride: stride, count: count) }
+    }
+
+    private func components() throws(LibheifError) -> Int {
+        if let upright { return upright.components }
+        return try decoded().components
+    }
+
+    /// The upright pixels in bands of 16 rows: libheif's, or those placed here.
+    private func forEachBand(_ body: (UnsafePointer<UInt8>, _ stride: Int, _ rows: Int) throws -> Void) throws {
+        guard let upright else { return try decoded().forEachBand(body) }
+        let rowBytes = upright.width * upright.components
+        try upright.pixels.withUnsafeBufferPointer { pixels in
+            for row in stride(from: 0, to: upright.height, by: 16) {
+                try body(pixels.baseAddress! + row * rowBytes, rowBytes, min(16, upright.height - row))
+            }
         }
     }
 
