@@ -71,13 +71,7 @@ struct LibheifConversion: ConversionEngine {
         if fullChroma, try components() == 3 {
             var equal = true
             try forEachBand { rows, stride, count in
-                for row in 0..<count where equal {
-                    let start = rows + row * stride
-                    for x in 0..<width where start[3 * x] != start[3 * x + 1] || start[3 * x] != start[3 * x + 2] {
-                        equal = false
-                        break
-                    }
-                }
+                equal = equal && EqualChannels.hold(rows, stride: stride, count: count, width: width)
             }
             grayFromRGB = equal
         }
@@ -91,12 +85,7 @@ struct LibheifConversion: ConversionEngine {
     func writePixels(to writer: JPEGWriter, mapping: SampleMapping?) throws {
         try forEachBand { (rows, stride, count) throws in
             guard grayFromRGB else { return try write(rows, stride: stride, count: count, to: writer, mapping: mapping) }
-            let gray = [UInt8](unsafeUninitializedCapacity: width * count) { out, initialized in
-                for row in 0..<count {
-                    for x in 0..<width { out[row * width + x] = rows[row * stride + 3 * x] }
-                }
-                initialized = width * count
-            }
+            let gray = EqualChannels.first(rows, stride: stride, count: count, width: width)
             try gray.withUnsafeBufferPointer { try write($0.baseAddress!, stride: width, count: count, to: writer, mapping: mapping) }
         }
     }
