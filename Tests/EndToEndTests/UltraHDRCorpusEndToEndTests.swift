@@ -71,10 +71,11 @@ struct UltraHDRCorpusEndToEndTests {
         let iso = Array("urn:iso:std:iso:ts:21496:-1\0".utf8)
         let payloads = try #require(JPEGSegments(gainMap)).payloads(0xE2, signature: iso).map(Array.init)
         #expect(payloads.map { try? GainMapMetadata.parse([0] + $0).get() } == [metadata])
-        let json = try ExifTool.run(["-j", "-n", "-XMP-hdrgm:all"], on: gainMap, name: "g.jpg")
+        let gainMapFile = scratch.file("g.jpg", gainMap)
+        let json = try ChildProcess.run(ExifTool.path, ["-j", "-n", "-XMP-hdrgm:all", gainMapFile]).stdoutText
         let xmp = (try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [[String: Any]])?.first
         let channels = try #require(metadata?.channels)
-        #expect((xmp?["GainMapMin"] as? [Double])?.count == 3 && channels.count == 3, "\(xmp ?? [:])")
+        #expect((xmp?["GainMapMin"] as? [Double])?.count == 3 && channels.count == 3, "\(json)")
         for (index, channel) in channels.enumerated() {
             #expect(abs(((xmp?["GainMapMax"] as? [Double]) ?? [])[safe: index] - (channel.max.value ?? 0)) < 1e-5, "\(xmp ?? [:])")
             #expect(abs(((xmp?["Gamma"] as? [Double]) ?? [])[safe: index] - (channel.gamma.value ?? 0)) < 1e-5, "\(xmp ?? [:])")
