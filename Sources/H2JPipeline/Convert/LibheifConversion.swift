@@ -60,16 +60,10 @@ struct LibheifConversion: ConversionEngine {
         let decoded = try DecodedImage(decoding: handle, monochrome: monochrome, background: background,
                                        transformed: ownTransforms == nil)
         image = decoded
-        if let ownTransforms {
-            let placed = try UprightPixels(decoded, transforms: ownTransforms)
-            guard placed.width == handle.width, placed.height == handle.height else {
-                throw UprightPixels.Mismatch(description: "the image placed upright measures \(placed.width)×\(placed.height), "
-                                             + "not the \(handle.width)×\(handle.height) libheif announced")
-            }
-            upright = placed
-        }
+        if let ownTransforms { upright = try UprightPixels(decoded, transforms: ownTransforms) }
         if fullChroma, try components() == 3 {
             var equal = true
+            let width = try decodedSize().width
             try forEachBand { rows, stride, count in
                 equal = equal && EqualChannels.hold(rows, stride: stride, count: count, width: width)
             }
@@ -78,11 +72,14 @@ struct LibheifConversion: ConversionEngine {
     }
 
     func start(_ writer: JPEGWriter, quality: Int) throws {
+        // The decoded size, which is the stream's when an `ispe` says otherwise.
+        let (width, height) = try decodedSize()
         try writer.start(width: width, height: height, components: grayFromRGB ? 1 : try components(),
                          quality: quality, subsampling: fullChroma ? .s444 : .s420)
     }
 
     func writePixels(to writer: JPEGWriter, mapping: SampleMapping?) throws {
+        let width = try decodedSize().width
         try forEachBand { (rows, stride, count) throws in
             guard grayFromRGB else { return try write(rows, stride: stride, count: count, to: writer, mapping: mapping) }
             let gray = EqualChannels.first(rows, stride: stride, count: count, width: width)
@@ -94,6 +91,12 @@ struct LibheifConversion: ConversionEngine {
         guard let mapping else { return try writer.writeRows(rows, stride: stride, count: count) }
         let mapped = mapping.mapped(rows, stride: stride, count: count)
         try mapped.withUnsafeBufferPointer { try writer.writeRows($0.baseAddress!, stride: stride, count: count) }
+    }
+
+    private func decodedSize() throws(LibheifError) -> (width: Int, height: Int) {
+        if let upright { return (upright.width, upright.height) }
+        let image = try decoded()
+        return (image.width, image.height)
     }
 
     private func components() throws(LibheifError) -> Int {
