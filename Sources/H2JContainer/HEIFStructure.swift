@@ -94,7 +94,7 @@ package struct HEIFStructure: Sendable {
         (associations[item] ?? []).first { property(at: $0)?.type == type }?.index
     }
 
-    private func property(at association: PropertyAssociation) -> Property? {
+    func property(at association: PropertyAssociation) -> Property? {
         association.index >= 1 && association.index <= properties.count ? properties[association.index - 1] : nil
     }
 

@@ -38,7 +38,7 @@ extension HEIFStructure {
         }
     }
 
-    private func resolvedExtents(of id: UInt32, size fileSize: Int) throws(HEIFError)
+    func resolvedExtents(of id: UInt32, size fileSize: Int) throws(HEIFError)
         -> (construction: ItemLocation.Construction, ranges: [Range<Int>], total: Int) {
         if let locationError { throw locationError }
         guard let location = locations[id] else { throw .missingLocation(item: id) }

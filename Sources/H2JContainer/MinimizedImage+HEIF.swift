@@ -11,7 +11,7 @@ import H2JSupport
 /// which `mini` stores raw) and the `tmap` item (a version byte before the metadata).
 extension MinimizedImage {
     enum ItemID {
-        static let image = 1, alpha = 2, toneMap = 3, gainMap = 4, exif = 6, xmp = 7
+        static let image: UInt32 = 1, alpha: UInt32 = 2, toneMap: UInt32 = 3, gainMap: UInt32 = 4, exif: UInt32 = 6, xmp: UInt32 = 7
     }
     /// The `altr` group of the `tmap` and the image: an ID no item uses.
     static let alternativesGroupID = 8
@@ -22,14 +22,7 @@ extension MinimizedImage {
     /// itself: a reader of the result sees one `ftyp`, one `meta`, and the file's later
     /// boxes, if any. `exifItem` is the `Exif` item's payload (`exifItem(_:)`).
     func heifHeader(exifItem: [UInt8]?, wrapping: Int) -> [UInt8] {
-        let ftyp = self.ftyp
-        let mdat = wrapping <= Int(UInt32.max) - 8
-            ? BoxBytes.u32(8 + wrapping) + BoxBytes.fourCC("mdat")
-            : BoxBytes.u32(1) + BoxBytes.fourCC("mdat") + BoxBytes.u64(16 + wrapping)
-        // `iloc` fields are 8 bytes wide, so the meta box's size does not depend on the
-        // shift: measure with none, then build with the real one.
-        let shift = ftyp.count + meta(exifItem: exifItem, shift: 0).count + mdat.count
-        return ftyp + meta(exifItem: exifItem, shift: shift) + mdat
+        meta(exifItem: exifItem).heifHeader(ftyp: ftyp, primary: ItemID.image, wrapping: wrapping)
     }
 
     /// HEIF's `Exif` item for raw EXIF: the `exif_tiff_header_offset` (6 when the data
@@ -46,116 +39,67 @@ extension MinimizedImage {
         return BoxBytes.box("ftyp", BoxBytes.fourCC(codecBrand) + BoxBytes.u32(0) + brands.flatMap(BoxBytes.fourCC))
     }
 
-    private func meta(exifItem: [UInt8]?, shift: Int) -> [UInt8] {
-        var items: [[UInt8]] = [infe(ItemID.image, itemType)]
-        var references: [[UInt8]] = []
-        var properties = PropertyTable()
-        var associations: [(item: Int, list: [(index: Int, essential: Bool)])] = []
-        var locations: [(item: Int, inIdat: Bool, extent: Range<Int>)] = []
-        var idat: [UInt8] = []
-        func fileExtent(_ range: Range<Int>) -> Range<Int> { (range.lowerBound + shift)..<(range.upperBound + shift) }
-        func inIdat(_ bytes: [UInt8]) -> Range<Int> {
-            defer { idat += bytes }
-            return idat.count..<(idat.count + bytes.count)
-        }
+    private func meta(exifItem: [UInt8]?) -> MetaBoxWriter {
+        var meta = MetaBoxWriter()
+        meta.addItem(ItemID.image, type: itemType)
 
         // An empty configuration chunk gives no property (libheif leaves a `free` box in
         // its place); the decoder then reports the missing configuration.
-        func configuration(_ bytes: [UInt8]) -> [(Int, Bool)] {
-            bytes.isEmpty ? [] : [(properties.add(BoxBytes.box(configurationType, bytes)), true)]
+        func configuration(_ bytes: [UInt8]) -> [(index: Int, essential: Bool)] {
+            bytes.isEmpty ? [] : [(meta.addProperty(BoxBytes.box(configurationType, bytes)), true)]
         }
         let steps = orientationSteps
         let transforms = ([steps.quarterTurns.map { BoxBytes.box("irot", [UInt8($0)]) },
                            steps.mirror.map { BoxBytes.box("imir", [$0 == .horizontal ? 1 : 0]) }] as [[UInt8]?])
-            .compactMap { $0 }.map { (properties.add($0), true) }  // transformative: essential
-        let size = properties.add(Self.ispe(width: width, height: height))
+            .compactMap { $0 }.map { (index: meta.addProperty($0), essential: true) }  // transformative: essential
+        let size = meta.addProperty(Self.ispe(width: width, height: height))
         var image = configuration(main.configuration) + [(size, false),
-                     (properties.add(Self.pixi(channels: chroma.channels, bitDepth: bitDepth)), false),
-                     (properties.add(Self.colr(colour)), false)]
-        if let icc { image.append((properties.add(BoxBytes.box("colr", BoxBytes.fourCC("prof") + icc)), false)) }
-        associations.append((ItemID.image, image + transforms))
-        locations.append((ItemID.image, false, fileExtent(main.data)))
+                     (meta.addProperty(Self.pixi(channels: chroma.channels, bitDepth: bitDepth)), false),
+                     (meta.addProperty(Self.colr(colour)), false)]
+        if let icc { image.append((meta.addProperty(BoxBytes.box("colr", BoxBytes.fourCC("prof") + icc)), false)) }
+        meta.associate(ItemID.image, image + transforms)
+        meta.locate(ItemID.image, inWrapped: [main.data])
 
         if let alpha {
-            items.append(infe(ItemID.alpha, itemType, hidden: true))
-            associations.append((ItemID.alpha, configuration(alpha.configuration) + [(size, false),
-                (properties.add(BoxBytes.fullBox("auxC", BoxBytes.cString(Self.alphaURN))), true),
-                (properties.add(Self.pixi(channels: 1, bitDepth: bitDepth)), false),
-            ] + transforms))
-            locations.append((ItemID.alpha, false, fileExtent(alpha.data)))
-            references.append(Self.reference("auxl", from: ItemID.alpha, to: [ItemID.image]))
-            if alphaPremultiplied { references.append(Self.reference("prem", from: ItemID.image, to: [ItemID.alpha])) }
+            meta.addItem(ItemID.alpha, type: itemType, hidden: true)
+            meta.associate(ItemID.alpha, configuration(alpha.configuration) + [(size, false),
+                (meta.addProperty(BoxBytes.fullBox("auxC", BoxBytes.cString(Self.alphaURN))), true),
+                (meta.addProperty(Self.pixi(channels: 1, bitDepth: bitDepth)), false),
+            ] + transforms)
+            meta.locate(ItemID.alpha, inWrapped: [alpha.data])
+            meta.addReference("auxl", from: ItemID.alpha, to: [ItemID.image])
+            if alphaPremultiplied { meta.addReference("prem", from: ItemID.image, to: [ItemID.alpha]) }
         }
         if let gainMap {
-            items += [infe(ItemID.toneMap, "tmap"), infe(ItemID.gainMap, itemType, hidden: true)]
+            meta.addItem(ItemID.toneMap, type: "tmap")
+            meta.addItem(ItemID.gainMap, type: itemType, hidden: true)
             let upright = orientation >= 5 ? (width: height, height: width) : (width: width, height: height)
-            var toneMap = [(properties.add(Self.ispe(width: upright.width, height: upright.height)), false)]
-            if let nclx = gainMap.toneMapNCLX { toneMap.append((properties.add(Self.colr(nclx)), false)) }
-            if let icc = gainMap.toneMapICC { toneMap.append((properties.add(BoxBytes.box("colr", BoxBytes.fourCC("prof") + icc)), false)) }
-            associations.append((ItemID.toneMap, toneMap))
-            associations.append((ItemID.gainMap, configuration(gainMap.image.configuration) + [
-                (properties.add(Self.ispe(width: gainMap.width, height: gainMap.height)), false),
-                (properties.add(Self.pixi(channels: gainMap.chroma.channels, bitDepth: gainMap.bitDepth)), false),
-                (properties.add(Self.colr(NCLX(primaries: 2, transfer: 2, matrix: gainMap.matrix, fullRange: gainMap.fullRange))), false),
-            ] + transforms))
-            locations.append((ItemID.toneMap, true, inIdat([0] + gainMap.metadata)))
-            locations.append((ItemID.gainMap, false, fileExtent(gainMap.image.data)))
-            references.append(Self.reference("dimg", from: ItemID.toneMap, to: [ItemID.image, ItemID.gainMap]))
+            var toneMap = [(index: meta.addProperty(Self.ispe(width: upright.width, height: upright.height)), essential: false)]
+            if let nclx = gainMap.toneMapNCLX { toneMap.append((meta.addProperty(Self.colr(nclx)), false)) }
+            if let icc = gainMap.toneMapICC { toneMap.append((meta.addProperty(BoxBytes.box("colr", BoxBytes.fourCC("prof") + icc)), false)) }
+            meta.associate(ItemID.toneMap, toneMap)
+            meta.associate(ItemID.gainMap, configuration(gainMap.image.configuration) + [
+                (meta.addProperty(Self.ispe(width: gainMap.width, height: gainMap.height)), false),
+                (meta.addProperty(Self.pixi(channels: gainMap.chroma.channels, bitDepth: gainMap.bitDepth)), false),
+                (meta.addProperty(Self.colr(NCLX(primaries: 2, transfer: 2, matrix: gainMap.matrix, fullRange: gainMap.fullRange))), false),
+            ] + transforms)
+            meta.locate(ItemID.toneMap, inIdat: [0] + gainMap.metadata)
+            meta.locate(ItemID.gainMap, inWrapped: [gainMap.image.data])
+            meta.addReference("dimg", from: ItemID.toneMap, to: [ItemID.image, ItemID.gainMap])
+            meta.addGroup(BoxBytes.fullBox("altr", BoxBytes.u32(Self.alternativesGroupID) + BoxBytes.u32(2)
+                + BoxBytes.u32(Int(ItemID.toneMap)) + BoxBytes.u32(Int(ItemID.image))))
         }
         if let exifItem {
-            items.append(infe(ItemID.exif, "Exif", hidden: true))
-            locations.append((ItemID.exif, true, inIdat(exifItem)))
-            references.append(Self.reference("cdsc", from: ItemID.exif, to: [ItemID.image]))
+            meta.addItem(ItemID.exif, type: "Exif", hidden: true)
+            meta.locate(ItemID.exif, inIdat: exifItem)
+            meta.addReference("cdsc", from: ItemID.exif, to: [ItemID.image])
         }
         if let xmp {
-            items.append(infe(ItemID.xmp, "mime", hidden: true, contentType: SourceMetadata.xmpContentType))
-            locations.append((ItemID.xmp, false, fileExtent(xmp)))
-            references.append(Self.reference("cdsc", from: ItemID.xmp, to: [ItemID.image]))
+            meta.addItem(ItemID.xmp, type: "mime", hidden: true, contentType: SourceMetadata.xmpContentType)
+            meta.locate(ItemID.xmp, inWrapped: [xmp])
+            meta.addReference("cdsc", from: ItemID.xmp, to: [ItemID.image])
         }
-
-        // At most 17 properties: 7-bit indices (`ipma` version 0, flags 0) are enough.
-        var ipma = BoxBytes.u32(associations.count)
-        for (item, list) in associations {
-            ipma += BoxBytes.u16(item) + [UInt8(list.count)] + list.map { UInt8($0.index) | ($0.essential ? 0x80 : 0) }
-        }
-        var iloc = [0x88, 0x00] + BoxBytes.u16(locations.count)  // 8-byte offsets and lengths; no base offset, no index
-        for location in locations {
-            iloc += BoxBytes.u16(location.item) + BoxBytes.u16(location.inIdat ? 1 : 0) + BoxBytes.u16(0) + BoxBytes.u16(1)
-                + BoxBytes.u64(location.extent.lowerBound) + BoxBytes.u64(location.extent.count)
-        }
-        var payload = BoxBytes.fullBox("hdlr", BoxBytes.u32(0) + BoxBytes.fourCC("pict") + [UInt8](repeating: 0, count: 12) + [0])
-            + BoxBytes.fullBox("pitm", BoxBytes.u16(ItemID.image))
-            + BoxBytes.fullBox("iinf", BoxBytes.u16(items.count) + items.flatMap { $0 })
-        if !references.isEmpty { payload += BoxBytes.fullBox("iref", references.flatMap { $0 }) }
-        payload += BoxBytes.box("iprp", BoxBytes.box("ipco", properties.boxes.flatMap { $0 }) + BoxBytes.fullBox("ipma", ipma))
-            + BoxBytes.fullBox("iloc", version: 1, iloc)
-        if !idat.isEmpty { payload += BoxBytes.box("idat", idat) }
-        if gainMap != nil {
-            payload += BoxBytes.box("grpl", BoxBytes.fullBox("altr", BoxBytes.u32(Self.alternativesGroupID) + BoxBytes.u32(2)
-                + BoxBytes.u32(ItemID.toneMap) + BoxBytes.u32(ItemID.image)))
-        }
-        return BoxBytes.fullBox("meta", payload)
-    }
-
-    /// The properties of `ipco`, each stored once: adding an identical box again gives
-    /// the first one's 1-based index (the alpha plane shares the image's `ispe`).
-    private struct PropertyTable {
-        var boxes: [[UInt8]] = []
-
-        mutating func add(_ box: [UInt8]) -> Int {
-            if let index = boxes.firstIndex(of: box) { return index + 1 }
-            boxes.append(box)
-            return boxes.count
-        }
-    }
-
-    private func infe(_ id: Int, _ type: String, hidden: Bool = false, contentType: String? = nil) -> [UInt8] {
-        BoxBytes.fullBox("infe", version: 2, flags: hidden ? 1 : 0, BoxBytes.u16(id) + BoxBytes.u16(0) + BoxBytes.fourCC(type)
-            + BoxBytes.cString("") + (contentType.map(BoxBytes.cString) ?? []))
-    }
-
-    private static func reference(_ type: String, from: Int, to: [Int]) -> [UInt8] {
-        BoxBytes.box(type, BoxBytes.u16(from) + BoxBytes.u16(to.count) + to.flatMap(BoxBytes.u16))
+        return meta
     }
 
     private static func ispe(width: Int, height: Int) -> [UInt8] {

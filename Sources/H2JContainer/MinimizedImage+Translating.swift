@@ -19,7 +19,7 @@ extension MinimizedImage {
         guard source.size <= Int.max / 2 else { throw .limitExceeded("a 'mini' file of \(source.size) bytes") }
         let image = try read(from: source, payload: located.payload, brand: located.brand)
         if image.metadataCompressed {
-            throw .unsupportedItemData(item: UInt32(image.exif != nil ? ItemID.exif : ItemID.xmp),
+            throw .unsupportedItemData(item: image.exif != nil ? ItemID.exif : ItemID.xmp,
                                        reason: "it is deflate-compressed ('mini' exif_xmp_compressed_flag), which heic2jpg does not decompress")
         }
         let exif = try image.exif.map { range throws(HEIFError) in

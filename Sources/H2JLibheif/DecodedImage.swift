@@ -30,22 +30,26 @@ package final class DecodedImage {
     ///
     /// `monochrome` is the container's claim (`pixi`, `hvcC`). Some writers get it wrong,
     /// so when libheif cannot produce monochrome from the coded image, the image is
-    /// decoded again as RGB: the bitstream, not the box, decides.
-    package convenience init(decoding handle: LibheifHandle, monochrome: Bool, background: RGBColor) throws(LibheifError) {
-        if monochrome, let decoded = try? Self.decode(handle, monochrome: true) {
+    /// decoded again as RGB: the bitstream, not the box, decides. With `transformed`
+    /// false, `irot`/`imir`/`clap` are left for the caller to apply.
+    package convenience init(decoding handle: LibheifHandle, monochrome: Bool, background: RGBColor,
+                             transformed: Bool = true) throws(LibheifError) {
+        if monochrome, let decoded = try? Self.decode(handle, monochrome: true, transformed: transformed) {
             try self.init(decoded: decoded, handle: handle, monochrome: true, background: background)
         } else {
-            try self.init(decoded: try Self.decode(handle, monochrome: false), handle: handle, monochrome: false, background: background)
+            try self.init(decoded: try Self.decode(handle, monochrome: false, transformed: transformed), handle: handle,
+                          monochrome: false, background: background)
         }
     }
 
     /// Wraps `heif_decode_image`; the returned image must be released by the caller.
-    private static func decode(_ handle: LibheifHandle, monochrome: Bool) throws(LibheifError) -> OpaquePointer {
+    private static func decode(_ handle: LibheifHandle, monochrome: Bool, transformed: Bool) throws(LibheifError) -> OpaquePointer {
         let colorspace = monochrome ? heif_colorspace_monochrome : heif_colorspace_RGB
         let chroma = monochrome ? heif_chroma_monochrome : (handle.hasAlpha ? heif_chroma_interleaved_RGBA : heif_chroma_interleaved_RGB)
         let options = heif_decoding_options_alloc()
         defer { heif_decoding_options_free(options) }
         options?.pointee.convert_hdr_to_8bit = 1
+        options?.pointee.ignore_transformations = transformed ? 0 : 1
         var decoded: OpaquePointer?
         if let error = LibheifError(heif_decode_image(handle.pointer, &decoded, colorspace, chroma, options)) { throw error }
         guard let decoded else { throw LibheifError(message: "decoder returned no image") }

@@ -12,6 +12,8 @@ package final class LibheifHandle {
     package var width: Int { Int(heif_image_handle_get_width(pointer)) }
     package var height: Int { Int(heif_image_handle_get_height(pointer)) }
     var hasAlpha: Bool { heif_image_handle_has_alpha_channel(pointer) != 0 }
+    /// Wraps `heif_image_handle_get_luma_bits_per_pixel`: the coded bit depth (-1 if unknown).
+    package var lumaBitDepth: Int { Int(heif_image_handle_get_luma_bits_per_pixel(pointer)) }
     var isPremultiplied: Bool { heif_image_handle_is_premultiplied_alpha(pointer) != 0 }
 
     /// Wraps `heif_image_handle_get_auxiliary_image_handle`: the auxiliary image `id` of

@@ -19,9 +19,6 @@ extension Warning.Code {
 /// the primary would have to be tone-mapped first.
 package struct GainMapSource: Sendable {
     package let item: UInt32
-    /// The image whose auxiliary image the gain map is (libheif reaches it through that
-    /// image); nil for a gain map that is only a `tmap` input.
-    package let master: UInt32?
     package let metadata: GainMapMetadata
     /// Apple's codes → ISO's; nil when the codes are ISO's already.
     package let codeMapping: [UInt8]?
@@ -43,8 +40,7 @@ package struct GainMapSource: Sendable {
             case .success(let metadata) where metadata.baseIsHDR:
                 ignored = "the 'tmap' item \(tmap.id)'s base image is the HDR rendition, and its gain map (to SDR) is not used"
             case .success(let metadata):
-                let master = structure.auxiliaryImages(of: structure.primaryID).contains { $0.id == gainMap } ? structure.primaryID : nil
-                return (GainMapSource(item: gainMap, master: master, metadata: metadata, codeMapping: nil, xmp: xmp(of: gainMap), toneMap: tmap.id,
+                return (GainMapSource(item: gainMap, metadata: metadata, codeMapping: nil, xmp: xmp(of: gainMap), toneMap: tmap.id,
                                       description: "ISO 21496-1 gain map ('tmap' item \(tmap.id), gain map item \(gainMap))"), nil)
             case .failure(let refusal):
                 ignored = "the 'tmap' item \(tmap.id) is ignored as ISO 21496-1 asks: \(refusal)"
@@ -59,7 +55,7 @@ package struct GainMapSource: Sendable {
                 return (nil, Warning(.gainMapNotUsed, "the Apple gain map (item \(apple)) has no headroom in its XMP or the maker note: written as SDR only"))
             }
             let description = "Apple gain map (item \(apple)), headroom \(UltraHDRXMP.text(headroom)) from the \(origin.rawValue)"
-            return (GainMapSource(item: apple, master: structure.primaryID, metadata: .apple(headroom: headroom),
+            return (GainMapSource(item: apple, metadata: .apple(headroom: headroom),
                                   codeMapping: GainMapMetadata.appleCodeMapping(headroom: headroom), xmp: ownXMP, toneMap: nil,
                                   description: description + (ignored.map { "; \($0)" } ?? "")), nil)
         }

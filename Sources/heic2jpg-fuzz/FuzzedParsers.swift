@@ -47,6 +47,7 @@ enum FuzzedParsers {
             let structure = try HEIFStructure.read(from: source)
             items(structure, source)
             _ = structure.toneMappedImage(from: source)  // reads and parses the tmap item's body
+            standalone(structure, source)
             _ = HEIFStructure.contentNotConvertedWarning(structure.contentNotCarried().map(\.phrase))
             _ = structure.hdrTransferName()
             let primary = try structure.primaryImage()
@@ -107,6 +108,19 @@ enum FuzzedParsers {
         guard !overflow, pixels <= 1 << 16 else { return }
         _ = try? image.decode(data, decompress: { _, units, maxBytes in Array(units.prefix(maxBytes)) },
                               nclx: structure.colour(of: id).nclx, background: .white)
+    }
+
+    /// A gain map shown as an HEIF of its own, as the converter decodes it: the `tmap`
+    /// item's second input (or, in a file without one, the primary), its header
+    /// synthesized and read back, and checked as the primary.
+    static func standalone(_ structure: HEIFStructure, _ source: ByteSource) {
+        let gainMap = structure.items.values.filter { $0.type == "tmap" }.map { structure.referenced(from: $0.id, type: "dimg") }
+            .first { $0.count > 1 }?[1] ?? structure.primaryID
+        guard let isolated = try? structure.standaloneImage(gainMap, in: source),
+              let shown = try? HEIFStructure.read(from: isolated) else { return }
+        _ = try? shown.primaryImage()
+        try? shown.checkItemsInFile(size: isolated.size)
+        try? shown.checkDerivation(from: isolated, maxPixels: 256_000_000)
     }
 
     /// Every item's data and properties, as the engines would read them; `Exif` and XMP

@@ -111,10 +111,12 @@ package enum Reference {
         return body(handle)
     }
 
-    private static func decode(_ handle: OpaquePointer, background: (UInt8, UInt8, UInt8)) -> RGBPicture? {
+    /// With `transformed` false, libheif leaves `irot`/`imir`/`clap` to the caller.
+    static func decode(_ handle: OpaquePointer, background: (UInt8, UInt8, UInt8), transformed: Bool = true) -> RGBPicture? {
         let options = heif_decoding_options_alloc()
         defer { heif_decoding_options_free(options) }
         options?.pointee.convert_hdr_to_8bit = 1
+        options?.pointee.ignore_transformations = transformed ? 0 : 1
         var image: OpaquePointer?
         guard heif_decode_image(handle, &image, heif_colorspace_RGB, heif_chroma_interleaved_RGBA, options).code == heif_error_Ok,
               let image else { return nil }

@@ -22,6 +22,10 @@ struct ConversionContext {
     private(set) var item: ImageItem
     /// For an auxiliary image (`--aux`), the image it belongs to; nil otherwise.
     var master: UInt32? = nil
+    /// Encoded without chroma subsampling, its colour only when its channels differ
+    /// (`LibheifConversion`): an auxiliary image or a gain map, whose samples are not
+    /// colours but exponents or distances.
+    var fullChroma = false
     /// The auxiliary images this source's outputs carry (`--aux`): their metadata is not
     /// said to be lost.
     var carriedAuxiliaries: Set<UInt32> = []
@@ -35,6 +39,20 @@ struct ConversionContext {
         var context = self
         context.item = item
         context.master = master
+        context.fullChroma = master != nil
+        return context
+    }
+
+    /// Image item `id` of this file as the primary of an HEIF of its own
+    /// (`HEIFStructure.standaloneImage`), which both engines read like any file: how a
+    /// gain map is decoded, since libheif 1.15 reaches none that is only a `tmap` input.
+    /// Encoded as `fullChroma`; the provenance, times and file stay the source's.
+    func standalone(_ id: UInt32) throws -> ConversionContext {
+        let source = try structure.standaloneImage(id, in: self.source)
+        let structure = try HEIFStructure.read(from: source)
+        var context = ConversionContext(job: job, options: options, source: source, fileBytes: fileBytes, file: file,
+                                        structure: structure, item: try structure.primaryImage())
+        context.fullChroma = true
         return context
     }
 }

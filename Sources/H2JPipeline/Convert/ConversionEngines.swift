@@ -22,9 +22,9 @@ enum ConversionEngines {
             return (try ToneMappedConversion(context, nclx: nclx), "an HDR image (nclx transfer \(nclx.transfer)), tone-mapped from its full bit depth")
         }
         switch try EngineChoice.make(context.structure, image: context.item, source: context.source) {
-        case .tiles(let image) where context.master != nil && !image.monochrome:
-            // An auxiliary image coded in colour is written as its luma, which libheif gives.
-            return (try LibheifConversion(context), "an auxiliary image coded in colour")
+        case .tiles(let image) where context.fullChroma && !image.monochrome:
+            // An auxiliary image or gain map coded in colour is not subsampled, which libheif's RGB allows.
+            return (try LibheifConversion(context), "an auxiliary image or gain map coded in colour")
         case .tiles(let image):
             let engine = TileEngine(image: image, structure: context.structure, source: context.source,
                                     lanes: context.options.decodingThreads, decoders: decoders)

@@ -66,10 +66,15 @@ extension Converter {
     }
 
     /// The gain-map JPEG: the gain map decoded at its own resolution with its own
-    /// transforms, its codes remapped when they are Apple's, encoded without chroma
-    /// subsampling (gray for a single channel), with the gain map's own XMP kept.
+    /// transforms (as the primary of an HEIF of its own, `ConversionContext.standalone`,
+    /// whether it is an auxiliary image or only a `tmap` input), its codes remapped when
+    /// they are Apple's, encoded without chroma subsampling (gray unless its channels
+    /// differ) into an anonymous in-memory file (the worker's sandbox allows no other),
+    /// with the XMP and ISO APP2 that describe it (and the gain map's own XMP).
     private func encodedGainMap(_ gainMap: GainMapSource, of context: ConversionContext) throws -> [UInt8] {
-        let image = try imageContext(gainMap.item, of: context, master: gainMap.master)
+        try context.structure.checkCodecs(of: gainMap.item)
+        try context.structure.checkDerivation(of: gainMap.item, from: context.source, maxPixels: options.maxPixels)
+        let image = try context.standalone(gainMap.item)
         var (engine, _) = try ConversionEngines.choose(image, decoders: decoders)
         try checkLimit(width: engine.width, height: engine.height)
         try engine.decode()

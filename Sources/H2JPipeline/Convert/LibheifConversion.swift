@@ -4,23 +4,33 @@ import H2JLibheif
 import H2JSupport
 
 /// libheif's full decode as a `ConversionEngine`, for everything the tile engine does
-/// not take (`LibheifItem` opens it): `decode` applies the transforms and brings more
-/// than 8 bits down to 8; rows go to libjpeg in bands of 16.
+/// not take (`LibheifItem` opens it): `decode` applies the transforms (or, where
+/// libheif 1.15 cannot, `UprightPixels` does) and brings more than 8 bits down to 8;
+/// rows go to libjpeg in bands of 16.
 struct LibheifConversion: ConversionEngine {
     private let item: LibheifItem
     private let monochrome: Bool
     private let background: RGBColor
-    /// An auxiliary image (a gain map above all) is encoded without chroma subsampling:
-    /// its samples are exponents, not colours.
+    /// An auxiliary image or a gain map is encoded without chroma subsampling (its
+    /// samples are exponents, not colours), and in gray when its channels are equal.
     private let fullChroma: Bool
+    /// The item's transforms when they are applied here rather than by libheif, which
+    /// mirrors only 8-bit planes; nil when libheif applies them.
+    private let ownTransforms: [ImageTransform]?
     private var image: DecodedImage?
+    private var upright: UprightPixels?
+    /// An RGB image whose three channels are equal everywhere, written as its first.
+    private var grayFromRGB = false
 
     /// Opens the item's handle; nothing is decoded.
     init(_ conversion: ConversionContext) throws {
         item = try LibheifItem(conversion)
         monochrome = conversion.item.isMonochrome
         background = conversion.options.background
-        fullChroma = conversion.master != nil
+        fullChroma = conversion.fullChroma
+        let transforms = try conversion.structure.transforms(of: conversion.item.id)
+        let mirrors = transforms.contains { if case .mirror = $0 { true } else { false } }
+        ownTransforms = mirrors && item.handle.lumaBitDepth > 8 ? transforms : nil
     }
 
     var kind: ConversionResult.Engine { .libheif }
@@ -31,20 +41,61 @@ struct LibheifConversion: ConversionEngine {
     func libraryMetadata() -> SourceMetadata? { item.metadata() }
 
     mutating func decode() throws {
-        image = try DecodedImage(decoding: item.handle, monochrome: monochrome, background: background)
+        let decoded = try DecodedImage(decoding: item.handle, monochrome: monochrome, background: background,
+                                       transformed: ownTransforms == nil)
+        image = decoded
+        if let ownTransforms { upright = try UprightPixels(decoded, transforms: ownTransforms) }
+        if fullChroma, try components() == 3 {
+            var equal = true
+            let width = try decodedSize().width
+            try forEachBand { rows, stride, count in
+                equal = equal && EqualChannels.hold(rows, stride: stride, count: count, width: width)
+            }
+            grayFromRGB = equal
+        }
     }
 
     func start(_ writer: JPEGWriter, quality: Int) throws {
-        let image = try decoded()
-        try writer.start(width: image.width, height: image.height, components: image.components,
+        // The decoded size, which is the stream's when an `ispe` says otherwise.
+        let (width, height) = try decodedSize()
+        try writer.start(width: width, height: height, components: grayFromRGB ? 1 : try components(),
                          quality: quality, subsampling: fullChroma ? .s444 : .s420)
     }
 
     func writePixels(to writer: JPEGWriter, mapping: SampleMapping?) throws {
-        try decoded().forEachBand { (rows, stride, count) throws(JPEGError) in
-            guard let mapping else { return try writer.writeRows(rows, stride: stride, count: count) }
-            let mapped = mapping.mapped(rows, stride: stride, count: count)
-            try mapped.withUnsafeBufferPointer { (buffer) throws(JPEGError) in try writer.writeRows(buffer.baseAddress!, stride: stride, count: count) }
+        let width = try decodedSize().width
+        try forEachBand { (rows, stride, count) throws in
+            guard grayFromRGB else { return try write(rows, stride: stride, count: count, to: writer, mapping: mapping) }
+            let gray = EqualChannels.first(rows, stride: stride, count: count, width: width)
+            try gray.withUnsafeBufferPointer { try write($0.baseAddress!, stride: width, count: count, to: writer, mapping: mapping) }
+        }
+    }
+
+    private func write(_ rows: UnsafePointer<UInt8>, stride: Int, count: Int, to writer: JPEGWriter, mapping: SampleMapping?) throws {
+        guard let mapping else { return try writer.writeRows(rows, stride: stride, count: count) }
+        let mapped = mapping.mapped(rows, stride: stride, count: count)
+        try mapped.withUnsafeBufferPointer { try writer.writeRows($0.baseAddress!, stride: stride, count: count) }
+    }
+
+    private func decodedSize() throws(LibheifError) -> (width: Int, height: Int) {
+        if let upright { return (upright.width, upright.height) }
+        let image = try decoded()
+        return (image.width, image.height)
+    }
+
+    private func components() throws(LibheifError) -> Int {
+        if let upright { return upright.components }
+        return try decoded().components
+    }
+
+    /// The upright pixels in bands of 16 rows: libheif's, or those placed here.
+    private func forEachBand(_ body: (UnsafePointer<UInt8>, _ stride: Int, _ rows: Int) throws -> Void) throws {
+        guard let upright else { return try decoded().forEachBand(body) }
+        let rowBytes = upright.width * upright.components
+        try upright.pixels.withUnsafeBufferPointer { pixels in
+            for row in stride(from: 0, to: upright.height, by: 16) {
+                try body(pixels.baseAddress! + row * rowBytes, rowBytes, min(16, upright.height - row))
+            }
         }
     }
 
