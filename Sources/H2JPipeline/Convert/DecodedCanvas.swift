@@ -28,16 +28,24 @@ struct CanvasBands {
     static let bandRows = 16
 
     func write(to writer: JPEGWriter, mapping: SampleMapping?) throws {
+        try forEachBand { rows, stride, count in
+            guard let mapping else { return try writer.writeRows(rows, stride: stride, count: count) }
+            let mapped = mapping.mapped(rows, stride: stride, count: count)
+            try mapped.withUnsafeBufferPointer { try writer.writeRows($0.baseAddress!, stride: stride, count: count) }
+        }
+    }
+
+    /// Calls `body` with the upright rows, top to bottom, in bands of at most 16.
+    func forEachBand(_ body: (UnsafePointer<UInt8>, _ stride: Int, _ rows: Int) throws -> Void) rethrows {
         let stride = geometry.width * components
         var band = [UInt8](repeating: 0, count: stride * Self.bandRows)
         var v0 = 0
         while v0 < geometry.height {
             let count = min(Self.bandRows, geometry.height - v0)
-            band.withUnsafeMutableBufferPointer { out in
+            try band.withUnsafeMutableBufferPointer { out in
                 for r in 0..<count { fill(out.baseAddress! + r * stride, row: v0 + r) }
+                try body(out.baseAddress!, stride, count)
             }
-            let rows = mapping.map { $0.mapped(band, stride: stride, count: count) } ?? band
-            try rows.withUnsafeBufferPointer { try writer.writeRows($0.baseAddress!, stride: stride, count: count) }
             v0 += count
         }
     }

@@ -1,10 +1,12 @@
 import H2JContainer
 import H2JLibheif
+import H2JSupport
 
 /// A decoded image placed upright by its `PlaneGeometry` (`irot`/`imir`/`clap` composed),
 /// for the transforms libheif 1.15 cannot apply itself: it mirrors only 8-bit planes
 /// ("Can currently only mirror images with 8 bits per pixel"), so a 10-bit mirrored
-/// image is decoded untransformed and placed here, as the tile engine places tiles.
+/// image is decoded untransformed and placed here by `CanvasBands`, as JPEG items and
+/// uncompressed images are.
 ///
 /// Invariant: `pixels` holds `height` rows of `width · components` bytes; the geometry's
 /// canvas is the decoded image's size (`init` refuses a canvas of any other length), so
@@ -32,17 +34,17 @@ struct UprightPixels: Equatable {
         guard canvas.count == canvasWidth * canvasHeight * components else {
             throw Mismatch(description: "\(canvas.count) bytes are not a \(canvasWidth)×\(canvasHeight) image of \(components) components")
         }
-        let rowBytes = geometry.width * components
-        pixels = [UInt8](unsafeUninitializedCapacity: rowBytes * geometry.height) { out, initialized in
-            for v in 0..<geometry.height {
-                for u in 0..<geometry.width {
-                    let (x, y) = geometry.canvas(u, v)
-                    let from = (y * canvasWidth + x) * components, to = v * rowBytes + u * components
-                    for c in 0..<components { out[to + c] = canvas[from + c] }
-                }
-            }
-            initialized = rowBytes * geometry.height
+        // The placing itself is `CanvasBands`', as for JPEG items and unci images.
+        guard let raster = Raster(width: canvasWidth, height: canvasHeight, components: components) else {
+            throw Mismatch(description: "a \(canvasWidth)×\(canvasHeight) image of \(components) components cannot be held")
         }
+        _ = raster.pixels.initialize(from: canvas)
+        var placed: [UInt8] = []
+        placed.reserveCapacity(geometry.width * geometry.height * components)
+        CanvasBands(canvas: raster, geometry: geometry, components: components).forEachBand { rows, stride, count in
+            placed += UnsafeBufferPointer(start: rows, count: stride * count)
+        }
+        pixels = placed
         (width, height, self.components) = (geometry.width, geometry.height, components)
     }
 
