@@ -8,6 +8,8 @@ stored landscape but displays portrait, like an iPhone photo taken upright.
     heif_add_irot.py FILE --angle 270     # in place; angle is anti-clockwise, as in irot
     heif_add_irot.py FILE --nclx 9,16,9,1 # add a colr nclx (primaries, transfer, matrix,
                                           # full range): heif-enc 1.15 writes none
+    heif_add_irot.py FILE --mirror 1      # add an imir: axis 0 exchanges top and bottom,
+                                          # 1 left and right (after any irot)
     heif_add_irot.py FILE --dump          # print the box tree, ipco/ipma/iloc
 
 What it does (ISO/IEC 23008-12 + ISO/IEC 14496-12):
@@ -243,6 +245,15 @@ def add_nclx(data, spec):
     return add_property(data, "colr", struct.pack(">I4s", 8 + len(body), b"colr") + body, essential=False, rewrite=refuse)
 
 
+def add_imir(data, axis):
+    """An `imir` box (essential), unless the primary has one already."""
+    if axis not in (0, 1):
+        raise ValueError("axis must be 0 or 1")
+    def refuse(out, prop):
+        raise ValueError("the primary item already has an imir property")
+    return add_property(data, "imir", struct.pack(">I4sB", 9, b"imir", axis), essential=True, rewrite=refuse)
+
+
 def add_property(data, kind, new_box, essential, rewrite):
     """Appends `new_box` to ipco and associates it with the primary item (after its other
     properties); when the primary has a `kind` property already, `rewrite(out, prop)`
@@ -332,6 +343,7 @@ def main():
     ap.add_argument("file")
     ap.add_argument("--angle", type=int, help="anti-clockwise degrees: 90, 180 or 270")
     ap.add_argument("--nclx", help="P,T,M,F: add a colr nclx box to the primary item")
+    ap.add_argument("--mirror", type=int, help="add an imir box of this axis (0 or 1) to the primary item")
     ap.add_argument("-o", "--output", help="write here instead of in place")
     ap.add_argument("--dump", action="store_true", help="print the box structure")
     args = ap.parse_args()
@@ -341,13 +353,15 @@ def main():
         data = add_irot(data, args.angle)
     if args.nclx is not None:
         data = add_nclx(data, args.nclx)
-    if args.angle is not None or args.nclx is not None:
+    if args.mirror is not None:
+        data = add_imir(data, args.mirror)
+    if args.angle is not None or args.nclx is not None or args.mirror is not None:
         with open(args.output or args.file, "wb") as f:
             f.write(data)
     if args.dump:
         dump(data)
-    if args.angle is None and args.nclx is None and not args.dump:
-        ap.error("nothing to do: give --angle, --nclx and/or --dump")
+    if args.angle is None and args.nclx is None and args.mirror is None and not args.dump:
+        ap.error("nothing to do: give --angle, --nclx, --mirror and/or --dump")
 
 
 if __name__ == "__main__":

@@ -24,12 +24,15 @@ package final class DeepDecodedImage {
     private let plane: UnsafePointer<UInt8>
     private let stride: Int
 
-    /// Decodes `handle` with `irot`/`imir`/`clap` applied and no reduction to 8 bits.
-    package init(decoding handle: LibheifHandle) throws(LibheifError) {
+    /// Decodes `handle` with no reduction to 8 bits, and with `irot`/`imir`/`clap`
+    /// applied unless `transformed` is false (libheif 1.15 mirrors only 8-bit images: the
+    /// caller then places the pixels itself).
+    package init(decoding handle: LibheifHandle, transformed: Bool = true) throws(LibheifError) {
         let chroma = handle.hasAlpha ? heif_chroma_interleaved_RRGGBBAA_LE : heif_chroma_interleaved_RRGGBB_LE
         let options = heif_decoding_options_alloc()
         defer { heif_decoding_options_free(options) }
         options?.pointee.convert_hdr_to_8bit = 0
+        options?.pointee.ignore_transformations = transformed ? 0 : 1
         var decoded: OpaquePointer?
         if let error = LibheifError(heif_decode_image(handle.pointer, &decoded, heif_colorspace_RGB, chroma, options)) { throw error }
         guard let decoded else { throw LibheifError(message: "decoder returned no image") }

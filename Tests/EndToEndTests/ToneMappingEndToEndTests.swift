@@ -85,4 +85,22 @@ struct ToneMappingEndToEndTests {
         #expect(tags.contains("ProfileDescription              : Display P3") && !tags.contains("NumberOfImages"), "\(tags)")
         Self.checkSDR(picture, weights: Self.displayP3Luminance, sample)
     }
+
+    @Test("A 10-bit PQ image turned and mirrored (irot 90, imir axis 1), which libheif 1.15 cannot mirror above 8 bits, comes out upright: the plain sample's output turned and mirrored")
+    func mirroredHDR() throws {
+        let scratch = TemporaryDirectory()
+        let mirrored = scratch.sub("pq-mirrored.heic")
+        let script = Tool.packageRoot.appendingPathComponent("Scripts/heif_add_irot.py").path
+        let added = try ChildProcess.run("/usr/bin/python3", [script, Tool.samples + "/hdr-pq-ramp.heic", "--angle", "90", "--mirror", "1",
+                                                              "-o", mirrored])
+        #expect(added.status == 0, "\(added.stderr)")
+        let outcome = try Tool.run(["-o", scratch.sub("out"), mirrored, Tool.samples + "/hdr-pq-ramp.heic"])
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        let turned = try #require(Reference.jpeg(scratch.sub("out/pq-mirrored.jpg"))?.picture)
+        let plain = try #require(Reference.jpeg(scratch.sub("out/hdr-pq-ramp.jpg"))?.picture)
+        #expect(turned.width == 256 && turned.height == 448)
+        let expected = plain.rotated(quarterTurns: 1).mirrored(axis: 1)
+        #expect(turned.psnr(against: expected) >= 45, "\(turned.psnr(against: expected)) dB")
+        #expect(turned.psnr(against: plain.rotated(quarterTurns: 1)) < 30, "the mirror was applied")
+    }
 }

@@ -12,6 +12,11 @@ import H2JSupport
 struct ToneMappedConversion: ConversionEngine {
     private let item: LibheifItem
     private let nclx: NCLX
+    /// The item's transforms when they are applied here rather than by libheif, which
+    /// mirrors only 8-bit images (as `LibheifConversion` does); nil when libheif applies them.
+    private let ownTransforms: [ImageTransform]?
+    /// Where each upright pixel is in the untransformed decode, with `ownTransforms`.
+    private var geometry: PlaneGeometry?
     private let background: RGBColor
     private var image: DeepDecodedImage?
     private var mapping: HDRToneMapping?
@@ -23,12 +28,15 @@ struct ToneMappedConversion: ConversionEngine {
     init(_ conversion: ConversionContext, nclx: NCLX) throws {
         item = try LibheifItem(conversion)
         self.nclx = nclx
+        let transforms = try conversion.structure.transforms(of: conversion.item.id)
+        let mirrors = transforms.contains { if case .mirror = $0 { true } else { false } }
+        ownTransforms = mirrors ? transforms : nil
         background = conversion.options.background
     }
 
     var kind: ConversionResult.Engine { .libheif }
-    var width: Int { item.handle.width }
-    var height: Int { item.handle.height }
+    var width: Int { geometry?.width ?? item.handle.width }
+    var height: Int { geometry?.height ?? item.handle.height }
     var warnings: [Warning] { image?.warnings ?? [] }
     func libraryMetadata() -> SourceMetadata? { item.metadata() }
 
@@ -39,7 +47,10 @@ struct ToneMappedConversion: ConversionEngine {
     var toneMapping: String? { mapping?.description }
 
     mutating func decode() throws {
-        let decoded = try DeepDecodedImage(decoding: item.handle)
+        let decoded = try DeepDecodedImage(decoding: item.handle, transformed: ownTransforms == nil)
+        if let ownTransforms {
+            geometry = try PlaneGeometry(canvasWidth: decoded.width, canvasHeight: decoded.height, transforms: ownTransforms)
+        }
         guard let mapping = HDRToneMapping(nclx: nclx, bitDepth: decoded.bitDepth, targetPrimaries: HDRToneMapping.displayP3) else {
             throw LibheifError(message: "no tone mapping for nclx \(nclx.primaries)/\(nclx.transfer) at \(decoded.bitDepth) bits")
         }
@@ -48,18 +59,18 @@ struct ToneMappedConversion: ConversionEngine {
     }
 
     func start(_ writer: JPEGWriter, quality: Int) throws {
-        let (image, _) = try decoded()
-        try writer.start(width: image.width, height: image.height, components: 3, quality: quality, subsampling: .s420)
+        _ = try decoded()
+        try writer.start(width: width, height: height, components: 3, quality: quality, subsampling: .s420)
     }
 
     /// The SDR rendition, band by band. `mapping` (a source gain map's codes) never applies.
     func writePixels(to writer: JPEGWriter, mapping _: SampleMapping?) throws {
         let (image, mapping) = try decoded()
-        let stride = image.width * 3
+        let stride = width * 3
         var band = [UInt8](repeating: 0, count: stride * Self.bandRows)
         var y = 0
-        while y < image.height {
-            let count = min(Self.bandRows, image.height - y)
+        while y < height {
+            let count = min(Self.bandRows, height - y)
             try band.withUnsafeMutableBufferPointer { (out) throws(JPEGError) in
                 for r in 0..<count { sdrRow(y + r, image, mapping, into: out.baseAddress! + r * stride) }
                 try writer.writeRows(out.baseAddress!, stride: stride, count: count)
@@ -72,10 +83,10 @@ struct ToneMappedConversion: ConversionEngine {
     /// (`GainMapComputation`): a second pass over the decoded image, row by row.
     func gainMap() throws -> (codes: [UInt8], width: Int, height: Int, metadata: GainMapMetadata) {
         let (image, mapping) = try decoded()
-        var computation = GainMapComputation(imageWidth: image.width, imageHeight: image.height)
-        var sdr = [UInt8](repeating: 0, count: image.width * 3)
-        var light = (hdr: [Float](repeating: 0, count: image.width), sdr: [Float](repeating: 0, count: image.width))
-        for y in 0..<image.height {
+        var computation = GainMapComputation(imageWidth: width, imageHeight: height)
+        var sdr = [UInt8](repeating: 0, count: width * 3)
+        var light = (hdr: [Float](repeating: 0, count: width), sdr: [Float](repeating: 0, count: width))
+        for y in 0..<height {
             sdr.withUnsafeMutableBufferPointer { out in
                 light.hdr.withUnsafeMutableBufferPointer { hdr in
                     light.sdr.withUnsafeMutableBufferPointer { sdrLight in
@@ -94,24 +105,39 @@ struct ToneMappedConversion: ConversionEngine {
     /// the background in both renditions).
     private func sdrRow(_ y: Int, _ image: DeepDecodedImage, _ mapping: HDRToneMapping, into out: UnsafeMutablePointer<UInt8>,
                         light: (hdr: UnsafeMutablePointer<Float>, sdr: UnsafeMutablePointer<Float>)? = nil) {
-        let row = image.row(y)
-        mapping.map(row, channels: image.channels, width: image.width, into: out, light: light)
-        guard image.channels == 4 else { return }
-        let top = (1 << image.bitDepth) - 1
-        let bg = [background.red, background.green, background.blue]
-        for x in 0..<image.width {
-            let alpha = (min(Int(row[4 * x + 3]), top) * 255 + top / 2) / top
-            guard alpha < 255 else { continue }
-            for c in 0..<3 {
-                out[3 * x + c] = RGBColor.composite(out[3 * x + c], alpha: alpha, over: bg[c], premultiplied: image.premultiplied)
-            }
-            if let light {
-                let composited = mapping.luminance(ofCodes: out + 3 * x)
-                let a = Float(alpha) / 255
-                light.hdr[x] = a * light.hdr[x] + (1 - a) * composited
-                light.sdr[x] = composited
+        withUprightRow(y, image) { row in
+            mapping.map(row, channels: image.channels, width: width, into: out, light: light)
+            guard image.channels == 4 else { return }
+            let top = (1 << image.bitDepth) - 1
+            let bg = [background.red, background.green, background.blue]
+            for x in 0..<width {
+                let alpha = (min(Int(row[4 * x + 3]), top) * 255 + top / 2) / top
+                guard alpha < 255 else { continue }
+                for c in 0..<3 {
+                    out[3 * x + c] = RGBColor.composite(out[3 * x + c], alpha: alpha, over: bg[c], premultiplied: image.premultiplied)
+                }
+                if let light {
+                    let composited = mapping.luminance(ofCodes: out + 3 * x)
+                    let a = Float(alpha) / 255
+                    light.hdr[x] = a * light.hdr[x] + (1 - a) * composited
+                    light.sdr[x] = composited
+                }
             }
         }
+    }
+
+    /// Calls `body` with upright row `y`: the decoded row, or with `ownTransforms` the
+    /// pixels `geometry` maps it to, gathered.
+    private func withUprightRow<T>(_ y: Int, _ image: DeepDecodedImage, _ body: (UnsafePointer<UInt16>) -> T) -> T {
+        guard let geometry else { return body(image.row(y)) }
+        let channels = image.channels
+        var gathered = [UInt16](repeating: 0, count: geometry.width * channels)
+        for u in 0..<geometry.width {
+            let (x, v) = geometry.canvas(u, y)
+            let source = image.row(v) + x * channels
+            for c in 0..<channels { gathered[u * channels + c] = source[c] }
+        }
+        return gathered.withUnsafeBufferPointer { body($0.baseAddress!) }
     }
 
     private func decoded() throws(LibheifError) -> (DeepDecodedImage, HDRToneMapping) {
