@@ -76,7 +76,9 @@ struct WorkerDeath {
     private var site: String {
         switch (stage, engine) {
         case (.parse?, _): "in heic2jpg's container reader"
-        case (.engine?, _): "in libheif, reading the container"
+        // The engine is chosen by opening the item: libheif reads the container, or
+        // heic2jpg's own reader a JPEG item's codestream or an unci image's layout.
+        case (.engine?, _): "opening the item (libheif reading the container, or heic2jpg's JPEG-item or unci reader)"
         case (.limit?, _), (.graft?, _): "in the metadata graft"
         case (.decode?, .libheif?): "in libheif, decoding"
         case (.decode?, _): "decoding"
