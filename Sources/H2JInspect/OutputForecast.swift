@@ -24,13 +24,15 @@ enum OutputForecast {
             outputs.failure = "\(error)"
             return outputs
         }
-        let (gainMap, notUsed) = choices.writesUltraHDR ? GainMapSource.find(structure, source: source) : (nil, nil)
+        let plans = OutputPlan.plans(structure, images: choices.images, stereo: choices.stereo, auxiliaries: choices.auxiliaries,
+                                     toStream: false)
+        // As the converter: the source's gain map is looked for only when an output will carry it.
+        let ultraHDRPrimary = choices.writesUltraHDR && plans.contains { $0.carriesGainMap(primary: primary) }
+        let (gainMap, notUsed) = ultraHDRPrimary ? GainMapSource.find(structure, source: source) : (nil, nil)
         outputs.gainMapNotUsed = notUsed?.message
         let hdrTransfer = structure.hdrTransferName()
         var hdrCarried = false
         var converted: Set<UInt32> = [], auxiliaries: Set<UInt32> = []
-        let plans = OutputPlan.plans(structure, images: choices.images, stereo: choices.stereo, auxiliaries: choices.auxiliaries,
-                                     toStream: false)
         for plan in plans {
             if let refusal = refusal(plan, structure) {
                 guard !plan.items.contains(primary) || plan.master != nil else {
@@ -42,7 +44,7 @@ enum OutputForecast {
                 continue
             }
             var file = ImageProperties.OutputFile(name: plan.name, items: plan.items, of: plan.master)
-            if plan.carriesGainMap(primary: primary) && choices.writesUltraHDR {
+            if ultraHDRPrimary && plan.carriesGainMap(primary: primary) {
                 if let gainMap {
                     file.gainMap = gainMap.item
                     outputs.hdr = "Ultra HDR: " + gainMap.description

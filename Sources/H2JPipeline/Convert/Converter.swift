@@ -81,13 +81,15 @@ package struct Converter: Sendable {
                                      toStream: job.output == .standardStream)
         var result = ConversionResult(source: job.source.display, output: job.output.display, status: .converted)
         var warnings = structure.declaredSizeWarnings(from: context.source)
-        let gainMap = ultraHDRGainMap(context, warnings: &warnings)
+        // The source's gain map, decoded only when an output will carry it.
+        let ultraHDRPrimary = options.writesUltraHDR && plans.contains { $0.carriesGainMap(primary: primaryID) }
+        let gainMap = ultraHDRPrimary ? ultraHDRGainMap(context, warnings: &warnings) : nil
         // Auxiliary images written with their metadata: `--aux` ones, and the gain map of an Ultra HDR output.
         let plannedAuxiliaries = Set(plans.filter { $0.master != nil }.flatMap(\.items) + (gainMap?.source.map { [$0.item] } ?? []))
         context.carriedAuxiliaries = plannedAuxiliaries
         var converted: Set<UInt32> = [], auxiliaries: Set<UInt32> = []
         var sourceSHA256: String?
-        var ultraHDR: EncodedGainMap?
+        var gainMapWritten: EncodedGainMap?
         for plan in plans {
             let holdsPrimary = plan.items.contains(primaryID)
             var otherEngine: ConversionResult.Engine?
@@ -95,10 +97,10 @@ package struct Converter: Sendable {
                 let contexts = try plan.items.map { id throws(PipelineError) in
                     id == primaryID && plan.master == nil ? context : try at(.parse) { try imageContext(id, of: context, master: plan.master) }
                 }
-                let carriesGainMap = plan.carriesGainMap(primary: primaryID) && options.writesUltraHDR
+                let ultraHDR = ultraHDRPrimary && plan.carriesGainMap(primary: primaryID)
                 let written = holdsPrimary
                     ? try write(contexts, as: plan.name, engineUsed: &engineUsed, sourceSHA256: sourceSHA256,
-                                ultraHDR: carriesGainMap ? .some(gainMap) : nil)
+                                ultraHDR: ultraHDR, gainMap: ultraHDR ? gainMap : nil)
                     : try write(contexts, as: plan.name, engineUsed: &otherEngine, sourceSHA256: sourceSHA256)
                 sourceSHA256 = sourceSHA256 ?? written.sourceSHA256
                 result.outputs.append(written.file)
@@ -114,7 +116,7 @@ package struct Converter: Sendable {
                     result.metadata = written.metadata
                     if let used = written.gainMap {
                         result.hdr = "Ultra HDR: " + used.description
-                        ultraHDR = used
+                        gainMapWritten = used
                         if let item = used.source?.item { auxiliaries.insert(item) }
                     } else if let toneMapping = written.toneMapping {
                         result.hdr = "SDR only, tone-mapped: " + toneMapping
@@ -138,9 +140,9 @@ package struct Converter: Sendable {
             }
         }
         result.sourceSHA256 = sourceSHA256
-        let toneMapCarried = ultraHDR?.source?.toneMap != nil
+        let toneMapCarried = gainMapWritten?.source?.toneMap != nil
         (result.notCarried, result.leftOut) = structure.contentNotCarried(converted: converted, auxiliaries: auxiliaries, toneMapCarried: toneMapCarried,
-                                                                          hdrCarried: ultraHDR != nil && ultraHDR?.source == nil)
+                                                                          hdrCarried: gainMapWritten != nil && gainMapWritten?.source == nil)
             .split(options.outputChoices)
         result.warnings = warnings + [HEIFStructure.contentNotConvertedWarning(result.notCarried, excluded: result.leftOut)].compactMap { $0 }
         return result
@@ -183,20 +185,20 @@ package struct Converter: Sendable {
 
     /// Writes one output `name`: one image, that image with its gain map after it (an
     /// Ultra HDR JPEG), or (two contexts) a stereo MPO of the left and the right view
-    /// (`MultiPictureOutput`). `ultraHDR` is given for an output that may be Ultra HDR:
-    /// the source's gain map already encoded, or nil for none, in which case a
-    /// tone-mapped (PQ, HLG) image gets one computed. `sourceSHA256` is the digest an
-    /// earlier image computed for the mark.
+    /// (`MultiPictureOutput`). `ultraHDR` marks the output that may be Ultra HDR: it
+    /// carries `gainMap`, the source's own already encoded, or, with none, a tone-mapped
+    /// (PQ, HLG) image gets one computed. `sourceSHA256` is the digest an earlier image
+    /// computed for the mark.
     private func write(_ contexts: [ConversionContext], as name: OutputName, engineUsed: inout ConversionResult.Engine?,
-                       sourceSHA256: String?, ultraHDR: EncodedGainMap?? = nil) throws(PipelineError) -> WrittenImage {
+                       sourceSHA256: String?, ultraHDR: Bool = false, gainMap: EncodedGainMap? = nil) throws(PipelineError) -> WrittenImage {
         let job = contexts[0].job
         var digest = sourceSHA256
         var prepared: [PreparedImage] = []
-        var gainMap = ultraHDR ?? nil
+        var gainMap = gainMap
         var gainMapWarnings: [Warning] = []
         for (index, context) in contexts.enumerated() {
             let (engine, refusal) = try decoded(context, engineUsed: &engineUsed)
-            if index == 0, ultraHDR != nil, gainMap == nil, let toneMapped = engine as? ToneMappedConversion {
+            if index == 0, ultraHDR, gainMap == nil, let toneMapped = engine as? ToneMappedConversion {
                 gainMap = computedGainMap(toneMapped, warnings: &gainMapWarnings)
             }
             let claims = index == 0 ? gainMap.map { UltraHDRXMP.primaryProperties(gainMapLength: $0.jpeg.count) } ?? [] : []

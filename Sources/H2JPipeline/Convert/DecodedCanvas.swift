@@ -28,11 +28,7 @@ struct CanvasBands {
     static let bandRows = 16
 
     func write(to writer: JPEGWriter, mapping: SampleMapping?) throws {
-        try forEachBand { rows, stride, count in
-            guard let mapping else { return try writer.writeRows(rows, stride: stride, count: count) }
-            let mapped = mapping.mapped(rows, stride: stride, count: count)
-            try mapped.withUnsafeBufferPointer { try writer.writeRows($0.baseAddress!, stride: stride, count: count) }
-        }
+        try forEachBand { rows, stride, count in try writer.writeRows(rows, stride: stride, count: count, mapping: mapping) }
     }
 
     /// Calls `body` with the upright rows, top to bottom, in bands of at most 16.

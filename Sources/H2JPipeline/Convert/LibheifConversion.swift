@@ -14,9 +14,6 @@ struct LibheifConversion: ConversionEngine {
     /// An auxiliary image or a gain map is encoded without chroma subsampling (its
     /// samples are exponents, not colours), and in gray when its channels are equal.
     private let fullChroma: Bool
-    /// The item's transforms when they are applied here rather than by libheif, which
-    /// mirrors only 8-bit planes; nil when libheif applies them.
-    private let ownTransforms: [ImageTransform]?
     private var image: DecodedImage?
     private var upright: UprightPixels?
     /// An RGB image whose three channels are equal everywhere, written as its first.
@@ -28,9 +25,6 @@ struct LibheifConversion: ConversionEngine {
         monochrome = conversion.item.isMonochrome
         background = conversion.options.background
         fullChroma = conversion.fullChroma
-        let transforms = try conversion.structure.transforms(of: conversion.item.id)
-        let mirrors = transforms.contains { if case .mirror = $0 { true } else { false } }
-        ownTransforms = mirrors && item.handle.lumaBitDepth > 8 ? transforms : nil
     }
 
     var kind: ConversionResult.Engine { .libheif }
@@ -42,9 +36,9 @@ struct LibheifConversion: ConversionEngine {
 
     mutating func decode() throws {
         let decoded = try DecodedImage(decoding: item.handle, monochrome: monochrome, background: background,
-                                       transformed: ownTransforms == nil)
+                                       transformed: item.ownTransforms == nil)
         image = decoded
-        if let ownTransforms { upright = try UprightPixels(decoded, transforms: ownTransforms) }
+        if let ownTransforms = item.ownTransforms { upright = try UprightPixels(decoded, transforms: ownTransforms) }
         if fullChroma, try components() == 3 {
             var equal = true
             let width = try decodedSize().width
@@ -65,16 +59,10 @@ struct LibheifConversion: ConversionEngine {
     func writePixels(to writer: JPEGWriter, mapping: SampleMapping?) throws {
         let width = try decodedSize().width
         try forEachBand { (rows, stride, count) throws in
-            guard grayFromRGB else { return try write(rows, stride: stride, count: count, to: writer, mapping: mapping) }
+            guard grayFromRGB else { return try writer.writeRows(rows, stride: stride, count: count, mapping: mapping) }
             let gray = EqualChannels.first(rows, stride: stride, count: count, width: width)
-            try gray.withUnsafeBufferPointer { try write($0.baseAddress!, stride: width, count: count, to: writer, mapping: mapping) }
+            try gray.withUnsafeBufferPointer { try writer.writeRows($0.baseAddress!, stride: width, count: count, mapping: mapping) }
         }
-    }
-
-    private func write(_ rows: UnsafePointer<UInt8>, stride: Int, count: Int, to writer: JPEGWriter, mapping: SampleMapping?) throws {
-        guard let mapping else { return try writer.writeRows(rows, stride: stride, count: count) }
-        let mapped = mapping.mapped(rows, stride: stride, count: count)
-        try mapped.withUnsafeBufferPointer { try writer.writeRows($0.baseAddress!, stride: stride, count: count) }
     }
 
     private func decodedSize() throws(LibheifError) -> (width: Int, height: Int) {

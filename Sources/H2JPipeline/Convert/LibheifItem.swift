@@ -9,6 +9,10 @@ struct LibheifItem {
     /// Owns what `handle` points into; kept alive with it.
     private let context: LibheifContext
     let handle: LibheifHandle
+    /// The item's transforms when libheif 1.15 cannot apply them: it mirrors only 8-bit
+    /// images, so an image of more bits with an `imir` is decoded untransformed and placed
+    /// upright by the engine (`PlaneGeometry`); nil when libheif applies them.
+    let ownTransforms: [ImageTransform]?
 
     init(_ conversion: ConversionContext) throws {
         context = LibheifContext(maxDimension: ConversionOptions.maxDimension,
@@ -21,6 +25,9 @@ struct LibheifItem {
         } else {
             handle = id == primaryID ? try context.primaryHandle() : try context.imageHandle(id)
         }
+        let transforms = try conversion.structure.transforms(of: id)
+        let mirrors = transforms.contains { if case .mirror = $0 { true } else { false } }
+        ownTransforms = mirrors && handle.lumaBitDepth > 8 ? transforms : nil
     }
 
     /// The item's metadata as libheif reads it.

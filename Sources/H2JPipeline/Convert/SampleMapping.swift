@@ -18,6 +18,15 @@ struct SampleMapping {
     }
 }
 
+extension JPEGWriter {
+    /// `count` interleaved rows, each sample through `mapping` when given.
+    func writeRows(_ rows: UnsafePointer<UInt8>, stride: Int, count: Int, mapping: SampleMapping?) throws {
+        guard let mapping else { return try writeRows(rows, stride: stride, count: count) }
+        let mapped = mapping.mapped(rows, stride: stride, count: count)
+        try mapped.withUnsafeBufferPointer { try writeRows($0.baseAddress!, stride: stride, count: count) }
+    }
+}
+
 /// The tile engine's raw bands, the first plane mapped through a `SampleMapping`, then
 /// handed to the encoder.
 struct MappedRawPlaneSink: RawPlaneSink {

@@ -12,10 +12,8 @@ import H2JSupport
 struct ToneMappedConversion: ConversionEngine {
     private let item: LibheifItem
     private let nclx: NCLX
-    /// The item's transforms when they are applied here rather than by libheif, which
-    /// mirrors only 8-bit images (as `LibheifConversion` does); nil when libheif applies them.
-    private let ownTransforms: [ImageTransform]?
-    /// Where each upright pixel is in the untransformed decode, with `ownTransforms`.
+    /// Where each upright pixel is in the untransformed decode, when libheif cannot
+    /// apply the transforms (`LibheifItem.ownTransforms`).
     private var geometry: PlaneGeometry?
     private let background: RGBColor
     private var image: DeepDecodedImage?
@@ -28,9 +26,6 @@ struct ToneMappedConversion: ConversionEngine {
     init(_ conversion: ConversionContext, nclx: NCLX) throws {
         item = try LibheifItem(conversion)
         self.nclx = nclx
-        let transforms = try conversion.structure.transforms(of: conversion.item.id)
-        let mirrors = transforms.contains { if case .mirror = $0 { true } else { false } }
-        ownTransforms = mirrors ? transforms : nil
         background = conversion.options.background
     }
 
@@ -47,8 +42,8 @@ struct ToneMappedConversion: ConversionEngine {
     var toneMapping: String? { mapping?.description }
 
     mutating func decode() throws {
-        let decoded = try DeepDecodedImage(decoding: item.handle, transformed: ownTransforms == nil)
-        if let ownTransforms {
+        let decoded = try DeepDecodedImage(decoding: item.handle, transformed: item.ownTransforms == nil)
+        if let ownTransforms = item.ownTransforms {
             geometry = try PlaneGeometry(canvasWidth: decoded.width, canvasHeight: decoded.height, transforms: ownTransforms)
         }
         guard let mapping = HDRToneMapping(nclx: nclx, bitDepth: decoded.bitDepth, targetPrimaries: HDRToneMapping.displayP3) else {
@@ -126,8 +121,8 @@ struct ToneMappedConversion: ConversionEngine {
         }
     }
 
-    /// Calls `body` with upright row `y`: the decoded row, or with `ownTransforms` the
-    /// pixels `geometry` maps it to, gathered.
+    /// Calls `body` with upright row `y`: the decoded row, or with `geometry` the pixels
+    /// it maps the row to, gathered.
     private func withUprightRow<T>(_ y: Int, _ image: DeepDecodedImage, _ body: (UnsafePointer<UInt16>) -> T) -> T {
         guard let geometry else { return body(image.row(y)) }
         let channels = image.channels

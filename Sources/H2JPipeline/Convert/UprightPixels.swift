@@ -25,38 +25,48 @@ struct UprightPixels: Equatable {
     /// `canvas`, `width` × `height` pixels of `components` bytes, row after row, placed
     /// by `transforms` (the item's, in order).
     init(canvas: [UInt8], width canvasWidth: Int, height canvasHeight: Int, components: Int, transforms: [ImageTransform]) throws {
-        let geometry: PlaneGeometry
-        do {
-            geometry = try PlaneGeometry(canvasWidth: canvasWidth, canvasHeight: canvasHeight, transforms: transforms)
-        } catch {
-            throw Mismatch(description: "the decoded \(canvasWidth)×\(canvasHeight) image: \(error)")
-        }
         guard canvas.count == canvasWidth * canvasHeight * components else {
             throw Mismatch(description: "\(canvas.count) bytes are not a \(canvasWidth)×\(canvasHeight) image of \(components) components")
         }
-        // The placing itself is `CanvasBands`', as for JPEG items and unci images.
-        guard let raster = Raster(width: canvasWidth, height: canvasHeight, components: components) else {
-            throw Mismatch(description: "a \(canvasWidth)×\(canvasHeight) image of \(components) components cannot be held")
-        }
+        let raster = try Self.raster(width: canvasWidth, height: canvasHeight, components: components)
         _ = raster.pixels.initialize(from: canvas)
+        try self.init(raster, transforms: transforms)
+    }
+
+    /// `image`, decoded without its transforms (alpha flattened), placed by them.
+    init(_ image: DecodedImage, transforms: [ImageTransform]) throws {
+        let raster = try Self.raster(width: image.width, height: image.height, components: image.components)
+        let rowBytes = image.width * image.components
+        var y = 0
+        image.forEachBand { rows, stride, count in
+            for row in 0..<count { raster.mutableRow(y + row).update(from: rows + row * stride, count: rowBytes) }
+            y += count
+        }
+        try self.init(raster, transforms: transforms)
+    }
+
+    /// The canvas placed by `transforms`; the placing itself is `CanvasBands`', as for
+    /// JPEG items and unci images.
+    private init(_ raster: Raster, transforms: [ImageTransform]) throws {
+        let geometry: PlaneGeometry
+        do {
+            geometry = try PlaneGeometry(canvasWidth: raster.width, canvasHeight: raster.height, transforms: transforms)
+        } catch {
+            throw Mismatch(description: "the decoded \(raster.width)×\(raster.height) image: \(error)")
+        }
         var placed: [UInt8] = []
-        placed.reserveCapacity(geometry.width * geometry.height * components)
-        CanvasBands(canvas: raster, geometry: geometry, components: components).forEachBand { rows, stride, count in
+        placed.reserveCapacity(geometry.width * geometry.height * raster.components)
+        CanvasBands(canvas: raster, geometry: geometry, components: raster.components).forEachBand { rows, stride, count in
             placed += UnsafeBufferPointer(start: rows, count: stride * count)
         }
         pixels = placed
-        (width, height, self.components) = (geometry.width, geometry.height, components)
+        (width, height, components) = (geometry.width, geometry.height, raster.components)
     }
 
-    /// `image`, decoded without its transforms, placed by them.
-    init(_ image: DecodedImage, transforms: [ImageTransform]) throws {
-        var canvas: [UInt8] = []
-        canvas.reserveCapacity(image.width * image.height * image.components)
-        image.forEachBand { rows, stride, count in
-            for row in 0..<count {
-                canvas += UnsafeBufferPointer(start: rows + row * stride, count: image.width * image.components)
-            }
+    private static func raster(width: Int, height: Int, components: Int) throws -> Raster {
+        guard let raster = Raster(width: width, height: height, components: components) else {
+            throw Mismatch(description: "a \(width)×\(height) image of \(components) components cannot be held")
         }
-        try self.init(canvas: canvas, width: image.width, height: image.height, components: image.components, transforms: transforms)
+        return raster
     }
 }
