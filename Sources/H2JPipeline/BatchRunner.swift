@@ -265,10 +265,15 @@ package enum BatchRunner {
     }
 
     /// The run's lock (`RunLock`): on `STATE.lock` with `--state`, else on the output
-    /// directory; none for a dry run, stdout, or outputs beside their sources.
+    /// directory; none for a dry run, stdout, or outputs beside their sources. The
+    /// directory of the state (and of its lock) is created like an output root, so a
+    /// recipe on a fresh volume needs no `mkdir`.
     static func takeLock(_ request: BatchRequest) throws -> RunLock? {
         guard !request.options.dryRun else { return nil }
-        if let state = request.stateFile { return try RunLock(path: state + ".lock", wait: request.waitSeconds) }
+        if let state = request.stateFile {
+            try OutputPublisher.makeDirectories(Path.parent(state), mirroring: nil)
+            return try RunLock(path: state + ".lock", wait: request.waitSeconds)
+        }
         guard case .path(let root) = request.output else { return nil }
         try OutputPublisher.makeDirectories(root, mirroring: nil)
         return try RunLock(path: root, wait: request.waitSeconds)

@@ -103,12 +103,15 @@ struct StateEndToEndTests {
         #expect(refreshed.status == 0 && refreshed.stderr.contains("updated: "), "\(refreshed.stderr)")
     }
 
-    @Test("A state that cannot be locked (its directory is missing) fails the run rather than going on unlocked; a busy lock is silent under --quiet")
+    @Test("A state's missing directory is created; a state that cannot be locked (its directory is a file) fails the run rather than going on unlocked; a busy lock is silent under --quiet")
     func unlockableState() throws {
         let scratch = TemporaryDirectory()
         _ = try Self.tree(scratch, count: 2)
-        let missing = try Tool.run(["--state", scratch.sub("no/such/dir/state.db"), "-o", scratch.sub("out"), scratch.sub("in")])
-        #expect(missing.status == 1 && missing.stderr.contains("cannot take the run lock"), "\(missing.stderr)")
+        let fresh = try Tool.run(["--quiet", "--state", scratch.sub("new/dir/state.db"), "-o", scratch.sub("fresh"), scratch.sub("in")])
+        #expect(fresh.status == 0 && fresh.stderr.isEmpty && scratch.exists("new/dir/state.db"), "\(fresh.stderr)")
+        scratch.file("plain", [0])
+        let blocked = try Tool.run(["--state", scratch.sub("plain/state.db"), "-o", scratch.sub("out"), scratch.sub("in")])
+        #expect(blocked.status == 1 && blocked.stderr.contains("cannot take the run lock"), "\(blocked.stderr)")
         #expect(!scratch.exists("out/d0"), "nothing converted")
         let holder = try RunningTool(["--state", scratch.sub("s.db"), "--wait", "-o", scratch.sub("out"), scratch.sub("in")])
         _ = holder.wait()
