@@ -1,0 +1,45 @@
+# Sourced by Scripts/recipes/test-recipes and Scripts/slurm/test-array: what they need to
+# run the README's recipes as printed. The recipes name /usr/local/bin/heic2jpg and
+# paths under /srv and /var/lib; the tests run in a private mount namespace where
+# /usr/local/bin holds only the built heic2jpg and those folders are fresh tmpfs volumes,
+# so nothing on the machine is touched and nothing in a recipe is rewritten.
+
+# readme_recipe FILE: the text README.md prints for FILE (the fenced block after
+# `<!-- recipe: FILE -->`), exactly; fails when README.md has none.
+readme_recipe() {
+  awk -v marker="<!-- recipe: $1 -->" '
+    $0 == marker { state = 1; next }
+    state == 1 && /^```/ { state = 2; next }
+    state == 2 && /^```$/ { exit }
+    state == 2 { print; found = 1 }
+    END { exit !found }' "$root/README.md"
+}
+
+# same_as_readme FILE: whether FILE holds exactly the text README.md prints for it.
+same_as_readme() {
+  local text
+  text=$(readme_recipe "$1") || return 1
+  cmp -s <(printf '%s\n' "$text") "$root/$1"
+}
+
+# enter_namespace SCRIPT ARGS...: re-runs SCRIPT in a private mount namespace (root
+# only) unless this is already that namespace, then installs BIN as
+# /usr/local/bin/heic2jpg there. The namespace is the one the outer run made, checked
+# by its id, so the mounts below can never land in the machine's own namespace.
+enter_namespace() {
+  local script=$1; shift
+  local here_ns; here_ns=$(readlink /proc/self/ns/mnt)
+  if [[ -z ${H2J_OUTER_MOUNT_NS:-} ]]; then
+    (( EUID == 0 )) || { echo "$(basename "$script"): needs root (a private mount namespace)" >&2; exit 1; }
+    H2J_OUTER_MOUNT_NS=$here_ns exec unshare --mount --propagation private "$script" "$@"
+  fi
+  [[ $here_ns != "$H2J_OUTER_MOUNT_NS" ]] || { echo "$(basename "$script"): not in a private mount namespace" >&2; exit 1; }
+  mount -t tmpfs -o mode=0755,size=64m heic2jpg-bin /usr/local/bin
+  ln -s "$bin" /usr/local/bin/heic2jpg
+}
+
+# fresh_volume DIR...: a new, empty tmpfs on each DIR (inside the namespace only).
+fresh_volume() {
+  local dir
+  for dir in "$@"; do mount -t tmpfs -o mode=0755,size=512m heic2jpg-volume "$dir"; done
+}
