@@ -119,7 +119,8 @@ package enum BatchRunner {
         let state: RunState?
         do {
             state = try request.stateFile.map { path throws(StateError) in
-                try RunState(path: path, options: request.options, recheck: request.recheck, handingOff: request.handOff != nil)
+                try RunState(path: path, options: request.options, recheck: request.recheck, handingOff: request.handOff != nil,
+                             shard: request.shard)
             }
             if let damage = state?.database.damage { POSIX.writeLine("warning: --state \(damage)", to: STDERR_FILENO) }
             if request.handOff != nil { try state?.database.makeCommitsDurable() }

@@ -78,12 +78,16 @@ package final class StateDatabase: @unchecked Sendable {
 
     // MARK: - Runs
 
-    /// Records the start of a run; returns its ID.
-    package func beginRun(pid: Int32, host: String, version: String, options: String) throws(StateError) -> Int {
+    /// Records the start of a run, and the shard it takes (`--shard K/N`, nil for all);
+    /// returns its ID.
+    package func beginRun(pid: Int32, host: String, version: String, options: String,
+                          shard: (index: Int, count: Int)? = nil) throws(StateError) -> Int {
         try locked {
             try connection.transaction { () throws -> Int in
-                _ = try connection.rows("INSERT INTO runs (started_ns, pid, host, version, options) VALUES (?, ?, ?, ?, ?)",
-                                        [.integer(Self.now()), .integer(Int(pid)), .text(host), .text(version), .text(options)])
+                _ = try connection.rows("""
+                    INSERT INTO runs (started_ns, pid, host, version, options, shard_index, shard_count) VALUES (?, ?, ?, ?, ?, ?, ?)
+                    """, [.integer(Self.now()), .integer(Int(pid)), .text(host), .text(version), .text(options),
+                          shard.map { .integer($0.index) } ?? .null, shard.map { .integer($0.count) } ?? .null])
                 return try connection.rows("SELECT last_insert_rowid()").first?.first?.integer ?? 0
             }
         }

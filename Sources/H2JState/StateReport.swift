@@ -30,6 +30,13 @@ package struct StateReport: Sendable, Equatable {
         package let exitCode: Int?
     }
 
+    /// The shard (`--shard K/N`) a state's latest sharded run took.
+    package struct ShardTaken: Sendable, Equatable {
+        package let state: String
+        package let index: Int
+        package let count: Int
+    }
+
     /// Sources by status (`converted`, `updated`, `failed`, …).
     package var counts: [String: Int] = [:]
     package var failures: [Failure] = []
@@ -39,6 +46,11 @@ package struct StateReport: Sendable, Equatable {
     package var handOffs: [HandOff] = []
     /// The latest runs of each state, newest first.
     package var runs: [Run] = []
+    /// The shard of each state written with `--shard`.
+    package var shards: [ShardTaken] = []
+    /// Each state whose latest run did not end with 0 or 1: unfinished (still running, or
+    /// killed) or stopped early (75, a signal). Its shard may hold sources it never met.
+    package var stoppedRuns: [Run] = []
 
     /// How many runs of each state are listed.
     package static let runsPerState = 5
@@ -54,6 +66,22 @@ package struct StateReport: Sendable, Equatable {
 
     /// Whether any failure is recorded (status exits 1).
     package var hasFailures: Bool { !failures.isEmpty }
+
+    /// The shard counts N the sharded states were written with (one, for the shards of
+    /// one migration).
+    package var shardCounts: [Int] { Set(shards.map(\.count)).sorted() }
+
+    /// With one shard count N: the shards of 0..<N that none of the states took, whose
+    /// sources no run has met.
+    package var missingShards: [Int] {
+        guard shardCounts.count == 1, let count = shardCounts.first else { return [] }
+        let taken = Set(shards.map(\.index))
+        return (0..<count).filter { !taken.contains($0) }
+    }
+
+    /// Whether every run the states tell of ended, and every shard has a state: only then
+    /// may sources that were never met not remain (status exits 1 otherwise).
+    package var isComplete: Bool { shardCounts.count <= 1 && missingShards.isEmpty && stoppedRuns.isEmpty }
 
     private mutating func add(_ path: String) throws(StateError) {
         guard POSIX.fileInfo(path) != nil else { throw StateError(path: path, code: 0, message: "does not exist") }
@@ -84,14 +112,26 @@ package struct StateReport: Sendable, Equatable {
                                     action: row[2].text ?? "", destination: row[3].blob.map(PathBytes.string),
                                     atNanoseconds: row[4].integer ?? 0))
         }
+        var latest: Run?
         for row in try connection.rows("""
             SELECT id, started_ns, finished_ns, host, pid, converted, updated, skipped, failed, exit_code
             FROM runs ORDER BY id DESC LIMIT \(Self.runsPerState)
             """) where row.count == 10 {
-            runs.append(Run(state: path, id: row[0].integer ?? 0, startedNanoseconds: row[1].integer ?? 0,
-                            finishedNanoseconds: row[2].integer, host: row[3].text ?? "", pid: row[4].integer ?? 0,
-                            converted: row[5].integer ?? 0, updated: row[6].integer ?? 0, skipped: row[7].integer ?? 0,
-                            failed: row[8].integer ?? 0, exitCode: row[9].integer))
+            let run = Run(state: path, id: row[0].integer ?? 0, startedNanoseconds: row[1].integer ?? 0,
+                          finishedNanoseconds: row[2].integer, host: row[3].text ?? "", pid: row[4].integer ?? 0,
+                          converted: row[5].integer ?? 0, updated: row[6].integer ?? 0, skipped: row[7].integer ?? 0,
+                          failed: row[8].integer ?? 0, exitCode: row[9].integer)
+            if latest == nil { latest = run }
+            runs.append(run)
+        }
+        if let latest, ![0, 1].contains(latest.exitCode) { stoppedRuns.append(latest) }
+        // Schema 4 records each run's shard.
+        guard version >= 4 else { return }
+        for row in try connection.rows("""
+            SELECT shard_index, shard_count FROM runs WHERE shard_count IS NOT NULL ORDER BY id DESC LIMIT 1
+            """) where row.count == 2 {
+            guard let index = row[0].integer, let count = row[1].integer else { continue }
+            shards.append(ShardTaken(state: path, index: index, count: count))
         }
     }
 }

@@ -137,6 +137,12 @@ enum StateSchema {
                 CREATE UNIQUE INDEX sources_by_path ON sources(root, path);
                 """)
         }),
+        // 4: the shard (`--shard K/N`) each run took, so that `status` can name the shards
+        // of a migration that have no state.
+        Migration(sql: """
+        ALTER TABLE runs ADD COLUMN shard_index INTEGER;
+        ALTER TABLE runs ADD COLUMN shard_count INTEGER;
+        """),
     ]
 
     static var currentVersion: Int { migrations.count }

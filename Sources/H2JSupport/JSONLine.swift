@@ -27,6 +27,10 @@ package struct JSONLine {
         fields.append((key, .array(values.map(JSONValue.string))))
     }
 
+    package mutating func add(_ key: String, integers: [Int]) {
+        fields.append((key, .array(integers.map { .integer($0) })))
+    }
+
     package mutating func add(_ key: String, object: JSONLine) {
         fields.append((key, .object(object.fields)))
     }

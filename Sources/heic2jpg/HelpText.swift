@@ -164,7 +164,7 @@ package enum HelpText {
     package static let statusHelp = """
     OVERVIEW: Tell what one or more --state files record, merged (the shards of one
     migration): sources by status, each failure with its code and reason, bytes of
-    sources and outputs, what was handed off, and the last runs. Read-only.
+    sources and outputs, what was handed off, the shards, and the last runs. Read-only.
 
     USAGE: heic2jpg status [--json] <state> ...
 
@@ -176,8 +176,11 @@ package enum HelpText {
       -h, --help              Show help information.
 
     EXIT CODES:
-      0   no failure is recorded
-      1   a failure is recorded, or a state could not be read
+      0   no failure is recorded, every shard of N has a state, and each state's
+          latest run ended (exit 0 or 1)
+      1   a failure is recorded; or sources may remain that no run met (a shard
+          without a state, a latest run unfinished or stopped by exit 75 or a
+          signal); or a state could not be read
       64  usage error
 
     """

@@ -211,4 +211,33 @@ struct ShardsAndListsEndToEndTests {
         #expect(after.status == 0, "the broken file is gone: missing-source, not a failure")
         #expect(after.stdoutText.hasPrefix("sources: 61 (60 converted, 1 missing-source)"), "\(after.stdoutText)")
     }
+
+    @Test("status exits 1 while a shard has no state, or a state's latest run did not end, and says which; 0 once every shard's run ended",
+          .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/sqlite3"), "sqlite3 is not installed"))
+    func statusOfAnUnfinishedMigration() throws {
+        let scratch = TemporaryDirectory()
+        _ = try StateEndToEndTests.tree(scratch, count: 20)
+        func shard(_ k: Int) throws {
+            let outcome = try Tool.run(["--quiet", "--shard", "\(k)/4", "--state", scratch.sub("s-{shard}.db"), "-o", scratch.sub("out"), scratch.sub("in")])
+            #expect(outcome.status == 0, "\(outcome.stderr)")
+        }
+        for k in 1..<4 { try shard(k) }
+        let three = try Tool.run(["status"] + (1..<4).map { scratch.sub("s-\($0).db") })
+        #expect(three.status == 1, "shard 0 never ran")
+        #expect(three.stdoutText.contains("shards: 3 of 4; no state for 0/4, whose sources no run has met"), "\(three.stdoutText)")
+        let json = try #require(try JSONSerialization.jsonObject(with: try Tool.run(["status", "--json"] + (1..<4).map { scratch.sub("s-\($0).db") }).stdout) as? [String: Any])
+        #expect(json["missingShards"] as? [Int] == [0] && json["shardCounts"] as? [Int] == [4] && json["complete"] as? Bool == false)
+        try shard(0)
+        let states = (0..<4).map { scratch.sub("s-\($0).db") }
+        let all = try Tool.run(["status"] + states)
+        #expect(all.status == 0 && all.stdoutText.contains("shards: 4 of 4\n"), "\(all.stdoutText)")
+        // A run killed before its end leaves its row unfinished; one that ran out of disk ends with 75.
+        for (exit, said) in [("NULL", "unfinished (still running, or killed)"), ("75", "ended with exit 75")] {
+            _ = try StateEndToEndTests.query(states[2], "UPDATE runs SET exit_code = \(exit) WHERE id = (SELECT max(id) FROM runs)")
+            let stopped = try Tool.run(["status"] + states)
+            #expect(stopped.status == 1 && stopped.stdoutText.contains("incomplete: \(states[2]): its latest run #1 \(said)"), "\(stopped.stdoutText)")
+        }
+        try shard(2)
+        #expect(try Tool.run(["status"] + states).status == 0, "the rerun ended")
+    }
 }

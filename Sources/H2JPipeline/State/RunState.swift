@@ -40,7 +40,8 @@ package final class RunState: @unchecked Sendable {
         let directory: String
     }
 
-    package init(path: String, options: ConversionOptions, recheck: Bool = false, handingOff: Bool = false) throws(StateError) {
+    package init(path: String, options: ConversionOptions, recheck: Bool = false, handingOff: Bool = false,
+                 shard: Shard? = nil) throws(StateError) {
         self.recheck = recheck
         refreshesUnverified = handingOff
         database = try StateDatabase(path: path)
@@ -50,7 +51,7 @@ package final class RunState: @unchecked Sendable {
         var host = [CChar](repeating: 0, count: 256)
         gethostname(&host, host.count - 1)
         run = try database.beginRun(pid: getpid(), host: PathBytes.string(cString: host), version: Version.current,
-                                    options: self.options)
+                                    options: self.options, shard: shard.map { ($0.index, $0.count) })
     }
 
     /// What the state says of a candidate the walk found.

@@ -14,8 +14,10 @@ package struct StatusRequest: Sendable, Equatable {
 }
 
 /// `heic2jpg status [--json] STATE...`: what the state files record, merged: sources
-/// by status, failures with their codes and reasons, bytes, hand-offs, the last runs.
-/// Fails (exit 1) when a failure is recorded or a state cannot be read.
+/// by status, failures with their codes and reasons, bytes, hand-offs, the shards, the
+/// last runs. Fails (exit 1) when a failure is recorded, when sources may remain that no
+/// run met (a shard without a state, a state whose latest run did not end), or when a
+/// state cannot be read.
 package enum StatusCommand {
     /// Failures listed in the text form (the JSON form lists them all).
     static let failuresShown = 50
@@ -29,7 +31,7 @@ package enum StatusCommand {
             return .failed
         }
         POSIX.write(request.json ? json(report) + "\n" : text(report), to: STDOUT_FILENO)
-        return report.hasFailures ? .failed : .succeeded
+        return report.hasFailures || !report.isComplete ? .failed : .succeeded
     }
 
     static func text(_ report: StateReport) -> String {
@@ -50,6 +52,21 @@ package enum StatusCommand {
             for handOff in report.handOffs.prefix(failuresShown) {
                 lines.append("  \(handOff.action) \(handOff.source)" + (handOff.destination.map { " -> \($0)" } ?? ""))
             }
+        }
+        if !report.shards.isEmpty {
+            let taken = Set(report.shards.map(\.index)).count
+            if report.shardCounts.count > 1 {
+                lines.append("shards: states of different shard counts (\(report.shards.map { "\($0.index)/\($0.count)" }.joined(separator: ", ")))"
+                             + "; not one migration")
+            } else if let count = report.shardCounts.first {
+                let missing = report.missingShards
+                lines.append("shards: \(taken) of \(count)"
+                             + (missing.isEmpty ? "" : "; no state for \(missing.map { "\($0)/\(count)" }.joined(separator: ", ")), whose sources no run has met"))
+            }
+        }
+        for run in report.stoppedRuns {
+            let end = run.exitCode.map { "ended with exit \($0)" } ?? "unfinished (still running, or killed)"
+            lines.append("incomplete: \(run.state): its latest run #\(run.id) \(end); rerun it to meet the rest")
         }
         lines.append("last runs:")
         for run in report.runs.prefix(10) {
@@ -83,6 +100,16 @@ package enum StatusCommand {
             line.add("destination", handOff.destination)
             line.add("at", time(handOff.atNanoseconds))
             line.add("state", handOff.state)
+            return line
+        })
+        object.add("complete", report.isComplete)
+        object.add("shardCounts", integers: report.shardCounts)
+        object.add("missingShards", integers: report.missingShards)
+        object.add("stoppedRuns", objects: report.stoppedRuns.map { run in
+            var line = JSONLine()
+            line.add("state", run.state)
+            line.add("id", run.id)
+            line.add("exitCode", run.exitCode)
             return line
         })
         object.add("runs", objects: report.runs.map { run in
