@@ -1,9 +1,9 @@
 import H2JSupport
 
 /// `--shard K/N`: this run takes the candidates whose stable hash falls in shard K of N
-/// (K from 0 to N - 1: `$SLURM_ARRAY_TASK_ID` of `--array=0-(N-1)`, Kubernetes'
-/// `$JOB_COMPLETION_INDEX`). Every file falls in exactly one shard, whatever the
-/// machine or the run.
+/// (K from 0 to N - 1: Kubernetes' `$JOB_COMPLETION_INDEX`; the Slurm recipe's task T
+/// takes T mod N). Every file falls in exactly one shard, whatever the machine or the
+/// run; the state records each run's shard, so `status` can name the shards missing.
 ///
 /// The hash is FNV-1a (64 bits) of the output's path relative to the input root without
 /// its extension, so inputs that map to one output (`a.heic`, `a.HEIC`) always fall in
