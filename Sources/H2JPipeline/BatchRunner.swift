@@ -89,6 +89,8 @@ package enum BatchRunner {
             }
             var summary = RunSummary()
             summary.stateError = "--state \(state): cannot take the run lock \(state).lock: \(error)"
+            // A full or read-only disk under the state: 75, for a rerun once there is room.
+            if ErrorCode(classifying: error).isExhaustion { summary.stoppedBy = summary.stateError }
             POSIX.writeLine("error: \(summary.stateError ?? "")", to: STDERR_FILENO)
             return summary
         }
@@ -124,7 +126,7 @@ package enum BatchRunner {
             if let damage = state?.database.damage { POSIX.writeLine("warning: --state \(damage)", to: STDERR_FILENO) }
             if request.handOff != nil { try state?.database.makeCommitsDurable() }
         } catch {
-            reporter.record(.failed(source: "--state", output: nil, .stateUnusable, error.description))
+            reporter.record(.failed(source: "--state", output: nil, ErrorCode(classifying: error), error.description))
             return reporter.finish()
         }
 

@@ -1,0 +1,62 @@
+import Foundation
+import H2JTestSupport
+import Testing
+
+/// The state as a cron job meets it (issue #19, item 6): a full or read-only disk under
+/// the state, a state file that is empty or unreadable, two states over one output root,
+/// outputs the user edited, and outputs a source no longer has.
+@Suite("End to end: the state under cron")
+struct CronStateEndToEndTests {
+    /// Whether this process may mount a tmpfs (root, and a kernel and container that allow it).
+    static let canMount: Bool = {
+        let scratch = TemporaryDirectory()
+        let point = scratch.sub("probe")
+        guard geteuid() == 0, (try? FileManager.default.createDirectory(atPath: point, withIntermediateDirectories: true)) != nil,
+              UnattendedRunEndToEndTests.mountTmpfs(point, megabytes: 1) else { return false }
+        _ = try? ChildProcess.run("/bin/umount", [point])
+        return true
+    }()
+
+    static func sqlite(_ state: String, _ sql: String) throws -> [String] { try StateEndToEndTests.query(state, sql) }
+
+    static let hasSQLite = FileManager.default.isExecutableFile(atPath: "/usr/bin/sqlite3")
+
+    @Test("A state on a disk that fills mid-run: exit 75, the run stops, at most the files in flight go unrecorded; once there is room a rerun records everything. A read-only state disk: exit 75, nothing written",
+          .enabled(if: canMount && hasSQLite, "needs root, mount and sqlite3"))
+    func stateDiskFullOrReadOnly() throws {
+        let scratch = TemporaryDirectory()
+        _ = try StateEndToEndTests.tree(scratch, count: 40)
+        scratch.file("first/a.heic", try StateEndToEndTests.sample("monochrome.heic"))
+        let disk = scratch.sub("disk")
+        try FileManager.default.createDirectory(atPath: disk, withIntermediateDirectories: true)
+        try #require(UnattendedRunEndToEndTests.mountTmpfs(disk, megabytes: 1), "cannot mount a tmpfs")
+        defer { _ = try? ChildProcess.run("/bin/umount", [disk]) }
+        let state = disk + "/state.db"
+        #expect(try Tool.run(["--state", state, "-o", scratch.sub("first-out"), scratch.sub("first")]).status == 0)
+        // Leave 200 kB: room for the run's start and a few records (each commit appends pages to the WAL).
+        let free = try ChildProcess.run("/bin/df", ["-k", "--output=avail", disk]).stdoutText.split(separator: "\n").last
+        let kilobytes = try #require(free.flatMap { Int($0.trimmingCharacters(in: .whitespaces)) })
+        scratch.file("disk/filler", [UInt8](repeating: 0, count: (kilobytes - 200) * 1024))
+        let arguments = ["-j", "2", "--state", state, "-o", scratch.sub("out"), "--report", scratch.sub("r.jsonl"), scratch.sub("in")]
+        let full = try Tool.run(arguments)
+        #expect(full.status == 75, "\(full.stderr)")
+        #expect(full.stderr.contains("stopped before the end"), "\(full.stderr)")
+        let summary = try #require(try ReportFile(scratch.sub("r.jsonl")).summary)
+        #expect((summary["stoppedBy"] as? String)?.contains("disk is full") == true, "\(summary)")
+        let written = ["d0", "d1", "d2"].reduce(0) { $0 + scratch.files("out/" + $1).count }
+        let recorded = try #require(Int(try Self.sqlite(state, "SELECT count(*) FROM sources WHERE cast(path AS text) LIKE 'd_/%'").first ?? ""))
+        #expect(written < 40, "the run stopped: \(written) written")
+        // Before: 5 of 40 recorded, the other conversions going on unrecorded.
+        #expect(written - recorded <= 3, "\(written) written, \(recorded) recorded: only the files in flight may go unrecorded")
+        try FileManager.default.removeItem(atPath: scratch.sub("disk/filler"))
+        let rerun = try Tool.run(arguments)
+        #expect(rerun.status == 0, "\(rerun.stderr)")
+        #expect(try Self.sqlite(state, "SELECT count(*) FROM sources WHERE cast(path AS text) LIKE 'd_/%'") == ["40"])
+
+        #expect(try ChildProcess.run("/bin/mount", ["-o", "remount,ro", disk]).status == 0)
+        let readOnly = try Tool.run(["--state", state, "-o", scratch.sub("out2"), scratch.sub("in")])
+        #expect(readOnly.status == 75, "\(readOnly.stderr)")
+        #expect(readOnly.stderr.contains("Read-only file system"), "\(readOnly.stderr)")
+        #expect(!scratch.exists("out2/d0"), "nothing converted")
+    }
+}
