@@ -59,4 +59,39 @@ struct CronStateEndToEndTests {
         #expect(readOnly.stderr.contains("Read-only file system"), "\(readOnly.stderr)")
         #expect(!scratch.exists("out2/d0"), "nothing converted")
     }
+
+    @Test("A 0-byte state file is damaged: moved aside with a warning, and the run goes on with a new state (before: silently taken as a new, empty state)")
+    func emptyState() throws {
+        let scratch = TemporaryDirectory()
+        _ = try StateEndToEndTests.tree(scratch, count: 3)
+        scratch.file("state.db", [])
+        let outcome = try Tool.run(["--state", scratch.sub("state.db"), "-o", scratch.sub("out"), scratch.sub("in")])
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        #expect(outcome.stderr.contains("warning: --state \(scratch.sub("state.db")) was damaged (it is empty (0 bytes))"), "\(outcome.stderr)")
+        let aside = try #require(scratch.files().first { $0.hasPrefix("state.db.damaged-") }, "\(scratch.files())")
+        #expect(FileManager.default.contents(atPath: scratch.sub(aside))?.isEmpty == true)
+        #expect(outcome.stderr.contains("3 converted"), "\(outcome.stderr)")
+        let rerun = try Tool.run(["--state", scratch.sub("state.db"), "-o", scratch.sub("out"), scratch.sub("in")])
+        #expect(rerun.status == 0 && !rerun.stderr.contains("damaged") && rerun.stderr.contains("3 skipped"), "\(rerun.stderr)")
+    }
+
+    @Test("An unreadable state file is damaged: moved aside with a warning, and the run goes on with a new state (run as nobody when root, since root reads any file)",
+          .enabled(if: geteuid() != 0 || FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv"), "needs setpriv to drop root"))
+    func unreadableState() throws {
+        let scratch = TemporaryDirectory()
+        _ = try StateEndToEndTests.tree(scratch, count: 3)
+        scratch.file("state.db", Array("not for your eyes".utf8))
+        #expect(chmod(scratch.sub("state.db"), 0) == 0)
+        for directory in [scratch.path, scratch.sub("in")] + ["d0", "d1", "d2"].map({ scratch.sub("in/" + $0) }) {
+            #expect(chmod(directory, 0o777) == 0)
+        }
+        let arguments = ["--state", scratch.sub("state.db"), "-o", scratch.sub("out"), scratch.sub("in")]
+        let outcome = geteuid() == 0
+            ? try Tool.run(["--reuid=65534", "--regid=65534", "--clear-groups", Tool.binary] + arguments, executable: "/usr/bin/setpriv")
+            : try Tool.run(arguments)
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        #expect(outcome.stderr.contains("warning: --state \(scratch.sub("state.db")) was damaged (it cannot be read: Permission denied)"), "\(outcome.stderr)")
+        #expect(scratch.files().contains { $0.hasPrefix("state.db.damaged-") }, "\(scratch.files())")
+        #expect(outcome.stderr.contains("3 converted"), "\(outcome.stderr)")
+    }
 }
