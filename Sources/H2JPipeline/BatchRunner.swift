@@ -74,9 +74,19 @@ package enum BatchRunner {
     /// With another run holding the lock, nothing is done and the summary is empty.
     package static func run(_ request: BatchRequest, publisher: OutputPublisher, workers: WorkerSupervisor,
                             interruption: RunInterruption = RunInterruption()) -> RunSummary {
-        let lock: RunLock?
+        var locks: [RunLock] = []
         do {
-            lock = try takeLock(request)
+            if let state = request.stateFile, !request.options.dryRun {
+                locks.append(try RunLock(path: state + ".lock", wait: request.waitSeconds))
+            }
+            for root in outputRoots(request) {
+                do {
+                    locks.append(try RunLock(path: root, wait: request.waitSeconds, shared: request.shard != nil))
+                } catch let error as SystemError {
+                    // A directory that cannot be locked (a file system without flock) does not stop the run.
+                    POSIX.writeLine("warning: cannot lock the output directory \(root): \(error); going on without that lock", to: STDERR_FILENO)
+                }
+            }
         } catch let busy as RunLock.Busy {
             // Not a failure: cron's next run will do the work. Said unless --quiet.
             if request.verbosity != .quiet { POSIX.writeLine("heic2jpg: \(busy); nothing done", to: STDERR_FILENO) }
@@ -85,7 +95,7 @@ package enum BatchRunner {
             // Without a lock a state could be shared by two runs: that fails the run.
             guard let state = request.stateFile else {
                 POSIX.writeLine("warning: cannot lock the output directory: \(error); going on without the lock", to: STDERR_FILENO)
-                return run(request, publisher: publisher, workers: workers, interruption: interruption, lock: nil)
+                return run(request, publisher: publisher, workers: workers, interruption: interruption, locks: locks)
             }
             var summary = RunSummary()
             summary.stateError = "--state \(state): cannot take the run lock \(state).lock: \(error)"
@@ -94,13 +104,13 @@ package enum BatchRunner {
             POSIX.writeLine("error: \(summary.stateError ?? "")", to: STDERR_FILENO)
             return summary
         }
-        return run(request, publisher: publisher, workers: workers, interruption: interruption, lock: lock)
+        return run(request, publisher: publisher, workers: workers, interruption: interruption, locks: locks)
     }
 
-    /// The run itself, holding `lock` (or none) until it returns.
+    /// The run itself, holding `locks` until it returns.
     private static func run(_ request: BatchRequest, publisher: OutputPublisher, workers: WorkerSupervisor,
-                            interruption: RunInterruption, lock: RunLock?) -> RunSummary {
-        defer { withExtendedLifetime(lock) {} }
+                            interruption: RunInterruption, locks: [RunLock]) -> RunSummary {
+        defer { withExtendedLifetime(locks) {} }
         var reportFD: Int32?
         var reportFailure: String?
         switch request.report {
@@ -266,14 +276,25 @@ package enum BatchRunner {
         return result
     }
 
-    /// The run's lock (`RunLock`): on `STATE.lock` with `--state`, else on the output
-    /// directory; none for a dry run, stdout, or outputs beside their sources.
-    static func takeLock(_ request: BatchRequest) throws -> RunLock? {
-        guard !request.options.dryRun else { return nil }
-        if let state = request.stateFile { return try RunLock(path: state + ".lock", wait: request.waitSeconds) }
-        guard case .path(let root) = request.output else { return nil }
-        try OutputPublisher.makeDirectories(root, mirroring: nil)
-        return try RunLock(path: root, wait: request.waitSeconds)
+    /// The output roots the run writes into, each locked (`RunLock`) after the state:
+    /// the `-o` directory (created first, if it can be), or, with outputs beside their sources, each
+    /// directory input (a listed or named file's directory is not a root of the run's).
+    /// In path order, so that two runs always take them in the same order. None for a
+    /// dry run or stdout.
+    static func outputRoots(_ request: BatchRequest) -> [String] {
+        guard !request.options.dryRun else { return [] }
+        switch request.output {
+        case .path(let root):
+            // One that cannot be made cannot be locked either: the warning, then each output, say why.
+            try? OutputPublisher.makeDirectories(root, mirroring: nil)
+            return [root]
+        case .standardStream:
+            return []
+        case nil:
+            guard request.filesFrom == nil else { return [] }
+            let roots = request.inputs.filter { $0 != "-" && Path.isDirectory($0) }.map { POSIX.realPath($0) ?? $0 }
+            return Set(roots).sorted { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) }
+        }
     }
 
     /// Whether a directory's output claims may be dropped once the walk leaves it: only

@@ -94,4 +94,42 @@ struct CronStateEndToEndTests {
         #expect(scratch.files().contains { $0.hasPrefix("state.db.damaged-") }, "\(scratch.files())")
         #expect(outcome.stderr.contains("3 converted"), "\(outcome.stderr)")
     }
+
+    @Test("Two runs with different states over one output root: the second exits 0 doing nothing while the first holds the root, or with --wait waits; no false 'not written by heic2jpg' error. Shards share a root's lock",
+          .enabled(if: hasSQLite, "sqlite3 is not installed"))
+    func outputRootLock() throws {
+        let scratch = TemporaryDirectory()
+        _ = try StateEndToEndTests.tree(scratch, count: 40, sample: "photo-exif-gps-xmp-icc.heic")
+        let out = scratch.sub("out")
+        try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
+        func arguments(_ state: String) -> [String] { ["-j", "2", "--state", scratch.sub(state), "-o", out, scratch.sub("in")] }
+        // Held by this process: a run with a state of its own must still keep off the root.
+        let root = open(out, O_RDONLY | O_DIRECTORY)
+        defer { close(root) }
+        #expect(flock(root, LOCK_EX) == 0)
+        let blocked = try Tool.run(arguments("c.db"))
+        #expect(blocked.status == 0 && blocked.stderr.contains("holds the lock on \(out); nothing done"), "\(blocked.stderr)")
+        #expect(scratch.files("out").isEmpty, "nothing written")
+        let shard = try Tool.run(arguments("c-{shard}.db") + ["--shard", "0/2"])
+        #expect(shard.status == 0 && shard.stderr.contains("holds the lock on \(out); nothing done"), "an unsharded run's root: \(shard.stderr)")
+        // Held shared, as another shard holds it: a shard goes ahead.
+        #expect(flock(root, LOCK_SH) == 0)
+        let sharded = try Tool.run(arguments("c-{shard}.db") + ["--shard", "0/2"])
+        #expect(sharded.status == 0 && !sharded.stderr.contains("holds the lock"), "\(sharded.stderr)")
+        #expect(flock(root, LOCK_UN) == 0)
+        for path in scratch.files("out") { try FileManager.default.removeItem(atPath: out + "/" + path) }
+
+        for trial in 0..<3 {
+            let a = "a\(trial).db", b = "b\(trial).db"
+            let first = try RunningTool(arguments(a))
+            usleep(50_000)
+            let second = try Tool.run(arguments(b) + ["--wait"])
+            #expect(first.wait() == 0, "trial \(trial)")
+            #expect(second.status == 0 && !second.stderr.contains("not written by heic2jpg"), "trial \(trial): \(second.stderr)")
+            let converted = try [a, b].map { try Self.sqlite(scratch.sub($0), "SELECT coalesce(sum(converted), 0) FROM runs").first ?? "" }
+            let failed = try [a, b].map { try Self.sqlite(scratch.sub($0), "SELECT count(*) FROM sources WHERE status = 'failed'").first ?? "" }
+            #expect(failed == ["0", "0"], "trial \(trial): \(failed)")
+            #expect(trial > 0 || converted.compactMap(Int.init).reduce(0, +) == 40, "trial \(trial): each file converted once: \(converted)")
+        }
+    }
 }
