@@ -121,7 +121,8 @@ struct CronStateEndToEndTests {
 
         for trial in 0..<3 {
             let a = "a\(trial).db", b = "b\(trial).db"
-            let first = try RunningTool(arguments(a))
+            // Both wait, so whichever takes the root first, the other converts nothing twice and fails nothing.
+            let first = try RunningTool(arguments(a) + ["--wait"])
             usleep(50_000)
             let second = try Tool.run(arguments(b) + ["--wait"])
             #expect(first.wait() == 0, "trial \(trial)")
@@ -131,5 +132,27 @@ struct CronStateEndToEndTests {
             #expect(failed == ["0", "0"], "trial \(trial): \(failed)")
             #expect(trial > 0 || converted.compactMap(Int.init).reduce(0, +) == 40, "trial \(trial): each file converted once: \(converted)")
         }
+    }
+
+    @Test("With --state, the outputs a --no-mark run recorded are the source's own: a default run replaces a collection's NAME.jpg and NAME-2.jpg (before: it failed on its own -2.jpg, on every run)")
+    func recordedOutputsAreOurs() throws {
+        let scratch = TemporaryDirectory()
+        scratch.file("in/c.heic", try StateEndToEndTests.sample("collection-3-images.heic"))
+        let arguments = ["--state", scratch.sub("state.db"), "-o", scratch.sub("out"), scratch.sub("in")]
+        let unmarked = try Tool.run(["--no-mark"] + arguments)
+        #expect(unmarked.status == 0 && scratch.files("out") == ["c-2.jpg", "c-3.jpg", "c.jpg"], "\(unmarked.stderr)")
+        let marked = try Tool.run(arguments + ["-v"])
+        #expect(marked.status == 0 && marked.stderr.contains("updated: \(scratch.sub("in/c.heic"))"), "\(marked.stderr)")
+        #expect(!marked.stderr.contains("not written by heic2jpg"), "\(marked.stderr)")
+        for name in ["c.jpg", "c-2.jpg", "c-3.jpg"] {
+            let bytes = String(decoding: try Data(contentsOf: URL(fileURLWithPath: scratch.sub("out/" + name))), as: UTF8.self)
+            #expect(bytes.contains("h2j:sourceName"), "\(name) now carries the mark")
+        }
+        let again = try Tool.run(arguments)
+        #expect(again.status == 0 && again.stderr.contains("1 skipped"), "\(again.stderr)")
+        // Without the state, nothing vouches for an unmarked file: it stays foreign.
+        #expect(try Tool.run(["--no-mark", "-o", scratch.sub("out2"), scratch.sub("in")]).status == 0)
+        let stateless = try Tool.run(["-o", scratch.sub("out2"), scratch.sub("in")])
+        #expect(stateless.status == 1 && stateless.stderr.contains("not written by heic2jpg"), "\(stateless.stderr)")
     }
 }

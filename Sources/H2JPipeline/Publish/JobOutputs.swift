@@ -13,7 +13,7 @@ import H2JSupport
 ///
 /// The primary goes where the planner decided (its reservation, `replacesExisting`).
 /// Another image's path was known only now: a file already there is replaced only when
-/// it is this source's own (`OutputOwnership`); anything else fails the source, or with
+/// it is this source's own (`OutputOwnership`, the state's record included); anything else fails the source, or with
 /// `--on-conflict suffix` the output moves to the first free `NAME-2-N.jpg`.
 ///
 /// Invariant: every staged file is published or removed before the job ends
@@ -107,7 +107,8 @@ final class JobOutputs {
     /// source fails (`ForeignOutputError`).
     private func target(of file: StagedFile) throws -> (StagedFile, replacing: Bool) {
         guard let existing = try? SourceFile(path: file.path) else { return (file, false) }
-        if OutputOwnership.isOurs(existing, sourceName: job.source.fileName, sourceTimes: sourceTimes, markExpected: options.mark) {
+        if OutputOwnership.isOurs(existing, sourceName: job.source.fileName, sourceTimes: sourceTimes, markExpected: options.mark,
+                                  recorded: job.recordedOutputs.contains(Path.absolute(file.path))) {
             return (file, true)
         }
         guard options.onConflict == .suffix else { throw ForeignOutputError(output: file.path) }
