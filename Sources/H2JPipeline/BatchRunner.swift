@@ -245,6 +245,9 @@ package enum BatchRunner {
                             result = handOff.apply(candidate, record, to: result)
                         }
                         reporter.recordFound([describing(result, candidate)])
+                    case .outputModified(let result):
+                        // Not recorded, nor handed off: the record stays that of the outputs as published.
+                        reporter.recordFound([describing(result, candidate)])
                     case .changed(let record): submit(planner.plan(candidate, refreshing: record), candidate, true)
                     case .new: submit(planner.plan(candidate, replacingOwn: handOff != nil), candidate, false)
                     }

@@ -155,4 +155,37 @@ struct CronStateEndToEndTests {
         let stateless = try Tool.run(["-o", scratch.sub("out2"), scratch.sub("in")])
         #expect(stateless.status == 1 && stateless.stderr.contains("not written by heic2jpg"), "\(stateless.stderr)")
     }
+
+    static func contents(_ path: String) -> Data? { FileManager.default.contents(atPath: path) }
+
+    @Test("An output the user edited with exiftool (a new inode, the mark kept) is skipped with output-modified, in the report and the summary, run after run; only --overwrite replaces it (before: silently replaced)",
+          .enabled(if: ExifTool.isAvailable, "exiftool is not installed"))
+    func editedOutputIsKept() throws {
+        let scratch = TemporaryDirectory()
+        scratch.file("in/a.heic", try StateEndToEndTests.sample("photo-exif-gps-xmp-icc.heic"))
+        let output = scratch.sub("out/a.jpg")
+        let arguments = ["--state", scratch.sub("state.db"), "-o", scratch.sub("out"), "--report", scratch.sub("r.jsonl"), scratch.sub("in")]
+        #expect(try Tool.run(arguments).status == 0)
+        var before = stat()
+        stat(output, &before)
+        let edit = try ExifTool.run(["-overwrite_original", "-Artist=The User", output])
+        #expect(edit.status == 0, "\(edit.stderr)")
+        var after = stat()
+        stat(output, &after)
+        #expect(after.st_ino != before.st_ino, "exiftool writes a new file")
+        let edited = try #require(Self.contents(output))
+        for _ in 0..<2 {
+            let rerun = try Tool.run(arguments)
+            #expect(rerun.status == 0, "\(rerun.stderr)")
+            #expect(rerun.stderr.contains("warning: 1 file: output-modified, \(scratch.sub("in/a.heic")): \(output) was modified since heic2jpg wrote it"), "\(rerun.stderr)")
+            let entry = try #require(try ReportFile(scratch.sub("r.jsonl")).bySource["a.heic"])
+            #expect(entry["status"] as? String == "skipped" && entry["warningCodes"] as? [String] == ["output-modified"], "\(entry)")
+            #expect(Self.contents(output) == edited, "the user's edit is kept")
+        }
+        let replaced = try Tool.run(arguments + ["--overwrite"])
+        #expect(replaced.status == 0 && replaced.stderr.contains("1 updated") && !replaced.stderr.contains("output-modified"), "\(replaced.stderr)")
+        #expect(Self.contents(output) != edited)
+        let settled = try Tool.run(arguments)
+        #expect(settled.status == 0 && settled.stderr.contains("1 skipped") && !settled.stderr.contains("output-modified"), "\(settled.stderr)")
+    }
 }
