@@ -161,7 +161,8 @@ package enum BatchRunner {
             }
             if found { reporter.recordFound([result]) } else { reporter.record(result) }
         }
-        let submit = { (plan: Plan, candidate: Candidate?, refreshing: Bool) in
+        /// `previous`: the state's record of a source converted again (`Verdict.changed`).
+        let submit = { (plan: Plan, candidate: Candidate?, previous: SourceRecord?) in
             let started = StateDatabase.now()
             switch plan {
             case .ignore: break
@@ -178,7 +179,10 @@ package enum BatchRunner {
                                                 "not started: the run stopped (\($0))")
                     } ?? workers.run(job, options: options)
                     job.reservation?.settle(published: result.status == .converted || result.status == .copied)
-                    if refreshing && result.status == .converted { result.status = .updated }
+                    if let previous {
+                        if result.status == .converted { result.status = .updated }
+                        result = StaleOutputs.settle(previous, in: result)
+                    }
                     result.milliseconds = Int((POSIX.monotonicSeconds() - clock) * 1000)
                     finish(candidate, result, started, false)
                 }
@@ -187,7 +191,7 @@ package enum BatchRunner {
         let outputRoot: String? = if case .path(let root) = request.output { root } else { nil }
         let walkInputs = request.inputs.filter { $0 != "-" }
         if request.inputs.contains("-") {
-            submit(planStandardInput(planner, output: request.output ?? .standardStream), nil, false)
+            submit(planStandardInput(planner, output: request.output ?? .standardStream), nil, nil)
         }
         let candidates: AnyIterator<Result<Candidate, WalkError>>
         var listFD: Int32?
@@ -235,7 +239,7 @@ package enum BatchRunner {
             case .success(let candidate) where request.shard.map({ !$0.contains(relativePath: candidate.relativePath) }) == true:
                 continue  // another shard's
             case .success(let candidate) where request.output == .standardStream:
-                submit(planner.planToStandardOutput(candidate), nil, false)
+                submit(planner.planToStandardOutput(candidate), nil, nil)
             case .success(let candidate):
                 do {
                     switch try state?.verdict(for: candidate) ?? .new {
@@ -248,12 +252,12 @@ package enum BatchRunner {
                     case .outputModified(let result):
                         // Not recorded, nor handed off: the record stays that of the outputs as published.
                         reporter.recordFound([describing(result, candidate)])
-                    case .changed(let record): submit(planner.plan(candidate, refreshing: record), candidate, true)
-                    case .new: submit(planner.plan(candidate, replacingOwn: handOff != nil), candidate, false)
+                    case .changed(let record): submit(planner.plan(candidate, refreshing: record), candidate, record)
+                    case .new: submit(planner.plan(candidate, replacingOwn: handOff != nil), candidate, nil)
                     }
                 } catch {
                     reporter.noteStateError(error)
-                    submit(planner.plan(candidate), candidate, false)
+                    submit(planner.plan(candidate), candidate, nil)
                 }
             }
         }

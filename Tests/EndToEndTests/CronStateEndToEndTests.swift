@@ -188,4 +188,46 @@ struct CronStateEndToEndTests {
         let settled = try Tool.run(arguments)
         #expect(settled.status == 0 && settled.stderr.contains("1 skipped") && !settled.stderr.contains("output-modified"), "\(settled.stderr)")
     }
+
+    @Test("Outputs a source no longer has are removed when unchanged, and reported: a collection that became one photo loses its NAME-2.jpg and NAME-3.jpg; --stereo split then mpo swaps NAME-left/right.jpg and NAME.jpg; one the user edited is kept and reported")
+    func staleOutputs() throws {
+        let scratch = TemporaryDirectory()
+        let collection = scratch.file("in/c.heic", try StateEndToEndTests.sample("collection-3-images.heic"))
+        scratch.file("in/s.heic", try StateEndToEndTests.sample("stereo-pair-ster.heic"))
+        let out = scratch.sub("out")
+        let arguments = ["--state", scratch.sub("state.db"), "-o", out, "--report", scratch.sub("r.jsonl"), scratch.sub("in")]
+        #expect(try Tool.run(arguments).status == 0)
+        #expect(scratch.files("out") == ["c-2.jpg", "c-3.jpg", "c.jpg", "s.jpg"])
+        func warnings(_ source: String) throws -> [String: String] {
+            let entry = try #require(try ReportFile(scratch.sub("r.jsonl")).bySource[source])
+            let codes = entry["warningCodes"] as? [String] ?? [], messages = entry["warnings"] as? [String] ?? []
+            return Dictionary(zip(codes, messages), uniquingKeysWith: { $0 + "\n" + $1 })
+        }
+
+        #expect(FileManager.default.createFile(atPath: collection, contents: Data(try StateEndToEndTests.sample("monochrome.heic"))))
+        let fewer = try Tool.run(arguments)
+        #expect(fewer.status == 0 && fewer.stderr.contains("1 updated"), "\(fewer.stderr)")
+        #expect(scratch.files("out") == ["c.jpg", "s.jpg"], "the collection's other images are gone")
+        #expect(try warnings("c.heic")["stale-output-removed"] == "removed 2 outputs \(collection) no longer has, unchanged since heic2jpg wrote them: \(out)/c-2.jpg, \(out)/c-3.jpg")
+        #expect(fewer.stderr.contains("stale-output-removed"), "in the summary: \(fewer.stderr)")
+
+        let split = try Tool.run(arguments + ["--stereo", "split"])
+        #expect(split.status == 0, "\(split.stderr)")
+        #expect(scratch.files("out") == ["c.jpg", "s-left.jpg", "s-right.jpg"], "the MPO is gone")
+        #expect(try warnings("s.heic")["stale-output-removed"]?.hasSuffix(": \(out)/s.jpg") == true)
+
+        let edit = try ExifTool.run(["-overwrite_original", "-Artist=The User", out + "/s-right.jpg"])
+        #expect(edit.status == 0)
+        let edited = try #require(Self.contents(out + "/s-right.jpg"))
+        // --overwrite: the edited output is not an output of the MPO conversion: kept, and said.
+        let mpo = try Tool.run(arguments + ["--overwrite"])
+        #expect(mpo.status == 0, "\(mpo.stderr)")
+        #expect(scratch.files("out") == ["c.jpg", "s-right.jpg", "s.jpg"], "the unchanged left view is gone, the edited right view kept")
+        #expect(Self.contents(out + "/s-right.jpg") == edited)
+        let stereo = try warnings("s.heic")
+        #expect(stereo["stale-output-removed"]?.hasSuffix(": \(out)/s-left.jpg") == true, "\(stereo)")
+        #expect(stereo["stale-output-kept"]?.contains("\(out)/s-right.jpg, an output \(scratch.sub("in/s.heic")) no longer has, is kept: it was modified since heic2jpg wrote it") == true, "\(stereo)")
+        let settled = try Tool.run(arguments)
+        #expect(settled.status == 0 && settled.stderr.contains("2 skipped") && !settled.stderr.contains("stale-output"), "\(settled.stderr)")
+    }
 }

@@ -125,7 +125,8 @@ package final class RunState: @unchecked Sendable {
                                   outputs: outputs)
         // Only a conversion of this run has looked inside the source (a planner's skip has not).
         record.complete = [.converted, .updated, .copied].contains(result.status) && !outputs.isEmpty
-            && result.warnings.allSatisfy { $0.code == .contentNotConverted } && result.notCarried.isEmpty && carriesMetadata
+            && result.warnings.allSatisfy { $0.code == .contentNotConverted || Warning.Code.aboutOtherFiles.contains($0.code) }
+            && result.notCarried.isEmpty && carriesMetadata
         record.width = result.width
         record.height = result.height
         try database.record(record, run: run)
