@@ -61,7 +61,7 @@ final class SQLiteConnection {
         }
         guard code == SQLITE_OK, let opened else {
             let message = opened.map { String(cString: sqlite3_errmsg($0)) } ?? "cannot open: code \(code)"
-            let systemErrno = opened.map { sqlite3_system_errno($0) } ?? 0
+            let systemErrno = opened.map { Self.systemErrno($0, code) } ?? 0
             sqlite3_close(opened)
             throw StateError(path: path, code: code, message: message, systemErrno: systemErrno)
         }
@@ -83,7 +83,7 @@ final class SQLiteConnection {
         guard code == SQLITE_OK else {
             let message = error.map { String(cString: $0) } ?? "code \(code)"
             sqlite3_free(error)
-            throw StateError(path: path, code: sqlite3_extended_errcode(handle), message: message, systemErrno: sqlite3_system_errno(handle))
+            throw StateError(path: path, code: code, message: message, systemErrno: Self.systemErrno(handle, code))
         }
     }
 
@@ -144,8 +144,16 @@ final class SQLiteConnection {
     }
 
     private func failure() -> StateError {
-        StateError(path: path, code: sqlite3_extended_errcode(handle), message: String(cString: sqlite3_errmsg(handle)),
-                   systemErrno: sqlite3_system_errno(handle))
+        let code = sqlite3_extended_errcode(handle)
+        return StateError(path: path, code: code, message: String(cString: sqlite3_errmsg(handle)),
+                          systemErrno: Self.systemErrno(handle, code))
+    }
+
+    /// The errno of the system call behind a failure whose code says one failed (I/O, a
+    /// full disk, a file that cannot be opened or written); 0 otherwise, since SQLite
+    /// keeps the last errno of calls it handled itself too.
+    private static func systemErrno(_ handle: OpaquePointer, _ code: Int32) -> Int32 {
+        [SQLITE_IOERR, SQLITE_FULL, SQLITE_CANTOPEN, SQLITE_READONLY].contains(code & 0xFF) ? sqlite3_system_errno(handle) : 0
     }
 
     /// SQLITE_TRANSIENT: SQLite copies a bound value before the call returns.
