@@ -230,4 +230,20 @@ struct CronStateEndToEndTests {
         let settled = try Tool.run(arguments)
         #expect(settled.status == 0 && settled.stderr.contains("2 skipped") && !settled.stderr.contains("stale-output"), "\(settled.stderr)")
     }
+
+    @Test("--on-conflict suffix: an other image suffixed beside a foreign file (NAME-2-1.jpg) is replaced there when its source changes, not moved on to NAME-2-2.jpg")
+    func suffixedOtherImageStays() throws {
+        let scratch = TemporaryDirectory()
+        let collection = scratch.file("in/c.heic", try StateEndToEndTests.sample("collection-3-images.heic"))
+        let foreign = scratch.file("out/c-2.jpg", Array("the user's own file".utf8))
+        let arguments = ["--on-conflict", "suffix", "--state", scratch.sub("state.db"), "-o", scratch.sub("out"), scratch.sub("in")]
+        #expect(try Tool.run(arguments).status == 0)
+        #expect(scratch.files("out") == ["c-2-1.jpg", "c-2.jpg", "c-3.jpg", "c.jpg"])
+        var times = [timespec(tv_sec: 1_600_000_000, tv_nsec: 0), timespec(tv_sec: 1_600_000_000, tv_nsec: 0)]
+        #expect(utimensat(AT_FDCWD, collection, &times, 0) == 0, "the source changed")
+        let rerun = try Tool.run(arguments)
+        #expect(rerun.status == 0 && rerun.stderr.contains("1 updated") && !rerun.stderr.contains("stale-output"), "\(rerun.stderr)")
+        #expect(scratch.files("out") == ["c-2-1.jpg", "c-2.jpg", "c-3.jpg", "c.jpg"])
+        #expect(Self.contents(foreign) == Data("the user's own file".utf8))
+    }
 }
