@@ -77,32 +77,34 @@ package enum BatchRunner {
         var locks: [RunLock] = []
         do {
             if let state = request.stateFile, !request.options.dryRun {
-                locks.append(try RunLock(path: state + ".lock", wait: request.waitSeconds))
+                do {
+                    locks.append(try RunLock(path: state + ".lock", wait: request.waitSeconds))
+                } catch let error as SystemError {
+                    // Without a lock a state could be shared by two runs: that fails the run.
+                    var summary = RunSummary()
+                    summary.stateError = "--state \(state): cannot take the run lock \(state).lock: \(error)"
+                    // A full or read-only disk under the state: 75, for a rerun once there is room.
+                    if ErrorCode(classifying: error).isExhaustion { summary.stoppedBy = summary.stateError }
+                    POSIX.writeLine("error: \(summary.stateError ?? "")", to: STDERR_FILENO)
+                    return summary
+                }
             }
             for root in outputRoots(request) {
                 do {
                     locks.append(try RunLock(path: root, wait: request.waitSeconds, shared: request.shard != nil))
                 } catch let error as SystemError {
-                    // A directory that cannot be locked (a file system without flock) does not stop the run.
-                    POSIX.writeLine("warning: cannot lock the output directory \(root): \(error); going on without that lock", to: STDERR_FILENO)
+                    // A directory that cannot be locked (NFS takes no exclusive flock on a directory) does
+                    // not stop the run; said unless --quiet, so that such a cron job stays silent.
+                    if request.verbosity != .quiet {
+                        POSIX.writeLine("warning: cannot lock the output directory \(root): \(error); going on without that lock", to: STDERR_FILENO)
+                    }
                 }
             }
-        } catch let busy as RunLock.Busy {
-            // Not a failure: cron's next run will do the work. Said unless --quiet.
-            if request.verbosity != .quiet { POSIX.writeLine("heic2jpg: \(busy); nothing done", to: STDERR_FILENO) }
-            return RunSummary()
         } catch {
-            // Without a lock a state could be shared by two runs: that fails the run.
-            guard let state = request.stateFile else {
-                POSIX.writeLine("warning: cannot lock the output directory: \(error); going on without the lock", to: STDERR_FILENO)
-                return run(request, publisher: publisher, workers: workers, interruption: interruption, locks: locks)
-            }
-            var summary = RunSummary()
-            summary.stateError = "--state \(state): cannot take the run lock \(state).lock: \(error)"
-            // A full or read-only disk under the state: 75, for a rerun once there is room.
-            if ErrorCode(classifying: error).isExhaustion { summary.stoppedBy = summary.stateError }
-            POSIX.writeLine("error: \(summary.stateError ?? "")", to: STDERR_FILENO)
-            return summary
+            // `RunLock.Busy`, the one error left: not a failure, cron's next run will do the
+            // work. Said unless --quiet.
+            if request.verbosity != .quiet { POSIX.writeLine("heic2jpg: \(error); nothing done", to: STDERR_FILENO) }
+            return RunSummary()
         }
         return run(request, publisher: publisher, workers: workers, interruption: interruption, locks: locks)
     }
