@@ -53,6 +53,15 @@ struct CronStateEndToEndTests {
         #expect(rerun.status == 0, "\(rerun.stderr)")
         #expect(try Self.sqlite(state, "SELECT count(*) FROM sources WHERE cast(path AS text) LIKE 'd_/%'") == ["40"])
 
+        // Full before the run starts: 75 too (before: exit 1), and nothing converted.
+        let left = try ChildProcess.run("/bin/df", ["-k", "--output=avail", disk]).stdoutText.split(separator: "\n").last
+        scratch.file("disk/filler", [UInt8](repeating: 0, count: try #require(left.flatMap { Int($0.trimmingCharacters(in: .whitespaces)) }) * 1024))
+        scratch.file("more/b.heic", try StateEndToEndTests.sample("monochrome.heic"))
+        let startFull = try Tool.run(["--state", state, "-o", scratch.sub("more-out"), scratch.sub("more")])
+        #expect(startFull.status == 75 && (startFull.stderr.contains("disk is full") || startFull.stderr.contains("No space left on device")), "\(startFull.stderr)")
+        #expect(!scratch.exists("more-out/b.jpg"))
+        try FileManager.default.removeItem(atPath: scratch.sub("disk/filler"))
+
         #expect(try ChildProcess.run("/bin/mount", ["-o", "remount,ro", disk]).status == 0)
         let readOnly = try Tool.run(["--state", state, "-o", scratch.sub("out2"), scratch.sub("in")])
         #expect(readOnly.status == 75, "\(readOnly.stderr)")
