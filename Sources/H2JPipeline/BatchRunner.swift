@@ -285,11 +285,11 @@ package enum BatchRunner {
         return result
     }
 
-    /// The output roots the run writes into, each locked (`RunLock`) after the state:
-    /// the `-o` directory (created first, if it can be), or, with outputs beside their sources, each
-    /// directory input (a listed or named file's directory is not a root of the run's).
-    /// In path order, so that two runs always take them in the same order. None for a
-    /// dry run or stdout.
+    /// The output roots the run writes into, each locked (`RunLock`) after the state: the
+    /// `-o` directory (created first, if it can be), or, with outputs beside their
+    /// sources, each directory input (a listed or named file's directory is not a root of
+    /// the run's). In path order, so that two runs always take them in the same order.
+    /// None for a dry run or stdout.
     static func outputRoots(_ request: BatchRequest) -> [String] {
         guard !request.options.dryRun else { return [] }
         switch request.output {
