@@ -74,31 +74,47 @@ package enum BatchRunner {
     /// With another run holding the lock, nothing is done and the summary is empty.
     package static func run(_ request: BatchRequest, publisher: OutputPublisher, workers: WorkerSupervisor,
                             interruption: RunInterruption = RunInterruption()) -> RunSummary {
-        let lock: RunLock?
+        var locks: [RunLock] = []
         do {
-            lock = try takeLock(request)
-        } catch let busy as RunLock.Busy {
-            // Not a failure: cron's next run will do the work. Said unless --quiet.
-            if request.verbosity != .quiet { POSIX.writeLine("heic2jpg: \(busy); nothing done", to: STDERR_FILENO) }
-            return RunSummary()
-        } catch {
-            // Without a lock a state could be shared by two runs: that fails the run.
-            guard let state = request.stateFile else {
-                POSIX.writeLine("warning: cannot lock the output directory: \(error); going on without the lock", to: STDERR_FILENO)
-                return run(request, publisher: publisher, workers: workers, interruption: interruption, lock: nil)
+            if let state = request.stateFile, !request.options.dryRun {
+                do {
+                    // Created like an output root, so a recipe on a fresh volume needs no mkdir.
+                    try OutputPublisher.makeDirectories(Path.parent(state), mirroring: nil)
+                    locks.append(try RunLock(path: state + ".lock", wait: request.waitSeconds))
+                } catch where !(error is RunLock.Busy) {
+                    // Without a lock a state could be shared by two runs: that fails the run.
+                    var summary = RunSummary()
+                    summary.stateError = "--state \(state): cannot take the run lock \(state).lock: \(error)"
+                    // A full or read-only disk under the state: 75, for a rerun once there is room.
+                    if ErrorCode(classifying: error).isExhaustion { summary.stoppedBy = summary.stateError }
+                    POSIX.writeLine("error: \(summary.stateError ?? "")", to: STDERR_FILENO)
+                    return summary
+                }
             }
-            var summary = RunSummary()
-            summary.stateError = "--state \(state): cannot take the run lock \(state).lock: \(error)"
-            POSIX.writeLine("error: \(summary.stateError ?? "")", to: STDERR_FILENO)
-            return summary
+            for root in outputRoots(request) {
+                do {
+                    locks.append(try RunLock(path: root, wait: request.waitSeconds, shared: request.shard != nil))
+                } catch let error as SystemError {
+                    // A directory that cannot be locked (NFS takes no exclusive flock on a directory) does
+                    // not stop the run; said unless --quiet, so that such a cron job stays silent.
+                    if request.verbosity != .quiet {
+                        POSIX.writeLine("warning: cannot lock the output directory \(root): \(error); going on without that lock", to: STDERR_FILENO)
+                    }
+                }
+            }
+        } catch {
+            // `RunLock.Busy`, the one error left: not a failure, cron's next run will do the
+            // work. Said unless --quiet.
+            if request.verbosity != .quiet { POSIX.writeLine("heic2jpg: \(error); nothing done", to: STDERR_FILENO) }
+            return RunSummary()
         }
-        return run(request, publisher: publisher, workers: workers, interruption: interruption, lock: lock)
+        return run(request, publisher: publisher, workers: workers, interruption: interruption, locks: locks)
     }
 
-    /// The run itself, holding `lock` (or none) until it returns.
+    /// The run itself, holding `locks` until it returns.
     private static func run(_ request: BatchRequest, publisher: OutputPublisher, workers: WorkerSupervisor,
-                            interruption: RunInterruption, lock: RunLock?) -> RunSummary {
-        defer { withExtendedLifetime(lock) {} }
+                            interruption: RunInterruption, locks: [RunLock]) -> RunSummary {
+        defer { withExtendedLifetime(locks) {} }
         var reportFD: Int32?
         var reportFailure: String?
         switch request.report {
@@ -125,7 +141,7 @@ package enum BatchRunner {
             if let damage = state?.database.damage { POSIX.writeLine("warning: --state \(damage)", to: STDERR_FILENO) }
             if request.handOff != nil { try state?.database.makeCommitsDurable() }
         } catch {
-            reporter.record(.failed(source: "--state", output: nil, .stateUnusable, error.description))
+            reporter.record(.failed(source: "--state", output: nil, ErrorCode(classifying: error), error.description))
             return reporter.finish()
         }
 
@@ -150,7 +166,8 @@ package enum BatchRunner {
             }
             if found { reporter.recordFound([result]) } else { reporter.record(result) }
         }
-        let submit = { (plan: Plan, candidate: Candidate?, refreshing: Bool) in
+        /// `previous`: the state's record of a source converted again (`Verdict.changed`).
+        let submit = { (plan: Plan, candidate: Candidate?, previous: SourceRecord?) in
             let started = StateDatabase.now()
             switch plan {
             case .ignore: break
@@ -167,7 +184,10 @@ package enum BatchRunner {
                                                 "not started: the run stopped (\($0))")
                     } ?? workers.run(job, options: options)
                     job.reservation?.settle(published: result.status == .converted || result.status == .copied)
-                    if refreshing && result.status == .converted { result.status = .updated }
+                    if let previous {
+                        if result.status == .converted { result.status = .updated }
+                        result = StaleOutputs.settle(previous, in: result)
+                    }
                     result.milliseconds = Int((POSIX.monotonicSeconds() - clock) * 1000)
                     finish(candidate, result, started, false)
                 }
@@ -176,7 +196,7 @@ package enum BatchRunner {
         let outputRoot: String? = if case .path(let root) = request.output { root } else { nil }
         let walkInputs = request.inputs.filter { $0 != "-" }
         if request.inputs.contains("-") {
-            submit(planStandardInput(planner, output: request.output ?? .standardStream), nil, false)
+            submit(planStandardInput(planner, output: request.output ?? .standardStream), nil, nil)
         }
         let candidates: AnyIterator<Result<Candidate, WalkError>>
         var listFD: Int32?
@@ -224,7 +244,7 @@ package enum BatchRunner {
             case .success(let candidate) where request.shard.map({ !$0.contains(relativePath: candidate.relativePath) }) == true:
                 continue  // another shard's
             case .success(let candidate) where request.output == .standardStream:
-                submit(planner.planToStandardOutput(candidate), nil, false)
+                submit(planner.planToStandardOutput(candidate), nil, nil)
             case .success(let candidate):
                 do {
                     switch try state?.verdict(for: candidate) ?? .new {
@@ -234,12 +254,15 @@ package enum BatchRunner {
                             result = handOff.apply(candidate, record, to: result)
                         }
                         reporter.recordFound([describing(result, candidate)])
-                    case .changed(let record): submit(planner.plan(candidate, refreshing: record), candidate, true)
-                    case .new: submit(planner.plan(candidate, replacingOwn: handOff != nil), candidate, false)
+                    case .outputModified(let result):
+                        // Not recorded, nor handed off: the record stays that of the outputs as published.
+                        reporter.recordFound([describing(result, candidate)])
+                    case .changed(let record): submit(planner.plan(candidate, refreshing: record), candidate, record)
+                    case .new: submit(planner.plan(candidate, replacingOwn: handOff != nil), candidate, nil)
                     }
                 } catch {
                     reporter.noteStateError(error)
-                    submit(planner.plan(candidate), candidate, false)
+                    submit(planner.plan(candidate), candidate, nil)
                 }
             }
         }
@@ -265,19 +288,25 @@ package enum BatchRunner {
         return result
     }
 
-    /// The run's lock (`RunLock`): on `STATE.lock` with `--state`, else on the output
-    /// directory; none for a dry run, stdout, or outputs beside their sources. The
-    /// directory of the state (and of its lock) is created like an output root, so a
-    /// recipe on a fresh volume needs no `mkdir`.
-    static func takeLock(_ request: BatchRequest) throws -> RunLock? {
-        guard !request.options.dryRun else { return nil }
-        if let state = request.stateFile {
-            try OutputPublisher.makeDirectories(Path.parent(state), mirroring: nil)
-            return try RunLock(path: state + ".lock", wait: request.waitSeconds)
+    /// The output roots the run writes into, each locked (`RunLock`) after the state: the
+    /// `-o` directory (created first, if it can be), or, with outputs beside their
+    /// sources, each directory input (a listed or named file's directory is not a root of
+    /// the run's). In path order, so that two runs always take them in the same order.
+    /// None for a dry run or stdout.
+    static func outputRoots(_ request: BatchRequest) -> [String] {
+        guard !request.options.dryRun else { return [] }
+        switch request.output {
+        case .path(let root):
+            // One that cannot be made cannot be locked either: the warning, then each output, say why.
+            try? OutputPublisher.makeDirectories(root, mirroring: nil)
+            return [root]
+        case .standardStream:
+            return []
+        case nil:
+            guard request.filesFrom == nil else { return [] }
+            let roots = request.inputs.filter { $0 != "-" && Path.isDirectory($0) }.map { POSIX.realPath($0) ?? $0 }
+            return Set(roots).sorted { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) }
         }
-        guard case .path(let root) = request.output else { return nil }
-        try OutputPublisher.makeDirectories(root, mirroring: nil)
-        return try RunLock(path: root, wait: request.waitSeconds)
     }
 
     /// Whether a directory's output claims may be dropped once the walk leaves it: only

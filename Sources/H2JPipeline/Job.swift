@@ -43,19 +43,23 @@ package struct Job: Sendable, Equatable {
     /// The planner found this source's own earlier output at the path and `--overwrite`
     /// asks to replace it; otherwise publishing never replaces a file.
     package let replacesExisting: Bool
+    /// `--state`: the absolute paths the state records as this source's outputs, each its
+    /// own with or without a mark (`OutputOwnership`), another image's included.
+    package let recordedOutputs: Set<String>
 
     package init(source: Endpoint, output: Endpoint, action: Action, bytes: [UInt8]? = nil,
-                reservation: OutputReservation? = nil, replacesExisting: Bool = false) {
+                reservation: OutputReservation? = nil, replacesExisting: Bool = false, recordedOutputs: Set<String> = []) {
         self.source = source
         self.output = output
         self.action = action
         self.bytes = bytes
         self.reservation = reservation
         self.replacesExisting = replacesExisting
+        self.recordedOutputs = recordedOutputs
     }
 
     package static func == (a: Job, b: Job) -> Bool {
         a.source == b.source && a.output == b.output && a.action == b.action && a.bytes == b.bytes
-            && a.reservation === b.reservation && a.replacesExisting == b.replacesExisting
+            && a.reservation === b.reservation && a.replacesExisting == b.replacesExisting && a.recordedOutputs == b.recordedOutputs
     }
 }

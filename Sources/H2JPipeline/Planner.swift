@@ -123,7 +123,7 @@ package final class Planner {
         }
         if options.dryRun { return .done(ConversionResult(source: source.display, output: output.display, status: .planned)) }
         return .job(Job(source: source, output: output, action: action, bytes: bytes, reservation: reservation,
-                        replacesExisting: replacing))
+                        replacesExisting: replacing, recordedOutputs: Set(refreshing?.outputs.map(\.path) ?? [])))
     }
 
     /// What an existing output must show to be this source's (`OutputOwnership`), and
@@ -136,12 +136,9 @@ package final class Planner {
         /// This source's own existing output is replaced, not skipped.
         let replacesOwn: Bool
 
-        /// The state records `existing` (at `path`) as this source's output.
-        func recorded(_ path: String, _ existing: SourceFile) -> Bool {
-            let absolute = Path.absolute(path)
-            return refreshing?.outputs.contains {
-                $0.path == absolute && $0.size == existing.size && $0.inode == Int(existing.info.st_ino)
-            } ?? false
+        /// The state records `path` as this source's output.
+        func recorded(_ path: String) -> Bool {
+            refreshing?.recordsOutput(at: path) ?? false
         }
     }
 
@@ -210,9 +207,8 @@ package final class Planner {
         if let prefix = try? existing.prefix(ImageFormat.sniffLength), ImageFormat.sniff(prefix).isHEIF {
             return refuse(.outputHoldsHEIF, "output \(output) exists and holds HEIF data; refusing to overwrite what may be a source")
         }
-        guard ownership.recorded(output, existing)
-                || OutputOwnership.isOurs(existing, sourceName: ownership.name, sourceTimes: ownership.times,
-                                          markExpected: ownership.markExpected) else { return .foreign }
+        guard OutputOwnership.isOurs(existing, sourceName: ownership.name, sourceTimes: ownership.times,
+                                     markExpected: ownership.markExpected, recorded: ownership.recorded(output)) else { return .foreign }
         guard options.overwrite || ownership.replacesOwn else {
             return .refused(.done(ConversionResult(source: sourceName, output: output, status: .skipped,
                                                    reason: "output exists (use --overwrite to replace it)")))

@@ -110,11 +110,14 @@ package final class Reporter: @unchecked Sendable {
         showProgress()
     }
 
-    /// A state database failure during the run (the conversions go on; the run fails).
-    /// The first is printed and kept in the summary.
+    /// A state database failure during the run (the run fails). The first is printed
+    /// and kept in the summary. One that means a resource ran out under the state (a full
+    /// or read-only disk) also stops the run, as an output disk does: no conversion goes
+    /// on unrecorded.
     package func noteStateError(_ error: any Error) {
         lock.lock()
         defer { lock.unlock() }
+        if summary.stoppedBy == nil, ErrorCode(classifying: error).isExhaustion { summary.stoppedBy = "\(error)" }
         guard summary.stateError == nil else { return }
         summary.stateError = "\(error)"
         clearProgress()

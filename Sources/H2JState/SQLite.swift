@@ -5,14 +5,33 @@ import CSQLite
 import H2JSupport
 
 /// Why the state database could not do something: SQLite's result code and message,
-/// and the file.
+/// the errno of the system call that failed (when one did), and the file.
 package struct StateError: Error, Equatable, CustomStringConvertible {
     package let path: String
     /// SQLite's (extended) result code; 0 for our own checks.
     package let code: Int32
     package let message: String
+    /// `sqlite3_system_errno` after the failure; 0 when no system call failed.
+    package var systemErrno: Int32 = 0
 
-    package var description: String { "state \(path): \(message)" }
+    package init(path: String, code: Int32, message: String, systemErrno: Int32 = 0) {
+        self.path = path
+        self.code = code
+        self.message = message
+        self.systemErrno = systemErrno
+    }
+
+    package var description: String { "state \(path): \(message)" + (systemErrno != 0 ? " (\(POSIX.describe(systemErrno)))" : "") }
+
+    /// The errno that says a resource ran out under the state, if one did: ENOSPC for
+    /// SQLITE_FULL; EROFS for SQLITE_READONLY on a file system mounted read-only (SQLite
+    /// opens such a file read-only and reports its first write that way); otherwise the
+    /// failed call's own errno. The run stops on these (exit 75), as for an output disk.
+    package var resourceErrno: Int32? {
+        if code & 0xFF == SQLITE_FULL { return ENOSPC }
+        if [SQLITE_READONLY, SQLITE_CANTOPEN, SQLITE_IOERR].contains(code & 0xFF), POSIX.isOnReadOnlyFileSystem(path) { return EROFS }
+        return systemErrno != 0 ? systemErrno : nil
+    }
 }
 
 /// A value bound to, or read from, an SQL statement. Paths are blobs: they are bytes.
@@ -42,8 +61,9 @@ final class SQLiteConnection {
         }
         guard code == SQLITE_OK, let opened else {
             let message = opened.map { String(cString: sqlite3_errmsg($0)) } ?? "cannot open: code \(code)"
+            let systemErrno = opened.map { Self.systemErrno($0, code) } ?? 0
             sqlite3_close(opened)
-            throw StateError(path: path, code: code, message: message)
+            throw StateError(path: path, code: code, message: message, systemErrno: systemErrno)
         }
         self.path = path
         handle = opened
@@ -63,7 +83,7 @@ final class SQLiteConnection {
         guard code == SQLITE_OK else {
             let message = error.map { String(cString: $0) } ?? "code \(code)"
             sqlite3_free(error)
-            throw StateError(path: path, code: code, message: message)
+            throw StateError(path: path, code: code, message: message, systemErrno: Self.systemErrno(handle, code))
         }
     }
 
@@ -124,7 +144,16 @@ final class SQLiteConnection {
     }
 
     private func failure() -> StateError {
-        StateError(path: path, code: sqlite3_extended_errcode(handle), message: String(cString: sqlite3_errmsg(handle)))
+        let code = sqlite3_extended_errcode(handle)
+        return StateError(path: path, code: code, message: String(cString: sqlite3_errmsg(handle)),
+                          systemErrno: Self.systemErrno(handle, code))
+    }
+
+    /// The errno of the system call behind a failure whose code says one failed (I/O, a
+    /// full disk, a file that cannot be opened or written); 0 otherwise, since SQLite
+    /// keeps the last errno of calls it handled itself too.
+    private static func systemErrno(_ handle: OpaquePointer, _ code: Int32) -> Int32 {
+        [SQLITE_IOERR, SQLITE_FULL, SQLITE_CANTOPEN, SQLITE_READONLY].contains(code & 0xFF) ? sqlite3_system_errno(handle) : 0
     }
 
     /// SQLITE_TRANSIENT: SQLite copies a bound value before the call returns.

@@ -12,9 +12,11 @@ import H2JSupport
 /// call and never holds back the writer's checkpoints), and holds the run's table of
 /// directories met.
 ///
-/// Opening checks integrity (`PRAGMA quick_check`). A damaged file is never silently
-/// recreated: it is moved aside (`FILE.damaged-<time>`, with its `-wal` and `-shm`),
-/// a new state is started, and `damage` says what happened, for the run to report.
+/// Opening checks integrity (`PRAGMA quick_check`). A damaged file (one that fails the
+/// check, is not a database, is empty, or cannot be read) is never silently recreated:
+/// it is moved aside (`FILE.damaged-<time>`, with its `-wal` and `-shm`), a new state
+/// is started, and `damage` says what happened, for the run to report. (SQLite itself
+/// would take a 0-byte file for a new, empty database, losing the history unsaid.)
 package final class StateDatabase: @unchecked Sendable {
     package let path: String
     /// Why the previous file was moved aside, when it was.
@@ -28,7 +30,8 @@ package final class StateDatabase: @unchecked Sendable {
         self.path = path
         var damage: String?
         var opened: SQLiteConnection
-        do {
+        do throws(StateError) {
+            if let unusable = Self.unusableFile(path) { throw StateError(path: path, code: 0, message: unusable) }
             opened = try Self.openChecked(path)
         } catch where error.code == 0 || [SQLITE_CORRUPT, SQLITE_NOTADB].contains(error.code & 0xFF) {
             let aside = path + ".damaged-\(POSIX.utcTime(compact: true))"
@@ -45,6 +48,19 @@ package final class StateDatabase: @unchecked Sendable {
         reader = try SQLiteConnection(path: path, create: false)
         try migrate()
         try reader.execute("CREATE TEMP TABLE seen_dirs (root BLOB NOT NULL, dir BLOB NOT NULL, PRIMARY KEY (root, dir)) WITHOUT ROWID")
+    }
+
+    /// Why the file at `path` cannot be a state before SQLite opens it: it is empty, or
+    /// its first page cannot be read. nil when it can be, or when nothing is there.
+    private static func unusableFile(_ path: String) -> String? {
+        guard let info = POSIX.fileInfo(path), info.st_mode & S_IFMT == S_IFREG else { return nil }
+        if info.st_size == 0 { return "it is empty (0 bytes)" }
+        let fd = POSIX.openFile(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return "it cannot be read: \(POSIX.lastError())" }
+        defer { close(fd) }
+        var header = [UInt8](repeating: 0, count: 100)
+        guard pread(fd, &header, header.count, 0) >= 0 else { return "it cannot be read: \(POSIX.lastError())" }
+        return nil
     }
 
     /// Opens `path` and checks it; a check that fails is an error with code 0.

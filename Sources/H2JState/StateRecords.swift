@@ -1,3 +1,5 @@
+import H2JSupport
+
 /// What the state knows of one source: where it is, what it was when it was converted,
 /// how that ended, and its outputs.
 package struct SourceRecord: Equatable, Sendable {
@@ -41,6 +43,12 @@ package struct SourceRecord: Equatable, Sendable {
         self.startedNanoseconds = startedNanoseconds
         self.finishedNanoseconds = finishedNanoseconds
         self.outputs = outputs
+    }
+
+    /// Whether an output at `path` (relative or absolute) is recorded for this source.
+    package func recordsOutput(at path: String) -> Bool {
+        let absolute = Path.absolute(path)
+        return outputs.contains { $0.path == absolute }
     }
 
     /// A relative path's bytes split at its last `/` into its directory (empty for a

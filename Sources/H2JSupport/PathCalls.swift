@@ -127,6 +127,17 @@ extension POSIX {
         close(fd)
     }
 
+    /// Whether the file system holding `path` (or, when it does not exist, its directory)
+    /// is mounted read-only (`fstatvfs`'s `ST_RDONLY`).
+    package static func isOnReadOnlyFileSystem(_ path: String) -> Bool {
+        var fd = openFile(path, O_PATH | O_CLOEXEC)
+        if fd < 0 { fd = openFile(Path.parent(path), O_PATH | O_CLOEXEC) }
+        guard fd >= 0 else { return false }
+        defer { close(fd) }
+        var info = statvfs()
+        return fstatvfs(fd, &info) == 0 && info.f_flag & UInt(ST_RDONLY) != 0
+    }
+
     /// `realpath(3)` (for paths up to PATH_MAX, which is what command-line inputs are).
     package static func realPath(_ path: String) -> String? {
         let resolved = withCString(PathBytes.bytes(path)) { realpath($0, nil) }

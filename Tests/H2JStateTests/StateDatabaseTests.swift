@@ -97,6 +97,24 @@ struct StateDatabaseTests {
         #expect(try state.schemaVersion == StateSchema.currentVersion)
     }
 
+    @Test("An empty (0-byte) state file is damaged, not a new database: moved aside and reported")
+    func emptyFileIsDamaged() throws {
+        let scratch = TemporaryDirectory()
+        let path = scratch.file("state.db", [])
+        let state = try StateDatabase(path: path)
+        #expect(state.damage?.hasPrefix("\(path) was damaged (it is empty (0 bytes)); it was moved to \(path).damaged-") == true, "\(state.damage ?? "")")
+        #expect(scratch.files().contains { $0.hasPrefix("state.db.damaged-") })
+        #expect(try state.schemaVersion == StateSchema.currentVersion)
+    }
+
+    @Test("A full disk is ENOSPC, whatever SQLite's message; other failures name no resource")
+    func resourceErrno() {
+        #expect(StateError(path: "/s.db", code: SQLITE_FULL, message: "database or disk is full").resourceErrno == ENOSPC)
+        #expect(StateError(path: "/s.db", code: SQLITE_IOERR | (3 << 8), message: "disk I/O error", systemErrno: EDQUOT).resourceErrno == EDQUOT)
+        #expect(StateError(path: "/s.db", code: SQLITE_CORRUPT, message: "malformed").resourceErrno == nil)
+        #expect(StateError(path: "/s.db", code: 0, message: "integrity check: bad").resourceErrno == nil)
+    }
+
     @Test("A state from a newer heic2jpg (a higher schema version) is refused and left as it is")
     func newerSchema() throws {
         let scratch = TemporaryDirectory()

@@ -6,6 +6,7 @@ import H2JContainer
 import H2JJPEG
 import H2JJPEGCodec
 import H2JLibheif
+import H2JState
 import H2JSupport
 import H2JTiles
 import H2JUncompressed
@@ -64,7 +65,8 @@ package enum ErrorCode: String, Sendable, CaseIterable {
     case outputNotOurs = "output-not-ours"
     /// The `--report` file could not be opened.
     case reportUnwritable = "report-unwritable"
-    /// The `--state` database could not be opened (or is from a newer heic2jpg).
+    /// The `--state` database could not be opened (or is from a newer heic2jpg). A full
+    /// or read-only disk under it is `disk-full` or `out-of-resources` instead.
     case stateUnusable = "state-unusable"
     /// An error this table does not classify: a gap in the table, to be reported as a bug.
     case unclassified
@@ -89,6 +91,7 @@ package enum ErrorCode: String, Sendable, CaseIterable {
         case is ForeignOutputError: self = .outputNotOurs
         case is PublishInterrupted: self = .interrupted
         case let error as WriteError: self = Self(errno: error.errno, otherwise: .writeFailed)
+        case let error as StateError: self = Self(errno: error.resourceErrno, otherwise: .stateUnusable)
         default: self = .unclassified
         }
     }

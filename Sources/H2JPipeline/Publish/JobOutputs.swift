@@ -13,7 +13,7 @@ import H2JSupport
 ///
 /// The primary goes where the planner decided (its reservation, `replacesExisting`).
 /// Another image's path was known only now: a file already there is replaced only when
-/// it is this source's own (`OutputOwnership`); anything else fails the source, or with
+/// it is this source's own (`OutputOwnership`, the state's record included); anything else fails the source, or with
 /// `--on-conflict suffix` the output moves to the first free `NAME-2-N.jpg`.
 ///
 /// Invariant: every staged file is published or removed before the job ends
@@ -103,20 +103,31 @@ final class JobOutputs {
 
     /// Where another image's staged file is to be published, and whether it replaces
     /// what is there: its own path when free, or when the file there is this source's
-    /// own; with `--on-conflict suffix` the first free `NAME-2-N.jpg`; otherwise the
+    /// own; with `--on-conflict suffix` the first `NAME-2-N.jpg` that is free or this
+    /// source's own; otherwise the
     /// source fails (`ForeignOutputError`).
     private func target(of file: StagedFile) throws -> (StagedFile, replacing: Bool) {
         guard let existing = try? SourceFile(path: file.path) else { return (file, false) }
-        if OutputOwnership.isOurs(existing, sourceName: job.source.fileName, sourceTimes: sourceTimes, markExpected: options.mark) {
-            return (file, true)
-        }
+        if isOwn(existing) { return (file, true) }
         guard options.onConflict == .suffix else { throw ForeignOutputError(output: file.path) }
         let publisher = destination.publisher
         for n in 1...Planner.maxSuffix {
             let candidate = OutputName(checking: "-\(n)")!.path(besides: file.path)
-            guard POSIX.fileInfo(candidate) == nil, !publisher.isClaimed(candidate) else { continue }
+            guard !publisher.isClaimed(candidate) else { continue }
+            // The suffixed name an earlier run chose is this source's own: replaced, not passed over.
+            if let found = try? SourceFile(path: candidate) {
+                if isOwn(found) { return (file.retargeted(to: candidate), true) }
+                continue
+            }
+            guard POSIX.fileInfo(candidate, followingLinks: false) == nil else { continue }
             return (file.retargeted(to: candidate), false)
         }
         throw ForeignOutputError(output: file.path)
+    }
+
+    /// Whether `existing` is this source's own output (`OutputOwnership`, the state's record included).
+    private func isOwn(_ existing: SourceFile) -> Bool {
+        OutputOwnership.isOurs(existing, sourceName: job.source.fileName, sourceTimes: sourceTimes, markExpected: options.mark,
+                               recorded: job.recordedOutputs.contains(Path.absolute(existing.path)))
     }
 }

@@ -11,6 +11,8 @@ import H2JSupport
 ///
 /// The evidence, in order:
 /// - the provenance mark (XMP `h2j:sourceName`) names the source's file name;
+/// - with no mark, the `--state` database records the path as this source's output
+///   (whatever the options of the run that wrote it, `--no-mark` included);
 /// - where no mark was asked for (`--no-mark`, or a copied JPEG, which gets none), the
 ///   modification time equals the source's to the nanosecond, since every output gets
 ///   its source's times.
@@ -25,9 +27,12 @@ enum OutputOwnership {
 
     /// `existing` is the file at the output path; `sourceName` the name a mark would
     /// record (`Endpoint.fileName`); `sourceTimes` the source's times (nil
-    /// for stdin); `markExpected` whether this run would have written a mark.
-    static func isOurs(_ existing: SourceFile, sourceName: String, sourceTimes: FileTimes?, markExpected: Bool) -> Bool {
+    /// for stdin); `markExpected` whether this run would have written a mark; `recorded`
+    /// whether the state records the path as this source's output.
+    static func isOurs(_ existing: SourceFile, sourceName: String, sourceTimes: FileTimes?, markExpected: Bool,
+                       recorded: Bool = false) -> Bool {
         if let mark = mark(of: existing) { return mark.sourceName == sourceName }
+        if recorded { return true }
         guard !markExpected, let sourceTimes else { return false }
         let modified = existing.times.modification
         return modified.tv_sec == sourceTimes.modification.tv_sec && modified.tv_nsec == sourceTimes.modification.tv_nsec

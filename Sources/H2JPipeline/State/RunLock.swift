@@ -5,9 +5,12 @@ import H2JSupport
 
 /// One run at a time over one state file or output root: an exclusive `flock` that the
 /// kernel releases however the holder ends (kill -9 included). With `--state` it is
-/// taken on `STATE.lock`, a file beside the state; without, on the output directory
-/// itself, so the output tree holds nothing but outputs. A second run is told who holds
-/// it: the pid that `/proc/locks` names, and when that process started.
+/// taken on `STATE.lock`, a file beside the state, and each output root the run writes
+/// into is locked too, on the directory itself, so the output tree holds nothing but
+/// outputs. Shards of one migration (`--shard`) write disjoint files of one tree, so they
+/// take an output root's lock `shared`: together they exclude any unsharded run, and each
+/// shard's own state lock keeps it single. A second run is told who holds it: the pid
+/// that `/proc/locks` names, and when that process started.
 package final class RunLock {
     /// What is locked: the lock file or the output directory.
     package let path: String
@@ -20,16 +23,16 @@ package final class RunLock {
         package var description: String { "another run (\(holder)) holds the lock on \(path)" }
     }
 
-    /// Takes the lock on `path` (a file, created if need be, or a directory), waiting up
-    /// to `wait` seconds (nil: not at all, infinity: for ever). Throws `Busy` when another
-    /// run keeps it, `SystemError` when `path` cannot be opened.
-    package init(path: String, wait: Double?) throws {
+    /// Takes the lock on `path` (a file, created if need be, or a directory), exclusive or
+    /// `shared`, waiting up to `wait` seconds (nil: not at all, infinity: for ever).
+    /// Throws `Busy` when another run keeps it, `SystemError` when `path` cannot be opened.
+    package init(path: String, wait: Double?, shared: Bool = false) throws {
         let isDirectory = Path.isDirectory(path)
         let fd = isDirectory ? POSIX.openFile(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
             : POSIX.openFile(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
         guard fd >= 0 else { throw SystemError() }
         let deadline = wait.map { POSIX.monotonicSeconds() + $0 }
-        while flock(fd, LOCK_EX | LOCK_NB) != 0 {
+        while flock(fd, (shared ? LOCK_SH : LOCK_EX) | LOCK_NB) != 0 {
             guard errno == EWOULDBLOCK || errno == EINTR else {
                 let error = SystemError()
                 close(fd)

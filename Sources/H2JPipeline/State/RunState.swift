@@ -63,6 +63,20 @@ package final class RunState: @unchecked Sendable {
         case changed(SourceRecord)
         /// Not converted before (or it failed): plan as usual.
         case new
+        /// An own output no longer holds what was published (`output-modified`): the user
+        /// edited it. Skipped, with the warning, whether or not the source changed; only
+        /// `--overwrite` replaces it. The record stays as it was, so every run says so.
+        case outputModified(ConversionResult)
+    }
+
+    /// How a recorded output stands.
+    private enum OutputCondition {
+        /// Its size and inode are as recorded (and with `--recheck`, its SHA-256).
+        case asRecorded
+        /// Gone, replaced by a file of the same content, or unreadable: convert again.
+        case changed
+        /// At its path, but hashing to another SHA-256 than the one recorded at publishing.
+        case modified
     }
 
     func verdict(for candidate: Candidate) throws(StateError) -> Verdict {
@@ -73,8 +87,11 @@ package final class RunState: @unchecked Sendable {
                   return directories[key]?.removeValue(forKey: name)
               }),
               SourceRecord.doneStatuses.contains(record.status), !record.outputs.isEmpty else { return .new }
+        let conditions = record.outputs.map(condition)
+        let modified = zip(record.outputs, conditions).filter { $0.1 == .modified }.map(\.0.path)
+        if !modified.isEmpty && !overwrite { return .outputModified(Self.modifiedResult(candidate, record, modified)) }
         let unchanged = candidate.info.map(Self.identity) == record.identity && record.options == options
-            && record.outputs.allSatisfy(Self.stillThere)
+            && conditions.allSatisfy { $0 == .asRecorded }
         guard unchanged, !recheck || Self.hashesAsRecorded(candidate.path, record) else { return .changed(record) }
         if refreshesUnverified && carriesMetadata && !record.complete && record.status == ConversionResult.Status.skipped.rawValue {
             return .changed(record)
@@ -109,7 +126,8 @@ package final class RunState: @unchecked Sendable {
                                   outputs: outputs)
         // Only a conversion of this run has looked inside the source (a planner's skip has not).
         record.complete = [.converted, .updated, .copied].contains(result.status) && !outputs.isEmpty
-            && result.warnings.allSatisfy { $0.code == .contentNotConverted } && result.notCarried.isEmpty && carriesMetadata
+            && result.warnings.allSatisfy { $0.code == .contentNotConverted || Warning.Code.aboutOtherFiles.contains($0.code) }
+            && result.notCarried.isEmpty && carriesMetadata
         record.width = result.width
         record.height = result.height
         try database.record(record, run: run)
@@ -196,19 +214,36 @@ package final class RunState: @unchecked Sendable {
     }
 
 
-    /// `--recheck`: the source's SHA-256 and each output's, where recorded, are still those
-    /// recorded (a file changed behind an unchanged size and mtime, a damaged copy).
+    /// `--recheck`: the source's SHA-256, where recorded, is still the one recorded (a file
+    /// changed behind an unchanged size and mtime). Its outputs were hashed by `condition`.
     private static func hashesAsRecorded(_ source: String, _ record: SourceRecord) -> Bool {
-        if let recorded = record.sha256, (try? SourceDigest.hex(ofFileAt: source)) != recorded { return false }
-        return record.outputs.allSatisfy { output in
-            output.sha256.map { (try? SourceDigest.hex(ofFileAt: output.path)) == $0 } ?? true
-        }
+        guard let recorded = record.sha256 else { return true }
+        return (try? SourceDigest.hex(ofFileAt: source)) == recorded
     }
 
-    /// A recorded output is still there when a file of its size and inode is at its path.
-    private static func stillThere(_ output: OutputRecord) -> Bool {
-        guard let info = POSIX.fileInfo(output.path) else { return false }
-        return Int(info.st_size) == output.size && Int(info.st_ino) == output.inode
+    /// A recorded output is as recorded when a file of its size and inode is at its path.
+    /// Only one that is not (or, with `--recheck`, every one) is hashed: a file there whose
+    /// SHA-256 is not the one recorded at publishing was modified (an editor writes a new
+    /// file, or the same one at another size); an output never hashed cannot be told so.
+    private func condition(of output: OutputRecord) -> OutputCondition {
+        guard let info = POSIX.fileInfo(output.path) else { return .changed }
+        let same = Int(info.st_size) == output.size && Int(info.st_ino) == output.inode
+        guard !same || recheck else { return .asRecorded }
+        guard let recorded = output.sha256, info.st_mode & S_IFMT == S_IFREG else { return same ? .asRecorded : .changed }
+        guard let digest = try? SourceDigest.hex(ofFileAt: output.path) else { return .changed }
+        if digest != recorded { return .modified }
+        return same ? .asRecorded : .changed
+    }
+
+    /// The skip of a source whose outputs at `paths` were modified since publishing.
+    private static func modifiedResult(_ candidate: Candidate, _ record: SourceRecord, _ paths: [String]) -> ConversionResult {
+        var result = ConversionResult(source: candidate.path, output: record.outputs[0].path, status: .skipped,
+                                      reason: "an output was modified since heic2jpg wrote it; kept (--overwrite replaces it)")
+        result.sourceSHA256 = record.sha256
+        result.warnings = paths.map {
+            Warning(.outputModified, "\($0) was modified since heic2jpg wrote it (its SHA-256 is not the one recorded); it is kept, and the source is not converted again (--overwrite replaces it)")
+        }
+        return result
     }
 
     /// An output as it is now on disk (absolute path, size, inode, mtime), with the
@@ -219,4 +254,10 @@ package final class RunState: @unchecked Sendable {
         return OutputRecord(path: absolute, size: Int(info.st_size), sha256: sha256, kind: kind, inode: Int(info.st_ino),
                             mtimeNanoseconds: info.st_mtim.nanoseconds)
     }
+}
+
+extension Warning.Code {
+    /// `--state`: an own output no longer holds what was published (the user edited it):
+    /// kept, its source skipped; `--overwrite` replaces it.
+    static let outputModified = Warning.Code("output-modified")
 }
