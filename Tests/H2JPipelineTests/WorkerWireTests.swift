@@ -52,6 +52,11 @@ struct WorkerWireTests {
                               options: ConversionOptions())
         guard case .job(let fromStdin) = try Self.roundTrip(.job(stdin)) else { Issue.record("not a job"); return }
         #expect(fromStdin.job == stdin.job)
+        let omitting = WorkerJob(job: Self.sampleJob.job.omitting(OmittedImage(item: 4, reason: "decoder crashed: SIGSEGV"))
+                                     .omitting(OmittedImage(item: 90_000, reason: "timed out")), options: ConversionOptions())
+        guard case .job(let decodedOmitting) = try Self.roundTrip(.job(omitting)) else { Issue.record("not a job"); return }
+        #expect(decodedOmitting.job.omittedImages.map(\.item) == [4, 90_000])
+        #expect(decodedOmitting.job == omitting.job)
     }
 
     @Test("A result keeps its status, sizes, metadata, warnings and engine; a failure its code")
@@ -74,7 +79,10 @@ struct WorkerWireTests {
         #expect(decoded.mode == 0o640 && decoded.owner == 1000 && decoded.group == 100 && decoded.sourceDirectory == "in/sub")
         guard case .ready(.primary, nil) = try Self.roundTrip(.ready(.primary, nil)) else { Issue.record("not ready(nil)"); return }
         guard case .written = try Self.roundTrip(.written) else { Issue.record("not written"); return }
-        guard case .stage(.write, .tiles?) = try Self.roundTrip(.stage(.write, .tiles)) else { Issue.record("not a stage"); return }
+        guard case .stage(.write, .tiles?, nil) = try Self.roundTrip(.stage(.write, .tiles, image: nil)) else { Issue.record("not a stage"); return }
+        guard case .stage(.decode, .libheif?, 70_000?) = try Self.roundTrip(.stage(.decode, .libheif, image: 70_000)) else {
+            Issue.record("not a stage naming its image"); return
+        }
     }
 
     @Test("An output name that could leave its directory or hide is refused")
@@ -147,7 +155,7 @@ struct WorkerLimitsTests {
 
     static func death(_ cause: WorkerDeath.Cause, _ stage: PipelineError.Stage?, _ engine: ConversionResult.Engine?,
                       _ words: String = "") -> WorkerDeath {
-        WorkerDeath(cause: cause, stage: stage, engine: engine, lastWords: words, limits: limits)
+        WorkerDeath(cause: cause, stage: stage, engine: engine, image: nil, lastWords: words, limits: limits)
     }
 
     @Test("A crash names the signal, the library it was in, and what it last said")

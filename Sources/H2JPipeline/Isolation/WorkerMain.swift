@@ -41,7 +41,7 @@ package enum WorkerMain {
             // Should the parent be gone, the worker still stops a while after --timeout.
             if limits.timeoutSeconds > 0 { alarm(UInt32(limits.timeoutSeconds + 30)) }
             let converter = Converter(options: work.options, decoders: decoders, destination: ParentOutput(socket: socket),
-                                      onStage: { stage, engine in try? socket.send(.stage(stage, engine)) })
+                                      onStage: { stage, engine, image in try? socket.send(.stage(stage, engine, image: image)) })
             let result = converter.run(work.job)
             guard (try? socket.send(.result(result))) != nil else { return 0 }
             alarm(0)

@@ -19,8 +19,9 @@ import H2JSupport
 enum WorkerMessage {
     /// Parent → worker: convert or copy this.
     case job(WorkerJob)
-    /// Worker → parent: a stage starts (the engine, once chosen).
-    case stage(PipelineError.Stage, ConversionResult.Engine?)
+    /// Worker → parent: a stage starts (the engine, once chosen; the image item, when the
+    /// stage is for an image whose failure the source survives: not the primary's output).
+    case stage(PipelineError.Stage, ConversionResult.Engine?, image: UInt32?)
     /// Worker → parent: the pixels of output `name` are ready; send its descriptor.
     /// Carries the source's attributes, which the parent applies when publishing.
     case ready(OutputName, OutputAttributes?)
@@ -46,10 +47,11 @@ enum WorkerMessage {
         case .job(let job):
             out.u8(Tag.job.rawValue)
             job.encode(to: &out)
-        case .stage(let stage, let engine):
+        case .stage(let stage, let engine, let image):
             out.u8(Tag.stage.rawValue)
             out.string(stage.rawValue)
             out.optional(engine) { $0.string($1.rawValue) }
+            out.optional(image) { $0.int(Int($1)) }
         case .ready(let name, let attributes):
             out.u8(Tag.ready.rawValue)
             out.string(name.suffix)
@@ -78,7 +80,8 @@ enum WorkerMessage {
         case .job: message = .job(try WorkerJob(from: &reader))
         case .stage:
             message = .stage(try reader.value(PipelineError.Stage.self),
-                             try reader.optional { (r: inout WireReader) throws(WireError) in try r.value(ConversionResult.Engine.self) })
+                             try reader.optional { (r: inout WireReader) throws(WireError) in try r.value(ConversionResult.Engine.self) },
+                             image: try reader.optional { (r: inout WireReader) throws(WireError) in try r.item() })
         case .ready:
             message = .ready(try OutputName(from: &reader),
                              try reader.optional { (r: inout WireReader) throws(WireError) in try OutputAttributes(from: &r) })
@@ -125,6 +128,11 @@ struct WorkerJob {
         AuxiliaryOutput.allCases.filter(options.auxiliaries.contains).forEach { out.string($0.rawValue) }
         out.bool(options.auxiliariesChosen)
         out.string(options.hdr.rawValue)
+        out.int(job.omittedImages.count)
+        for image in job.omittedImages {
+            out.int(Int(image.item))
+            out.string(image.reason)
+        }
     }
 
     init(from reader: inout WireReader) throws(WireError) {
@@ -147,8 +155,12 @@ struct WorkerJob {
         options.auxiliaries = Set(try (0..<kinds).map { _ throws(WireError) in try reader.value(AuxiliaryOutput.self) })
         options.auxiliariesChosen = try reader.bool()
         options.hdr = try reader.value(HDROutput.self)
-        job = Job(source: source.map(Endpoint.path) ?? .standardStream, output: output.map(Endpoint.path) ?? .standardStream,
-                  action: action, bytes: bytes)
+        var job = Job(source: source.map(Endpoint.path) ?? .standardStream, output: output.map(Endpoint.path) ?? .standardStream,
+                      action: action, bytes: bytes)
+        let omitted = try reader.int()
+        guard (0...WorkerSupervisor.maxOmittedImages).contains(omitted) else { throw WireError(reason: "\(omitted) images omitted") }
+        for _ in 0..<omitted { job = job.omitting(OmittedImage(item: try reader.item(), reason: try reader.string())) }
+        self.job = job
         self.options = options
     }
 }
@@ -262,6 +274,15 @@ extension ConversionResult {
 
     /// Most outputs one source may have.
     static let maxOutputs = 4096
+}
+
+extension WireReader {
+    /// An image item ID (32 bits).
+    mutating func item() throws(WireError) -> UInt32 {
+        let value = try int()
+        guard let item = UInt32(exactly: value) else { throw WireError(reason: "item \(value) out of range") }
+        return item
+    }
 }
 
 extension OutputName {
