@@ -85,6 +85,27 @@ struct WorkerWireTests {
         }
     }
 
+    @Test("compare's measure carries the job and each mode's JPEG; measured the size and decibels (infinity too) or the reason")
+    func measureRoundTrip() throws {
+        let outputs: [(name: String, jpeg: [UInt8])] = [("lossless-metadata", [0xFF, 0xD8, 1]), ("lossy", [])]
+        guard case .measure(let work, let decoded) = try Self.roundTrip(.measure(Self.sampleJob, outputs)) else { Issue.record("not measure"); return }
+        #expect(work.job == Self.sampleJob.job && work.options == Self.sampleJob.options)
+        #expect(decoded.map(\.name) == ["lossless-metadata", "lossy"] && decoded.map(\.jpeg) == outputs.map(\.jpeg))
+        let measurement = LumaMeasurement(width: 512, height: 384, decibels: [41.25, .infinity])
+        guard case .measured(.success(let got)) = try Self.roundTrip(.measured(.success(measurement))) else { Issue.record("not measured"); return }
+        #expect(got == measurement)
+        guard case .measured(.failure(let error)) = try Self.roundTrip(.measured(.failure(CompareError("lossy: Y-PSNR: odd")))) else {
+            Issue.record("not a failed measurement"); return
+        }
+        #expect(error.description == "lossy: Y-PSNR: odd")
+        var nan = WireWriter()
+        nan.u8(10)
+        nan.bool(true)
+        for value in [1, 1, 1] { nan.int(value) }
+        nan.int(Int(Int64(bitPattern: Double.nan.bitPattern)))
+        #expect(throws: WireError.self) { try WorkerMessage.decode(nan.bytes) }
+    }
+
     @Test("An output name that could leave its directory or hide is refused")
     func outputNames() throws {
         for bad in ["/x", "-a/b", "..", "-..", "x", "-", ".", "-\u{E9}", "-a b", String(repeating: "-", count: 25)] {

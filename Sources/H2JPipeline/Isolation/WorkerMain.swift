@@ -37,6 +37,13 @@ package enum WorkerMain {
         while true {
             guard let (message, descriptor) = try? socket.receive() else { return 0 }
             if let descriptor { close(descriptor) }
+            if case .measure(let work, let outputs) = message {
+                if limits.timeoutSeconds > 0 { alarm(UInt32(limits.timeoutSeconds + 30)) }
+                let measured = Result { () throws(CompareError) in try LumaMeasurement.measure(work.job, outputs: outputs, options: work.options) }
+                guard (try? socket.send(.measured(measured))) != nil else { return 0 }
+                alarm(0)
+                continue
+            }
             guard case .job(let work) = message else { return 70 }
             // Should the parent be gone, the worker still stops a while after --timeout.
             if limits.timeoutSeconds > 0 { alarm(UInt32(limits.timeoutSeconds + 30)) }

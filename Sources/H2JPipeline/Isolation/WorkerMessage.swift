@@ -36,9 +36,14 @@ enum WorkerMessage {
     case abandon
     /// Worker → parent: how the job ended.
     case result(ConversionResult)
+    /// Parent → worker (`compare`): measure these JPEGs against the job's source
+    /// (`LumaMeasurement`), answered by `measured`.
+    case measure(WorkerJob, [(name: String, jpeg: [UInt8])])
+    /// Worker → parent: the measurement, or why it failed.
+    case measured(Result<LumaMeasurement, CompareError>)
 
     private enum Tag: UInt8 {
-        case job = 1, stage, ready, output, abandon, result, written, dropped
+        case job = 1, stage, ready, output, abandon, result, written, dropped, measure, measured
     }
 
     func encoded() -> [UInt8] {
@@ -67,6 +72,13 @@ enum WorkerMessage {
         case .result(let result):
             out.u8(Tag.result.rawValue)
             result.encode(to: &out)
+        case .measure(let job, let outputs):
+            out.u8(Tag.measure.rawValue)
+            job.encode(to: &out)
+            MeasuredOutputs.encode(outputs, to: &out)
+        case .measured(let measurement):
+            out.u8(Tag.measured.rawValue)
+            measurement.encode(to: &out)
         }
         return out.bytes
     }
@@ -90,6 +102,8 @@ enum WorkerMessage {
         case .output: message = .output
         case .abandon: message = .abandon
         case .result: message = .result(try ConversionResult(from: &reader))
+        case .measure: message = .measure(try WorkerJob(from: &reader), try MeasuredOutputs.decode(from: &reader))
+        case .measured: message = .measured(try Result(from: &reader))
         }
         guard reader.isAtEnd else { throw WireError(reason: "bytes after the \(tag) message") }
         return message

@@ -95,14 +95,47 @@ package final class WorkerSupervisor: @unchecked Sendable {
             lock.withLock { idle.append(worker) }
             return (result, nil)
         } catch {
-            let death = WorkerDeath(cause: cause(of: error, worker), stage: site.stage, engine: site.engine, image: site.image,
-                                    lastWords: worker.stderr.tail, limits: limits)
-            lock.withLock { _ = live.remove(worker.pid) }
-            if let replacement = try? start() { lock.withLock { idle.append(replacement) } }
+            let death = retire(worker, after: error, site: site)
             var result = ConversionResult.failed(source: job.source.display, output: job.output.display, death.code, death.reason)
             result.engine = site.engine
             return (result, death)
         }
+    }
+
+    /// `compare`'s Y-PSNR of `outputs` (each mode's JPEG) against `job`'s source, measured
+    /// in a worker (`LumaMeasurement`), so that no decoder meets the file in this process;
+    /// the worker's death or `--timeout` is the measurement's failure.
+    func measure(_ job: Job, outputs: [(name: String, jpeg: [UInt8])], options: ConversionOptions) -> Result<LumaMeasurement, CompareError> {
+        let worker: WorkerProcess
+        do {
+            worker = try checkOut()
+        } catch {
+            return .failure(CompareError("cannot start a decoder process: \(error)"))
+        }
+        worker.stderr.reset()
+        // The source's decode is libheif's, the outputs' libjpeg's.
+        var site = Site(stage: .decode, engine: .libheif)
+        let deadline = limits.timeoutSeconds > 0 ? POSIX.monotonicSeconds() + Double(limits.timeoutSeconds) : nil
+        do {
+            try worker.socket.send(.measure(WorkerJob(job: job, options: options), outputs))
+            guard case .measured(let measured) = try next(worker, until: deadline, site: &site) else {
+                throw WorkerSocketError.malformed(WireError(reason: "expected 'measured'"))
+            }
+            lock.withLock { idle.append(worker) }
+            return measured
+        } catch {
+            return .failure(CompareError("decoding for Y-PSNR: \(retire(worker, after: error, site: site).reason)"))
+        }
+    }
+
+    /// A worker whose conversation failed with `error`: killed or reaped, replaced, and
+    /// how it died.
+    private func retire(_ worker: WorkerProcess, after error: any Error, site: Site) -> WorkerDeath {
+        let death = WorkerDeath(cause: cause(of: error, worker), stage: site.stage, engine: site.engine, image: site.image,
+                                lastWords: worker.stderr.tail, limits: limits)
+        lock.withLock { _ = live.remove(worker.pid) }
+        if let replacement = try? start() { lock.withLock { idle.append(replacement) } }
+        return death
     }
 
     /// Where the worker is: its last `stage` message.
