@@ -159,6 +159,24 @@ struct CompareEndToEndTests {
         #expect(text.stdoutText.contains("\(mono) (256×192)"), "\(text.stdoutText)")
     }
 
+    @Test("A file whose decoder hangs past --timeout fails its own comparison as timed out; the next file is compared")
+    func hangingFile() throws {
+        let scratch = TemporaryDirectory()
+        let mono = Tool.samples + "/monochrome.heic"
+        let run = try RunningTool(["compare", "--json", "--timeout", "1", Self.photo, mono], output: scratch.sub("compare"))
+        // The first file's worker is stopped as soon as it exists: it hangs.
+        try IsolationEndToEndTests.catchWorker(run) { _ in }
+        #expect(run.wait() == 1)
+        let entries = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: scratch.sub("compare.out"))))
+                                   as? [[String: Any]])
+        #expect(entries.count == 2)
+        let error = try #require(entries.first?["error"] as? String, "\(entries)")
+        #expect(error.hasPrefix("timed out after 1 s"), "\(error)")
+        #expect(entries.last?["file"] as? String == mono && entries.last?["error"] == nil, "\(entries)")
+        let stderr = try String(contentsOfFile: scratch.sub("compare.err"), encoding: .utf8)
+        #expect(stderr.contains("error: \(Self.photo): timed out after 1 s"), "\(stderr)")
+    }
+
     @Test("-q changes both outputs")
     func quality() throws {
         let (_, low) = try Self.json([Self.photo], ["-q", "40"])

@@ -13,7 +13,7 @@ import H2JSupport
 /// beforehand, unmeasured (`FileComparison` `warmUp`). A file that cannot be compared gets
 /// an `error:` line on stderr, and with `--json` an `{"file","error"}` entry; the others
 /// still are; so is a file whose decoder crashes or hangs (every conversion and decode
-/// runs in a worker process, as `convert`'s do, with the default `--timeout` and
+/// runs in a worker process, as `convert`'s do, with `--timeout` and the default
 /// `--max-memory`). Exit code: 0 when every file converted in both modes, 1 otherwise.
 package enum CompareCommand {
     package static func run(_ request: CompareRequest) -> CommandStatus {
@@ -27,7 +27,8 @@ package enum CompareCommand {
             POSIX.writeLine("error: \(error)", to: STDERR_FILENO)
             return .failed
         }
-        let workers = WorkerSupervisor(prestart: 1, limits: WorkerLimits(memoryBytes: WorkerLimits.defaultMemory(maxPixels: options.maxPixels)),
+        let limits = WorkerLimits(memoryBytes: WorkerLimits.defaultMemory(maxPixels: options.maxPixels), timeoutSeconds: request.timeoutSeconds)
+        let workers = WorkerSupervisor(prestart: 1, limits: limits,
                                        destination: PublishedOutput(publisher: OutputPublisher(), standardOutput: output.descriptor))
         defer { workers.shutDown() }
         var failed = false

@@ -52,8 +52,8 @@ struct FileComparison {
     ///
     /// `warmUp`: convert once more first and discard it, so that the one-time costs of a
     /// worker's first conversion (decoder contexts, lazy binding, the file's pages) are
-    /// not charged to the first mode. Without it, a 512×384 sample measured 52 ms in the
-    /// first mode and 17 ms in the second.
+    /// not charged to the first mode (a 512×384 sample measured 52 ms in the first mode
+    /// and 17 ms in the second without it); its failure is the file's.
     init(path: String, options: ConversionOptions, workers: WorkerSupervisor, output: MemoryOutputFile, warmUp: Bool = false) throws {
         guard path != "-" else { throw CompareError("compare reads files, not stdin ('-')") }
         let file = try SourceFile(path: path)
@@ -61,7 +61,12 @@ struct FileComparison {
         guard format.isHEIF else { throw CompareError(Planner.notHEIF(format, source: path, output: nil).reason ?? "not a HEIF image") }
         let job = Job(source: .path(path), output: .standardStream, action: .convert)
 
-        if warmUp { _ = try Self.convert(job, Self.modes[0], options, workers, output) }
+        if warmUp {
+            // A file the warm-up cannot convert fails the same way again: say so at once,
+            // rather than crash or wait out --timeout once per mode.
+            let (result, _) = try Self.convert(job, Self.modes[0], options, workers, output)
+            guard result.status == .converted else { throw CompareError(result.reason ?? "conversion failed") }
+        }
         let attempts = try Self.modes.map { mode in (mode: mode, conversion: try Self.convert(job, mode, options, workers, output)) }
         let failures = attempts.compactMap { mode, conversion in
             conversion.result.status == .converted ? nil : (mode, conversion.result.reason ?? "conversion failed")
