@@ -130,6 +130,21 @@ struct WorkerWireTests {
             #expect(throws: WireError.self) { try WorkerMessage.decode(Array(encoded.prefix(length))) }
         }
         #expect(throws: WireError.self) { try WorkerMessage.decode(encoded + [0]) }
+        // The worker's other messages of many fields: a stage naming its image, a measurement.
+        let measured = WorkerMessage.measured(.success(LumaMeasurement(width: 4, height: 3, decibels: [40, .infinity]))).encoded()
+        for other in [WorkerMessage.stage(.decode, .libheif, image: 9).encoded(), measured] {
+            for length in 0..<other.count {
+                #expect(throws: WireError.self) { try WorkerMessage.decode(Array(other.prefix(length))) }
+            }
+            #expect(throws: WireError.self) { try WorkerMessage.decode(other + [0]) }
+        }
+        var outOfRange = WireWriter()
+        outOfRange.u8(2)
+        outOfRange.string("decode")
+        outOfRange.bool(false)
+        outOfRange.bool(true)
+        outOfRange.int(1 << 40)
+        #expect(throws: WireError.self) { try WorkerMessage.decode(outOfRange.bytes) }
         #expect(throws: WireError.self) { try WorkerMessage.decode([99]) }
         var generator = SeededGenerator(seed: 10)
         for _ in 0..<2000 {
