@@ -116,7 +116,7 @@ let package = Package(
         .target(name: "CSandboxProbe", dependencies: ["CWorkerIPC"], path: "Tests/CSandboxProbe"),
         .testTarget(name: "H2JPipelineTests",
                     dependencies: ["H2JSupport", "H2JContainer", "H2JJPEG", "H2JMetadata", "H2JJPEGCodec", "H2JOutputPlan", "H2JPipeline", "H2JDigest",
-                                   "H2JTestSupport", "CSandboxProbe"]),
+                                   "H2JTiles", "H2JDe265", "H2JTestSupport", "CSandboxProbe"]),
         .testTarget(name: "heic2jpgTests", dependencies: ["H2JSupport", "H2JOutputPlan", "H2JPipeline", "heic2jpg"]),
         // The end-to-end tests' independent decoders and pixel comparisons: libheif through
         // its C API, libjpeg through the codec shim, ffmpeg for tiles. Optimised even in

@@ -46,6 +46,9 @@ package struct Job: Sendable, Equatable {
     /// `--state`: the absolute paths the state records as this source's outputs, each its
     /// own with or without a mark (`OutputOwnership`), another image's included.
     package let recordedOutputs: Set<String>
+    /// Images other than the primary that an earlier attempt's worker died on: the
+    /// converter leaves them out, each with an `image-not-converted` warning.
+    package private(set) var omittedImages: [OmittedImage] = []
 
     package init(source: Endpoint, output: Endpoint, action: Action, bytes: [UInt8]? = nil,
                 reservation: OutputReservation? = nil, replacesExisting: Bool = false, recordedOutputs: Set<String> = []) {
@@ -58,8 +61,33 @@ package struct Job: Sendable, Equatable {
         self.recordedOutputs = recordedOutputs
     }
 
+    /// The same job, leaving out one more image.
+    package func omitting(_ image: OmittedImage) -> Job {
+        var job = self
+        job.omittedImages.append(image)
+        return job
+    }
+
     package static func == (a: Job, b: Job) -> Bool {
         a.source == b.source && a.output == b.output && a.action == b.action && a.bytes == b.bytes
             && a.reservation === b.reservation && a.replacesExisting == b.replacesExisting && a.recordedOutputs == b.recordedOutputs
+            && a.omittedImages == b.omittedImages
     }
+}
+
+/// An image of a source, not its primary, that a worker died on (a crash, `--timeout`,
+/// `--max-memory`): the job is run again in a fresh worker without it
+/// (`WorkerSupervisor`), so that one image costs only its own output.
+package struct OmittedImage: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The image item, as the worker's last `stage` message named it.
+    package let item: UInt32
+    /// How the worker died, in `WorkerDeath`'s words: the signal and the stage.
+    package let reason: String
+
+    package init(item: UInt32, reason: String) {
+        self.item = item
+        self.reason = reason
+    }
+
+    package var description: String { reason }
 }

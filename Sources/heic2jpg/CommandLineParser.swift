@@ -108,9 +108,7 @@ package enum CommandLineParser {
                 }
                 request.maxMemory = bytes
             case "--timeout":
-                guard let seconds = Int(text), (0...WorkerLimits.maxTimeoutSeconds).contains(seconds) else {
-                    throw .invalidValue(text, for: label, "expected seconds, a whole number from 0 (no limit) to \(WorkerLimits.maxTimeoutSeconds)")
-                }
+                guard let seconds = WorkerLimits.parseTimeout(text) else { throw .invalidValue(text, for: label, WorkerLimits.timeoutExpected) }
                 request.timeoutSeconds = seconds
             case "--state":
                 guard !text.isEmpty, text != "-" else { throw .invalidValue(text, for: label, "expected a file") }

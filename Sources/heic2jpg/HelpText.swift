@@ -108,7 +108,7 @@ package enum HelpText {
       -h, --help              Show help information.
 
     SUBCOMMANDS (heic2jpg help <subcommand> for each one's help):
-      compare [--json] [-q <1-100>] <file> ...
+      compare [--json] [-q <1-100>] [--timeout <seconds>] <file> ...
                               Convert each file in both modes, in memory, and
                               print them side by side.
       inspect [--json] [--source <file>] [<output options>] <file> ...
@@ -191,9 +191,10 @@ package enum HelpText {
 
     Nothing is saved. For each mode: bytes, milliseconds, engine, EXIF tags kept and
     dropped, GPS, maker note, XMP, ICC, and Y-PSNR against the decoded source ('inf'
-    when identical; null in JSON). Decodes whole images (about 6 bytes per pixel).
+    when identical; null in JSON). Decodes whole images (about 6 bytes per pixel), in
+    a decoder process: a file that crashes or hangs it fails alone.
 
-    USAGE: heic2jpg compare [--json] [-q <1-100>] <file> ...
+    USAGE: heic2jpg compare [--json] [-q <1-100>] [--timeout <seconds>] <file> ...
 
     ARGUMENTS:
       <file>                  HEIF files.
@@ -201,6 +202,9 @@ package enum HelpText {
     OPTIONS:
       --json                  Print one JSON array.
       -q, --quality <1-100>   JPEG quality. (default: 90)
+      --timeout <seconds>     Time one conversion or decode may take before its
+                              decoder is stopped and the file fails; 0 for none.
+                              (default: 120)
       -h, --help              Show help information.
 
     EXIT CODES:

@@ -41,26 +41,36 @@ enum SubcommandParser {
     /// `inspect`'s synopsis, for its usage errors.
     static let inspectUsage = "inspect [--json] [--source <file>] [--images <which>] [--stereo <layout>] [--aux <kinds>] [--hdr <output>] [--metadata <mode>] <file> ..."
 
+    /// `compare`'s synopsis, for its usage errors.
+    static let compareUsage = "compare [--json] [-q <1-100>] [--timeout <seconds>] <file> ..."
+
     static func compare(_ arguments: [String]) throws(UsageError) -> Command {
         if wantsHelp(arguments) { return .help(.compare) }
         var request = CompareRequest()
-        var scanner = ArgumentScanner(arguments[...], options: [OptionSpec("--json"), OptionSpec("--quality", "q", value: "<1-100>")])
+        var scanner = ArgumentScanner(arguments[...], options: [OptionSpec("--json"), OptionSpec("--quality", "q", value: "<1-100>"),
+                                                                OptionSpec("--timeout", value: "<seconds>")])
         while let token = try scanner.next() {
             switch token {
             case .input(let file): request.files.append(file)
             case .option(let option, let spelled, let value):
-                guard option.long == "--quality" else {
-                    request.json = true
-                    continue
-                }
                 let text = value ?? ""
-                guard let quality = Int(text), (1...100).contains(quality) else {
-                    throw .invalidValue(text, for: option.label(spelled), "expected a whole number from 1 to 100")
+                switch option.long {
+                case "--quality":
+                    guard let quality = Int(text), (1...100).contains(quality) else {
+                        throw .invalidValue(text, for: option.label(spelled), "expected a whole number from 1 to 100")
+                    }
+                    request.quality = quality
+                case "--timeout":
+                    guard let seconds = WorkerLimits.parseTimeout(text) else {
+                        throw .invalidValue(text, for: option.label(spelled), WorkerLimits.timeoutExpected)
+                    }
+                    request.timeoutSeconds = seconds
+                default:
+                    request.json = true
                 }
-                request.quality = quality
             }
         }
-        try requireFiles(request.files, usage: "compare [--json] [-q <1-100>] <file> ...")
+        try requireFiles(request.files, usage: compareUsage)
         return .compare(request)
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import H2JTestSupport
 import Testing
 
 /// `heic2jpg compare`: both modes converted in memory and reported side by side.
@@ -124,6 +125,56 @@ struct CompareEndToEndTests {
         #expect(text.status == 1)
         #expect(text.stdoutText.contains(files[0] + " (256×192)") && text.stdoutText.contains(files[3] + " (256×256)"))
         #expect(text.stderr.split(separator: "\n").count == 2, "\(text.stderr)")
+    }
+
+    /// The overlay sample with its overlay made the primary (`pitm` 1 → 4): a file whose
+    /// primary crashes libheif 1.15, in conversion and in the reference decode alike.
+    static func crashingPrimary() throws -> [UInt8] {
+        var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: ImageCrashEndToEndTests.sample)))
+        let pitm = try #require(bytes.indices.dropLast(10).first { bytes[$0..<($0 + 4)].elementsEqual("pitm".utf8) })
+        // pitm (version 0): 4 bytes of version and flags, then the 16-bit item ID.
+        try #require(bytes[pitm + 8] == 0 && bytes[pitm + 9] == 1)
+        bytes[pitm + 9] = 4
+        return bytes
+    }
+
+    @Test("A file that crashes its decoder fails its own comparison (the worker's reason), in text and JSON; compare goes on with the next file")
+    func crashingFile() throws {
+        let scratch = TemporaryDirectory()
+        let crashing = scratch.file("crash.heic", try Self.crashingPrimary())
+        let mono = Tool.samples + "/monochrome.heic"
+        let (outcome, entries) = try Self.json([crashing, mono])
+        #expect(outcome.status == 1, "\(outcome.stderr)")
+        #expect(entries.count == 2)
+        #expect(entries.first?["file"] as? String == crashing)
+        let error = try #require(entries.first?["error"] as? String, "\(entries)")
+        #expect(error.hasPrefix("decoder crashed: SIG") && error.contains("in libheif"), "\(error)")
+        #expect(outcome.stderr.contains("error: \(crashing): decoder crashed: SIG"), "\(outcome.stderr)")
+        #expect(entries.last?["file"] as? String == mono && entries.last?["error"] == nil, "\(entries)")
+        #expect((try Self.mode(try #require(entries.last), "lossy")["yPSNR"] as? Double ?? 0) > 30)
+
+        let text = try Tool.run(["compare", crashing, mono])
+        #expect(text.status == 1)
+        #expect(text.stderr.contains("error: \(crashing): decoder crashed: SIG"), "\(text.stderr)")
+        #expect(text.stdoutText.contains("\(mono) (256×192)"), "\(text.stdoutText)")
+    }
+
+    @Test("A file whose decoder hangs past --timeout fails its own comparison as timed out; the next file is compared")
+    func hangingFile() throws {
+        let scratch = TemporaryDirectory()
+        let mono = Tool.samples + "/monochrome.heic"
+        let run = try RunningTool(["compare", "--json", "--timeout", "1", Self.photo, mono], output: scratch.sub("compare"))
+        // The first file's worker is stopped as soon as it exists: it hangs.
+        try IsolationEndToEndTests.catchWorker(run) { _ in }
+        #expect(run.wait() == 1)
+        let entries = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: scratch.sub("compare.out"))))
+                                   as? [[String: Any]])
+        #expect(entries.count == 2)
+        let error = try #require(entries.first?["error"] as? String, "\(entries)")
+        #expect(error.hasPrefix("timed out after 1 s"), "\(error)")
+        #expect(entries.last?["file"] as? String == mono && entries.last?["error"] == nil, "\(entries)")
+        let stderr = try String(contentsOfFile: scratch.sub("compare.err"), encoding: .utf8)
+        #expect(stderr.contains("error: \(Self.photo): timed out after 1 s"), "\(stderr)")
     }
 
     @Test("-q changes both outputs")

@@ -52,6 +52,11 @@ struct WorkerWireTests {
                               options: ConversionOptions())
         guard case .job(let fromStdin) = try Self.roundTrip(.job(stdin)) else { Issue.record("not a job"); return }
         #expect(fromStdin.job == stdin.job)
+        let omitting = WorkerJob(job: Self.sampleJob.job.omitting(OmittedImage(item: 4, reason: "decoder crashed: SIGSEGV"))
+                                     .omitting(OmittedImage(item: 90_000, reason: "timed out")), options: ConversionOptions())
+        guard case .job(let decodedOmitting) = try Self.roundTrip(.job(omitting)) else { Issue.record("not a job"); return }
+        #expect(decodedOmitting.job.omittedImages.map(\.item) == [4, 90_000])
+        #expect(decodedOmitting.job == omitting.job)
     }
 
     @Test("A result keeps its status, sizes, metadata, warnings and engine; a failure its code")
@@ -74,7 +79,31 @@ struct WorkerWireTests {
         #expect(decoded.mode == 0o640 && decoded.owner == 1000 && decoded.group == 100 && decoded.sourceDirectory == "in/sub")
         guard case .ready(.primary, nil) = try Self.roundTrip(.ready(.primary, nil)) else { Issue.record("not ready(nil)"); return }
         guard case .written = try Self.roundTrip(.written) else { Issue.record("not written"); return }
-        guard case .stage(.write, .tiles?) = try Self.roundTrip(.stage(.write, .tiles)) else { Issue.record("not a stage"); return }
+        guard case .stage(.write, .tiles?, nil) = try Self.roundTrip(.stage(.write, .tiles, image: nil)) else { Issue.record("not a stage"); return }
+        guard case .stage(.decode, .libheif?, 70_000?) = try Self.roundTrip(.stage(.decode, .libheif, image: 70_000)) else {
+            Issue.record("not a stage naming its image"); return
+        }
+    }
+
+    @Test("compare's measure carries the job and each mode's JPEG; measured the size and decibels (infinity too) or the reason")
+    func measureRoundTrip() throws {
+        let outputs: [(name: String, jpeg: [UInt8])] = [("lossless-metadata", [0xFF, 0xD8, 1]), ("lossy", [])]
+        guard case .measure(let work, let decoded) = try Self.roundTrip(.measure(Self.sampleJob, outputs)) else { Issue.record("not measure"); return }
+        #expect(work.job == Self.sampleJob.job && work.options == Self.sampleJob.options)
+        #expect(decoded.map(\.name) == ["lossless-metadata", "lossy"] && decoded.map(\.jpeg) == outputs.map(\.jpeg))
+        let measurement = LumaMeasurement(width: 512, height: 384, decibels: [41.25, .infinity])
+        guard case .measured(.success(let got)) = try Self.roundTrip(.measured(.success(measurement))) else { Issue.record("not measured"); return }
+        #expect(got == measurement)
+        guard case .measured(.failure(let error)) = try Self.roundTrip(.measured(.failure(CompareError("lossy: Y-PSNR: odd")))) else {
+            Issue.record("not a failed measurement"); return
+        }
+        #expect(error.description == "lossy: Y-PSNR: odd")
+        var nan = WireWriter()
+        nan.u8(10)
+        nan.bool(true)
+        for value in [1, 1, 1] { nan.int(value) }
+        nan.int(Int(Int64(bitPattern: Double.nan.bitPattern)))
+        #expect(throws: WireError.self) { try WorkerMessage.decode(nan.bytes) }
     }
 
     @Test("An output name that could leave its directory or hide is refused")
@@ -101,6 +130,21 @@ struct WorkerWireTests {
             #expect(throws: WireError.self) { try WorkerMessage.decode(Array(encoded.prefix(length))) }
         }
         #expect(throws: WireError.self) { try WorkerMessage.decode(encoded + [0]) }
+        // The worker's other messages of many fields: a stage naming its image, a measurement.
+        let measured = WorkerMessage.measured(.success(LumaMeasurement(width: 4, height: 3, decibels: [40, .infinity]))).encoded()
+        for other in [WorkerMessage.stage(.decode, .libheif, image: 9).encoded(), measured] {
+            for length in 0..<other.count {
+                #expect(throws: WireError.self) { try WorkerMessage.decode(Array(other.prefix(length))) }
+            }
+            #expect(throws: WireError.self) { try WorkerMessage.decode(other + [0]) }
+        }
+        var outOfRange = WireWriter()
+        outOfRange.u8(2)
+        outOfRange.string("decode")
+        outOfRange.bool(false)
+        outOfRange.bool(true)
+        outOfRange.int(1 << 40)
+        #expect(throws: WireError.self) { try WorkerMessage.decode(outOfRange.bytes) }
         #expect(throws: WireError.self) { try WorkerMessage.decode([99]) }
         var generator = SeededGenerator(seed: 10)
         for _ in 0..<2000 {
@@ -147,7 +191,7 @@ struct WorkerLimitsTests {
 
     static func death(_ cause: WorkerDeath.Cause, _ stage: PipelineError.Stage?, _ engine: ConversionResult.Engine?,
                       _ words: String = "") -> WorkerDeath {
-        WorkerDeath(cause: cause, stage: stage, engine: engine, lastWords: words, limits: limits)
+        WorkerDeath(cause: cause, stage: stage, engine: engine, image: nil, lastWords: words, limits: limits)
     }
 
     @Test("A crash names the signal, the library it was in, and what it last said")

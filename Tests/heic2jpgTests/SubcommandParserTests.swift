@@ -22,6 +22,18 @@ struct SubcommandParserTests {
         }
     }
 
+    @Test("compare: --timeout as convert takes it, 120 s by default; anything else is a usage error")
+    func compareTimeout() throws {
+        guard case .compare(let given) = try CommandLineParser.parse(["compare", "--timeout", "5", "--json", "a.heic"]),
+              case .compare(let unset) = try CommandLineParser.parse(["compare", "a.heic"]) else {
+            Issue.record("expected compare")
+            return
+        }
+        #expect(given.timeoutSeconds == 5 && given.json && unset.timeoutSeconds == 120)
+        #expect(usageError(["compare", "--timeout=-1", "a.heic"])
+                == "The value '-1' is invalid for '--timeout <seconds>': expected seconds, a whole number from 0 (no limit) to 86400")
+    }
+
     @Test("inspect: --source=FILE and --source FILE; '--' makes the rest files")
     func inspectSpellings() throws {
         guard case .inspect(let attached) = try CommandLineParser.parse(["inspect", "--source=s.heic", "--json", "x.jpg"]),
@@ -58,7 +70,7 @@ struct SubcommandParserTests {
         #expect(usageError(["inspect", "--json=yes", "x"]) == "The option '--json' does not take a value")
         #expect(usageError(["inspect", "x", "--source"]) == "Missing value for '--source <file>'")
         #expect(usageError(["compare", "-q", "0", "x"]) == "The value '0' is invalid for '-q <1-100>': expected a whole number from 1 to 100")
-        #expect(usageError(["compare"]) == "Missing expected argument '<file> ...' (usage: heic2jpg compare [--json] [-q <1-100>] <file> ...)")
+        #expect(usageError(["compare"]) == "Missing expected argument '<file> ...' (usage: heic2jpg compare [--json] [-q <1-100>] [--timeout <seconds>] <file> ...)")
         #expect(usageError(["inspect", "--frobnicate", "x"]) == "Unknown option '--frobnicate'.")
     }
 

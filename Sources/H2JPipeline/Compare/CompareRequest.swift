@@ -6,5 +6,8 @@ package struct CompareRequest: Sendable, Equatable {
     package var json = false
     /// JPEG quality for both conversions.
     package var quality = 90
+    /// `--timeout`: seconds one conversion (or the Y-PSNR decodes) may take in the
+    /// decoder process; 0 = no limit.
+    package var timeoutSeconds = WorkerLimits.defaultTimeoutSeconds
     package init() {}
 }

@@ -1,17 +1,17 @@
 import H2JContainer
-import H2JJPEGCodec
-import H2JLibheif
 import H2JMetadata
 import H2JSupport
-import H2JTiles
 
-/// One HEIF file converted in both modes, in memory, by the real `Converter`: what each
-/// output weighs, how long it took, what metadata it holds (read back from the JPEG),
-/// and how close its pixels are to the decoded source (Y-PSNR).
+/// One HEIF file converted in both modes, in memory, by the real `Converter` in a worker
+/// process (`WorkerSupervisor`, as `convert` runs it): what each output weighs, how long
+/// it took, what metadata it holds (read back from the JPEG by heic2jpg's own parsers),
+/// and how close its pixels are to the decoded source (Y-PSNR, measured in a worker too:
+/// `LumaMeasurement`). No decoder meets the file in this process, so a file that crashes
+/// or hangs one fails its own comparison, with the worker's reason.
 ///
-/// Memory: besides the two JPEGs, the source is decoded whole by libheif (3 bytes per
-/// pixel) and each output is decoded whole in turn (3 bytes per pixel): acceptable for
-/// a diagnostic, unlike the converter's bounded memory.
+/// Memory, in the worker: besides the two JPEGs, the source is decoded whole by libheif
+/// (3 bytes per pixel) and each output is decoded whole in turn (3 bytes per pixel):
+/// acceptable for a diagnostic, unlike the converter's bounded memory.
 struct FileComparison {
     /// What the source holds.
     struct Source {
@@ -46,21 +46,28 @@ struct FileComparison {
     /// One per entry of `modes`, in that order.
     let outputs: [Output]
 
-    /// Converts `path` in each mode with `options` (whose `metadata` is overridden), then
-    /// measures. Throws the first failure, naming the mode or step.
+    /// Converts `path` in each mode with `options` (whose `metadata` is overridden) in
+    /// `workers`, whose `-o -` outputs land in `output`, then measures. Throws the first
+    /// failure, naming the mode or step.
     ///
     /// `warmUp`: convert once more first and discard it, so that the one-time costs of a
-    /// process's first conversion (decoder contexts, lazy binding, the file's pages) are
-    /// not charged to the first mode. Without it, a 512×384 sample measured 52 ms in the
-    /// first mode and 17 ms in the second.
-    init(path: String, options: ConversionOptions, decoders: TileDecoderPool, warmUp: Bool = false) throws {
+    /// worker's first conversion (decoder contexts, lazy binding, the file's pages) are
+    /// not charged to the first mode (a 512×384 sample measured 52 ms in the first mode
+    /// and 17 ms in the second without it); its failure is the file's.
+    init(path: String, options: ConversionOptions, workers: WorkerSupervisor, output: MemoryOutputFile, warmUp: Bool = false) throws {
         guard path != "-" else { throw CompareError("compare reads files, not stdin ('-')") }
         let file = try SourceFile(path: path)
         let format = ImageFormat.sniff(try file.prefix(ImageFormat.sniffLength))
         guard format.isHEIF else { throw CompareError(Planner.notHEIF(format, source: path, output: nil).reason ?? "not a HEIF image") }
+        let job = Job(source: .path(path), output: .standardStream, action: .convert)
 
-        if warmUp { _ = try Self.convert(path, Self.modes[0], options, decoders) }
-        let attempts = try Self.modes.map { mode in (mode: mode, conversion: try Self.convert(path, mode, options, decoders)) }
+        if warmUp {
+            // A file the warm-up cannot convert fails the same way again: say so at once,
+            // rather than crash or wait out --timeout once per mode.
+            let (result, _) = try Self.convert(job, Self.modes[0], options, workers, output)
+            guard result.status == .converted else { throw CompareError(result.reason ?? "conversion failed") }
+        }
+        let attempts = try Self.modes.map { mode in (mode: mode, conversion: try Self.convert(job, mode, options, workers, output)) }
         let failures = attempts.compactMap { mode, conversion in
             conversion.result.status == .converted ? nil : (mode, conversion.result.reason ?? "conversion failed")
         }
@@ -85,51 +92,29 @@ struct FileComparison {
         let items = try SourceMetadata(storedIn: structure, primary: primary.id, source: container)
         let colour = SourceMetadata.colour(structure, primary.id)
         let sourceMetadata = MetadataSummary(source: items)
-        // libheif reads through the file's descriptor.
-        let decoded = try withExtendedLifetime(file) {
-            try Self.decodeSource(container, monochrome: primary.isMonochrome, options: options)
-        }
+        let measured = try workers.measure(job, outputs: attempts.map { ($0.mode.name, $0.conversion.jpeg) }, options: options).get()
 
         self.path = path
-        source = Source(bytes: file.size, width: decoded.width, height: decoded.height, metadata: sourceMetadata,
+        source = Source(bytes: file.size, width: measured.width, height: measured.height, metadata: sourceMetadata,
                         nclxOnly: colour.icc == nil && colour.nclx != nil)
-        outputs = try attempts.map { mode, conversion in
-            let (result, jpeg) = conversion
+        outputs = zip(attempts, measured.decibels).map { attempt, psnr in
+            let (result, jpeg) = attempt.conversion
             let metadata = MetadataSummary(jpeg: jpeg)
-            let psnr: Double
-            do {
-                psnr = try LumaPSNR.measure(source: decoded, against: try DecodedJPEG(jpeg))
-            } catch {
-                throw CompareError("\(mode.name): Y-PSNR: \(error)")
-            }
-            return Output(mode: mode, result: result, bytes: jpeg.count, metadata: metadata,
+            return Output(mode: attempt.mode, result: result, bytes: jpeg.count, metadata: metadata,
                           exifTags: EXIFTagTally(source: sourceMetadata.exifTags, output: metadata.exifTags), yPSNR: psnr)
         }
     }
 
-    /// One conversion by the real `Converter`, its output captured in memory (empty when
-    /// it failed).
-    private static func convert(_ path: String, _ mode: MetadataMode, _ options: ConversionOptions,
-                                _ decoders: TileDecoderPool) throws(CompareError)
-        -> (result: ConversionResult, jpeg: [UInt8]) {
+    /// One conversion by the real `Converter` in a worker, timed, its output captured in
+    /// memory (empty when it failed).
+    private static func convert(_ job: Job, _ mode: MetadataMode, _ options: ConversionOptions, _ workers: WorkerSupervisor,
+                                _ output: MemoryOutputFile) throws(CompareError) -> (result: ConversionResult, jpeg: [UInt8]) {
         var modeOptions = options
         modeOptions.metadata = mode
-        let output = try MemoryOutputFile()
-        let destination = PublishedOutput(publisher: OutputPublisher(), standardOutput: output.descriptor)
-        let result = Converter(options: modeOptions, decoders: decoders, destination: destination)
-            .run(Job(source: .path(path), output: .standardStream, action: .convert))
-        return (result, result.status == .converted ? try output.contents() : [])
-    }
-
-    /// The source decoded as the converter's libheif engine decodes it: upright 8-bit RGB
-    /// (or gray), alpha flattened onto `options.background`.
-    private static func decodeSource(_ source: ByteSource, monochrome: Bool, options: ConversionOptions) throws -> DecodedImage {
-        let context = LibheifContext(maxDimension: ConversionOptions.maxDimension, decodingThreads: options.decodingThreads)
-        do {
-            try context.read(source)
-            return try DecodedImage(decoding: try context.primaryHandle(), monochrome: monochrome, background: options.background)
-        } catch {
-            throw CompareError("decoding the source for Y-PSNR: \(error)")
-        }
+        let start = POSIX.monotonicSeconds()
+        var result = workers.run(job, options: modeOptions)
+        result.milliseconds = Int((POSIX.monotonicSeconds() - start) * 1000)
+        let jpeg = try output.take()
+        return (result, result.status == .converted ? jpeg : [])
     }
 }

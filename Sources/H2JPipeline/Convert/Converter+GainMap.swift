@@ -29,12 +29,18 @@ extension Converter {
     /// The primary's gain map encoded for an Ultra HDR output, in keep mode with `--hdr
     /// ultrahdr`; nil otherwise, or when there is none. A gain map that cannot be used
     /// (ISO says to ignore it, its headroom is unknown, it does not decode) adds a
-    /// warning, and the output is SDR: the gain map never fails the source.
+    /// warning, and the output is SDR: the gain map never fails the source. Its stages
+    /// name its item (`onStage`), so a worker that dies on it costs only the gain map: the
+    /// job runs again with it omitted (`Job.omittedImages`), and the output is SDR.
     func ultraHDRGainMap(_ context: ConversionContext, warnings: inout [Warning]) -> EncodedGainMap? {
         guard options.writesUltraHDR else { return nil }
         let (found, warning) = GainMapSource.find(context.structure, source: context.source)
         if let warning { warnings.append(warning) }
         guard let found else { return nil }
+        if let omitted = context.job.omittedImages.first(where: { $0.item == found.item }) {
+            warnings.append(Warning(.gainMapNotUsed, "the gain map (item \(found.item)) cannot be decoded: \(omitted); written as SDR only"))
+            return nil
+        }
         do {
             return EncodedGainMap(source: found, description: found.description, jpeg: try encodedGainMap(found, of: context))
         } catch {
@@ -72,16 +78,21 @@ extension Converter {
     /// differ) into an anonymous in-memory file (the worker's sandbox allows no other),
     /// with the XMP and ISO APP2 that describe it (and the gain map's own XMP).
     private func encodedGainMap(_ gainMap: GainMapSource, of context: ConversionContext) throws -> [UInt8] {
-        try context.structure.checkCodecs(of: gainMap.item)
-        try context.structure.checkDerivation(of: gainMap.item, from: context.source, maxPixels: options.maxPixels)
-        let image = try context.standalone(gainMap.item)
-        var (engine, _) = try ConversionEngines.choose(image, decoders: decoders)
-        try checkLimit(width: engine.width, height: engine.height)
-        try engine.decode()
-        return try gainMapJPEG(width: engine.width, height: engine.height, metadata: gainMap.metadata, xmp: gainMap.xmp) { writer in
-            try engine.start(writer, quality: options.quality)
-        } pixels: { writer in
-            try engine.writePixels(to: writer, mapping: gainMap.codeMapping.map(SampleMapping.init(table:)))
+        let item = gainMap.item
+        let image = try at(.parse, image: item) { () throws -> ConversionContext in
+            try context.structure.checkCodecs(of: item)
+            try context.structure.checkDerivation(of: item, from: context.source, maxPixels: options.maxPixels)
+            return try context.standalone(item)
+        }
+        var (engine, _) = try at(.engine, image: item) { try ConversionEngines.choose(image, decoders: decoders) }
+        try at(.limit, engine: engine.kind, image: item) { try checkLimit(width: engine.width, height: engine.height) }
+        try at(.decode, engine: engine.kind, image: item) { try engine.decode() }
+        return try at(.write, engine: engine.kind, image: item) {
+            try gainMapJPEG(width: engine.width, height: engine.height, metadata: gainMap.metadata, xmp: gainMap.xmp) { writer in
+                try engine.start(writer, quality: options.quality)
+            } pixels: { writer in
+                try engine.writePixels(to: writer, mapping: gainMap.codeMapping.map(SampleMapping.init(table:)))
+            }
         }
     }
 

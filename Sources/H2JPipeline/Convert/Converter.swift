@@ -21,12 +21,14 @@ package struct Converter: Sendable {
     let decoders: TileDecoderPool
     /// Where outputs go: published in this process, or handed to the parent by a worker.
     let destination: any OutputDestination
-    /// Told when each stage starts (and, once chosen, the engine): a worker passes it on
-    /// to its parent, which names the stage if the worker dies in it.
-    let onStage: @Sendable (PipelineError.Stage, ConversionResult.Engine?) -> Void
+    /// Told when each stage starts (and, once chosen, the engine, and the image item when
+    /// the stage is for an output that does not hold the primary): a worker passes it on
+    /// to its parent, which names the stage if the worker dies in it, and runs the job
+    /// again without that image (`Job.omittedImages`).
+    let onStage: @Sendable (PipelineError.Stage, ConversionResult.Engine?, UInt32?) -> Void
 
     package init(options: ConversionOptions, decoders: TileDecoderPool, destination: any OutputDestination,
-                 onStage: @escaping @Sendable (PipelineError.Stage, ConversionResult.Engine?) -> Void = { _, _ in }) {
+                 onStage: @escaping @Sendable (PipelineError.Stage, ConversionResult.Engine?, UInt32?) -> Void = { _, _, _ in }) {
         self.options = options
         self.decoders = decoders
         self.destination = destination
@@ -51,9 +53,10 @@ package struct Converter: Sendable {
     }
 
     /// Runs one stage: tells `onStage`, then turns what it throws into a `PipelineError`.
-    private func at<T>(_ stage: PipelineError.Stage, engine: ConversionResult.Engine? = nil,
-                       _ body: () throws -> T) throws(PipelineError) -> T {
-        onStage(stage, engine)
+    /// `image` is the item of an output that does not hold the primary.
+    func at<T>(_ stage: PipelineError.Stage, engine: ConversionResult.Engine? = nil, image: UInt32? = nil,
+               _ body: () throws -> T) throws(PipelineError) -> T {
+        onStage(stage, engine, image)
         return try PipelineError.at(stage, body)
     }
 
@@ -92,16 +95,24 @@ package struct Converter: Sendable {
         var gainMapWritten: EncodedGainMap?
         for plan in plans {
             let holdsPrimary = plan.items.contains(primaryID)
+            /// The image this output is of, named in its stages, unless it holds the primary.
+            let other = holdsPrimary ? nil : plan.items[0]
+            if let other, let omitted = job.omittedImages.first(where: { plan.items.contains($0.item) }) {
+                let failure = OtherImageError(item: other, output: plan.name.path(besides: job.output.display), underlying: omitted)
+                warnings.append(Warning(.imageNotConverted, "\(failure)"))
+                continue
+            }
             var otherEngine: ConversionResult.Engine?
             do throws(PipelineError) {
                 let contexts = try plan.items.map { id throws(PipelineError) in
-                    id == primaryID && plan.master == nil ? context : try at(.parse) { try imageContext(id, of: context, master: plan.master) }
+                    id == primaryID && plan.master == nil ? context
+                        : try at(.parse, image: other) { try imageContext(id, of: context, master: plan.master) }
                 }
                 let ultraHDR = ultraHDRPrimary && plan.carriesGainMap(primary: primaryID)
                 let written = holdsPrimary
                     ? try write(contexts, as: plan.name, engineUsed: &engineUsed, sourceSHA256: sourceSHA256,
                                 ultraHDR: ultraHDR, gainMap: ultraHDR ? gainMap : nil)
-                    : try write(contexts, as: plan.name, engineUsed: &otherEngine, sourceSHA256: sourceSHA256)
+                    : try write(contexts, as: plan.name, engineUsed: &otherEngine, sourceSHA256: sourceSHA256, image: other)
                 sourceSHA256 = sourceSHA256 ?? written.sourceSHA256
                 result.outputs.append(written.file)
                 if plan.master == nil { converted.formUnion(plan.items) } else { auxiliaries.formUnion(plan.items) }
@@ -173,13 +184,14 @@ package struct Converter: Sendable {
         let graft: MetadataGraft
     }
 
-    /// engine → limit → decode, for one image.
-    private func decoded(_ context: ConversionContext, engineUsed: inout ConversionResult.Engine?)
+    /// engine → limit → decode, for one image (`image`: of an output that does not hold
+    /// the primary).
+    private func decoded(_ context: ConversionContext, engineUsed: inout ConversionResult.Engine?, image: UInt32?)
         throws(PipelineError) -> (engine: any ConversionEngine, refusal: String?) {
-        var (engine, refusal) = try at(.engine) { try ConversionEngines.choose(context, decoders: decoders) }
+        var (engine, refusal) = try at(.engine, image: image) { try ConversionEngines.choose(context, decoders: decoders) }
         engineUsed = engine.kind
-        try at(.limit, engine: engine.kind) { try checkLimit(width: engine.width, height: engine.height) }
-        try at(.decode, engine: engine.kind) { try engine.decode() }
+        try at(.limit, engine: engine.kind, image: image) { try checkLimit(width: engine.width, height: engine.height) }
+        try at(.decode, engine: engine.kind, image: image) { try engine.decode() }
         return (engine, refusal)
     }
 
@@ -188,21 +200,23 @@ package struct Converter: Sendable {
     /// (`MultiPictureOutput`). `ultraHDR` marks the output that may be Ultra HDR: it
     /// carries `gainMap`, the source's own already encoded, or, with none, a tone-mapped
     /// (PQ, HLG) image gets one computed. `sourceSHA256` is the digest an earlier image
-    /// computed for the mark.
+    /// computed for the mark. `image` names an output that does not hold the primary in
+    /// its stages.
     private func write(_ contexts: [ConversionContext], as name: OutputName, engineUsed: inout ConversionResult.Engine?,
-                       sourceSHA256: String?, ultraHDR: Bool = false, gainMap: EncodedGainMap? = nil) throws(PipelineError) -> WrittenImage {
+                       sourceSHA256: String?, ultraHDR: Bool = false, gainMap: EncodedGainMap? = nil,
+                       image: UInt32? = nil) throws(PipelineError) -> WrittenImage {
         let job = contexts[0].job
         var digest = sourceSHA256
         var prepared: [PreparedImage] = []
         var gainMap = gainMap
         var gainMapWarnings: [Warning] = []
         for (index, context) in contexts.enumerated() {
-            let (engine, refusal) = try decoded(context, engineUsed: &engineUsed)
+            let (engine, refusal) = try decoded(context, engineUsed: &engineUsed, image: image)
             if index == 0, ultraHDR, gainMap == nil, let toneMapped = engine as? ToneMappedConversion {
                 gainMap = computedGainMap(toneMapped, warnings: &gainMapWarnings)
             }
             let claims = index == 0 ? gainMap.map { UltraHDRXMP.primaryProperties(gainMapLength: $0.jpeg.count) } ?? [] : []
-            let graft = try at(.graft, engine: engine.kind) {
+            let graft = try at(.graft, engine: engine.kind, image: image) {
                 try MetadataGraft(context, engine: engine, sourceSHA256: digest, xmpAdding: claims)
             }
             digest = digest ?? graft.sourceSHA256
@@ -211,7 +225,7 @@ package struct Converter: Sendable {
         let path = name.path(besides: job.output.display)
         let first = prepared[0]
         let engine = first.engine.kind
-        let written = try at(.write, engine: engine) {
+        let written = try at(.write, engine: engine, image: image) {
             try destination.write(job, name: name, attributes: first.context.file.map(OutputAttributes.init)) { fd in
                 if let gainMap {
                     let iso = [0xFF, 0xE2, 0, 0] + JPEGAPPSignature.iso21496 + GainMapMetadata.isoVersionPayload

@@ -19,6 +19,8 @@ struct WorkerDeath {
     /// The stage it was in and, once chosen, the engine (its last `stage` message).
     let stage: PipelineError.Stage?
     let engine: ConversionResult.Engine?
+    /// The image item the stage was for, when it is not the primary's output.
+    let image: UInt32?
     /// The last line it wrote to stderr.
     let lastWords: String
     let limits: WorkerLimits

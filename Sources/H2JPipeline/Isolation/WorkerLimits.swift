@@ -36,6 +36,15 @@ package struct WorkerLimits: Sendable, Equatable {
     /// Longest `--timeout`: a day.
     package static let maxTimeoutSeconds = 86_400
 
+    /// `--timeout` (convert's and compare's): whole seconds, 0 for no limit; nil for
+    /// anything else (`timeoutExpected` says what is).
+    package static func parseTimeout(_ text: String) -> Int? {
+        Int(text).flatMap { (0...maxTimeoutSeconds).contains($0) ? $0 : nil }
+    }
+
+    /// What a usage error of `--timeout` says is expected.
+    package static let timeoutExpected = "expected seconds, a whole number from 0 (no limit) to \(maxTimeoutSeconds)"
+
     /// The limits a worker was started with; nil for anything `arguments` cannot have made.
     init?(arguments: ArraySlice<String>) {
         guard arguments.count == 2, let memory = Int(arguments[arguments.startIndex]),

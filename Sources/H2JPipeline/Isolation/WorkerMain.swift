@@ -37,11 +37,18 @@ package enum WorkerMain {
         while true {
             guard let (message, descriptor) = try? socket.receive() else { return 0 }
             if let descriptor { close(descriptor) }
+            if case .measure(let work, let outputs) = message {
+                if limits.timeoutSeconds > 0 { alarm(UInt32(limits.timeoutSeconds + 30)) }
+                let measured = Result { () throws(CompareError) in try LumaMeasurement.measure(work.job, outputs: outputs, options: work.options) }
+                guard (try? socket.send(.measured(measured))) != nil else { return 0 }
+                alarm(0)
+                continue
+            }
             guard case .job(let work) = message else { return 70 }
             // Should the parent be gone, the worker still stops a while after --timeout.
             if limits.timeoutSeconds > 0 { alarm(UInt32(limits.timeoutSeconds + 30)) }
             let converter = Converter(options: work.options, decoders: decoders, destination: ParentOutput(socket: socket),
-                                      onStage: { stage, engine in try? socket.send(.stage(stage, engine)) })
+                                      onStage: { stage, engine, image in try? socket.send(.stage(stage, engine, image: image)) })
             let result = converter.run(work.job)
             guard (try? socket.send(.result(result))) != nil else { return 0 }
             alarm(0)

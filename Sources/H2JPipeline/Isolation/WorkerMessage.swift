@@ -19,8 +19,9 @@ import H2JSupport
 enum WorkerMessage {
     /// Parent → worker: convert or copy this.
     case job(WorkerJob)
-    /// Worker → parent: a stage starts (the engine, once chosen).
-    case stage(PipelineError.Stage, ConversionResult.Engine?)
+    /// Worker → parent: a stage starts (the engine, once chosen; the image item, when the
+    /// stage is for an image whose failure the source survives: not the primary's output).
+    case stage(PipelineError.Stage, ConversionResult.Engine?, image: UInt32?)
     /// Worker → parent: the pixels of output `name` are ready; send its descriptor.
     /// Carries the source's attributes, which the parent applies when publishing.
     case ready(OutputName, OutputAttributes?)
@@ -35,9 +36,14 @@ enum WorkerMessage {
     case abandon
     /// Worker → parent: how the job ended.
     case result(ConversionResult)
+    /// Parent → worker (`compare`): measure these JPEGs against the job's source
+    /// (`LumaMeasurement`), answered by `measured`.
+    case measure(WorkerJob, [(name: String, jpeg: [UInt8])])
+    /// Worker → parent: the measurement, or why it failed.
+    case measured(Result<LumaMeasurement, CompareError>)
 
     private enum Tag: UInt8 {
-        case job = 1, stage, ready, output, abandon, result, written, dropped
+        case job = 1, stage, ready, output, abandon, result, written, dropped, measure, measured
     }
 
     func encoded() -> [UInt8] {
@@ -46,10 +52,11 @@ enum WorkerMessage {
         case .job(let job):
             out.u8(Tag.job.rawValue)
             job.encode(to: &out)
-        case .stage(let stage, let engine):
+        case .stage(let stage, let engine, let image):
             out.u8(Tag.stage.rawValue)
             out.string(stage.rawValue)
             out.optional(engine) { $0.string($1.rawValue) }
+            out.optional(image) { $0.int(Int($1)) }
         case .ready(let name, let attributes):
             out.u8(Tag.ready.rawValue)
             out.string(name.suffix)
@@ -65,6 +72,13 @@ enum WorkerMessage {
         case .result(let result):
             out.u8(Tag.result.rawValue)
             result.encode(to: &out)
+        case .measure(let job, let outputs):
+            out.u8(Tag.measure.rawValue)
+            job.encode(to: &out)
+            MeasuredOutputs.encode(outputs, to: &out)
+        case .measured(let measurement):
+            out.u8(Tag.measured.rawValue)
+            measurement.encode(to: &out)
         }
         return out.bytes
     }
@@ -78,7 +92,8 @@ enum WorkerMessage {
         case .job: message = .job(try WorkerJob(from: &reader))
         case .stage:
             message = .stage(try reader.value(PipelineError.Stage.self),
-                             try reader.optional { (r: inout WireReader) throws(WireError) in try r.value(ConversionResult.Engine.self) })
+                             try reader.optional { (r: inout WireReader) throws(WireError) in try r.value(ConversionResult.Engine.self) },
+                             image: try reader.optional { (r: inout WireReader) throws(WireError) in try r.item() })
         case .ready:
             message = .ready(try OutputName(from: &reader),
                              try reader.optional { (r: inout WireReader) throws(WireError) in try OutputAttributes(from: &r) })
@@ -87,6 +102,8 @@ enum WorkerMessage {
         case .output: message = .output
         case .abandon: message = .abandon
         case .result: message = .result(try ConversionResult(from: &reader))
+        case .measure: message = .measure(try WorkerJob(from: &reader), try MeasuredOutputs.decode(from: &reader))
+        case .measured: message = .measured(try Result(from: &reader))
         }
         guard reader.isAtEnd else { throw WireError(reason: "bytes after the \(tag) message") }
         return message
@@ -125,6 +142,11 @@ struct WorkerJob {
         AuxiliaryOutput.allCases.filter(options.auxiliaries.contains).forEach { out.string($0.rawValue) }
         out.bool(options.auxiliariesChosen)
         out.string(options.hdr.rawValue)
+        out.int(job.omittedImages.count)
+        for image in job.omittedImages {
+            out.int(Int(image.item))
+            out.string(image.reason)
+        }
     }
 
     init(from reader: inout WireReader) throws(WireError) {
@@ -147,8 +169,12 @@ struct WorkerJob {
         options.auxiliaries = Set(try (0..<kinds).map { _ throws(WireError) in try reader.value(AuxiliaryOutput.self) })
         options.auxiliariesChosen = try reader.bool()
         options.hdr = try reader.value(HDROutput.self)
-        job = Job(source: source.map(Endpoint.path) ?? .standardStream, output: output.map(Endpoint.path) ?? .standardStream,
-                  action: action, bytes: bytes)
+        var job = Job(source: source.map(Endpoint.path) ?? .standardStream, output: output.map(Endpoint.path) ?? .standardStream,
+                      action: action, bytes: bytes)
+        let omitted = try reader.int()
+        guard (0...WorkerSupervisor.maxOmittedImages).contains(omitted) else { throw WireError(reason: "\(omitted) images omitted") }
+        for _ in 0..<omitted { job = job.omitting(OmittedImage(item: try reader.item(), reason: try reader.string())) }
+        self.job = job
         self.options = options
     }
 }
@@ -262,6 +288,15 @@ extension ConversionResult {
 
     /// Most outputs one source may have.
     static let maxOutputs = 4096
+}
+
+extension WireReader {
+    /// An image item ID (32 bits).
+    mutating func item() throws(WireError) -> UInt32 {
+        let value = try int()
+        guard let item = UInt32(exactly: value) else { throw WireError(reason: "item \(value) out of range") }
+        return item
+    }
 }
 
 extension OutputName {

@@ -11,7 +11,11 @@ import H2JSupport
 /// encode, which is where hostile bytes meet libheif, libde265 and libjpeg. A worker
 /// that dies (a signal, the OOM killer, an exit), overruns `--timeout`, or breaks the
 /// protocol costs exactly its file: the file fails with a `WorkerDeath` reason, the
-/// worker is replaced, and the batch goes on.
+/// worker is replaced, and the batch goes on. When the worker died on an image whose
+/// failure the source survives (another still image, an `--aux` image, the gain map: its
+/// last `stage` message named the item), it costs only that image: the job runs again in
+/// a fresh worker with the image omitted (`Job.omittedImages`), which the converter
+/// reports as `image-not-converted` (or, for a gain map, `gain-map-not-used`).
 ///
 /// Invariants: at most one job runs in a worker at a time; a worker is reused only
 /// after a complete, well-formed conversation; the temp file a worker writes is
@@ -51,17 +55,36 @@ package final class WorkerSupervisor: @unchecked Sendable {
         lock.withLock { for pid in live { kill(pid, SIGKILL) } }
     }
 
-    /// The job's result; the caller times it and settles its reservation.
+    /// Most images one source may lose to worker deaths before it fails as a whole: each
+    /// costs a conversion of the source again, so a file of many hostile images cannot
+    /// hold a worker for long.
+    static let maxOmittedImages = 8
+
+    /// The job's result; the caller times it and settles its reservation. A death on an
+    /// image other than the primary (not an interruption) runs the job again without it,
+    /// each attempt with its own `--timeout`.
     package func run(_ job: Job, options: ConversionOptions) -> ConversionResult {
+        var job = job
+        while true {
+            let (result, death) = attempt(job, options: options)
+            guard let death, let item = death.image, death.code != .interrupted,
+                  !job.omittedImages.contains(where: { $0.item == item }),
+                  job.omittedImages.count < Self.maxOmittedImages else { return result }
+            job = job.omitting(OmittedImage(item: item, reason: death.reason))
+        }
+    }
+
+    /// One run of `job` in a worker: its result, and how the worker died if it did.
+    private func attempt(_ job: Job, options: ConversionOptions) -> (ConversionResult, WorkerDeath?) {
         let worker: WorkerProcess
         do {
             worker = try checkOut()
         } catch {
             // No process or memory for it is a resource that ran out: the run stops.
             let exhausted: Set<Int32> = [EAGAIN, ENOMEM, EMFILE, ENFILE]
-            return .failed(source: job.source.display, output: job.output.display,
-                           exhausted.contains(error.errno) ? .outOfResources : .decoderCrashed,
-                           "cannot start a decoder process: \(error)")
+            return (.failed(source: job.source.display, output: job.output.display,
+                            exhausted.contains(error.errno) ? .outOfResources : .decoderCrashed,
+                            "cannot start a decoder process: \(error)"), nil)
         }
         worker.stderr.reset()
         var site = Site()
@@ -70,22 +93,57 @@ package final class WorkerSupervisor: @unchecked Sendable {
             try worker.socket.send(.job(WorkerJob(job: job, options: options)))
             let result = try converse(worker, job, options: options, until: deadline, site: &site)
             lock.withLock { idle.append(worker) }
-            return result
+            return (result, nil)
         } catch {
-            let death = WorkerDeath(cause: cause(of: error, worker), stage: site.stage, engine: site.engine,
-                                    lastWords: worker.stderr.tail, limits: limits)
-            lock.withLock { _ = live.remove(worker.pid) }
-            if let replacement = try? start() { lock.withLock { idle.append(replacement) } }
+            let death = retire(worker, after: error, site: site)
             var result = ConversionResult.failed(source: job.source.display, output: job.output.display, death.code, death.reason)
             result.engine = site.engine
-            return result
+            return (result, death)
         }
+    }
+
+    /// `compare`'s Y-PSNR of `outputs` (each mode's JPEG) against `job`'s source, measured
+    /// in a worker (`LumaMeasurement`), so that no decoder meets the file in this process;
+    /// the worker's death or `--timeout` is the measurement's failure.
+    func measure(_ job: Job, outputs: [(name: String, jpeg: [UInt8])], options: ConversionOptions) -> Result<LumaMeasurement, CompareError> {
+        let worker: WorkerProcess
+        do {
+            worker = try checkOut()
+        } catch {
+            return .failure(CompareError("cannot start a decoder process: \(error)"))
+        }
+        worker.stderr.reset()
+        // The source's decode is libheif's, the outputs' libjpeg's.
+        var site = Site(stage: .decode, engine: .libheif)
+        let deadline = limits.timeoutSeconds > 0 ? POSIX.monotonicSeconds() + Double(limits.timeoutSeconds) : nil
+        do {
+            try worker.socket.send(.measure(WorkerJob(job: job, options: options), outputs))
+            guard case .measured(let measured) = try next(worker, until: deadline, site: &site) else {
+                throw WorkerSocketError.malformed(WireError(reason: "expected 'measured'"))
+            }
+            lock.withLock { idle.append(worker) }
+            return measured
+        } catch {
+            return .failure(CompareError("decoding for Y-PSNR: \(retire(worker, after: error, site: site).reason)"))
+        }
+    }
+
+    /// A worker whose conversation failed with `error`: killed or reaped, replaced, and
+    /// how it died.
+    private func retire(_ worker: WorkerProcess, after error: any Error, site: Site) -> WorkerDeath {
+        let death = WorkerDeath(cause: cause(of: error, worker), stage: site.stage, engine: site.engine, image: site.image,
+                                lastWords: worker.stderr.tail, limits: limits)
+        lock.withLock { _ = live.remove(worker.pid) }
+        if let replacement = try? start() { lock.withLock { idle.append(replacement) } }
+        return death
     }
 
     /// Where the worker is: its last `stage` message.
     private struct Site {
         var stage: PipelineError.Stage?
         var engine: ConversionResult.Engine?
+        /// The image whose failure the source survives, when the stage is for one.
+        var image: UInt32?
     }
 
     /// The job's conversation after `job` was sent: stages, each output staged as the
@@ -178,9 +236,10 @@ package final class WorkerSupervisor: @unchecked Sendable {
                 close(descriptor)
                 throw .malformed(WireError(reason: "a worker sent a descriptor"))
             }
-            guard case .stage(let stage, let engine) = message else { return message }
+            guard case .stage(let stage, let engine, let image) = message else { return message }
             site.stage = stage
             site.engine = engine ?? site.engine
+            site.image = image
         }
     }
 

@@ -5,11 +5,18 @@ import Foundation
 final class RunningTool {
     let process = Process()
 
-    init(_ arguments: [String]) throws {
+    /// Starts heic2jpg with `arguments`; its stdout and stderr go to `output` + ".out"
+    /// and ".err" when given, and are discarded otherwise.
+    init(_ arguments: [String], output: String? = nil) throws {
         process.executableURL = URL(fileURLWithPath: Tool.binary)
         process.arguments = arguments
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
+        if let output {
+            for suffix in [".out", ".err"] { FileManager.default.createFile(atPath: output + suffix, contents: nil) }
+            process.standardOutput = FileHandle(forWritingAtPath: output + ".out")
+            process.standardError = FileHandle(forWritingAtPath: output + ".err")
+        }
         try process.run()
     }
 

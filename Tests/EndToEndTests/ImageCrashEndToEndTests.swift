@@ -1,0 +1,91 @@
+import Foundation
+import H2JTestSupport
+import Testing
+
+/// A worker that dies on an image other than the primary costs that image, not the
+/// source: the rest converts in a fresh worker, and the lost image is named.
+@Suite("End to end: a crash in a secondary image")
+struct ImageCrashEndToEndTests {
+    /// make-samples' overlay whose layer (with alpha, at x = -200) libheif 1.15 blends
+    /// past its canvas: image item 4, the file's second image.
+    static let sample = Tool.samples + "/overlay-alpha-negative-offset.heic"
+
+    /// A run of heic2jpg with `arguments` into `out/`, and its report.
+    static func convert(_ arguments: [String], _ scratch: TemporaryDirectory) throws -> (Tool.Outcome, ReportFile) {
+        let outcome = try Tool.run(arguments + ["-o", scratch.sub("out"), "--report", scratch.sub("r.jsonl")])
+        return (outcome, try ReportFile(scratch.sub("r.jsonl")))
+    }
+
+    /// The report's warning messages of one code.
+    static func warnings(_ entry: [String: Any], _ code: String) -> [String] {
+        let messages = entry["warnings"] as? [String] ?? [], codes = entry["warningCodes"] as? [String] ?? []
+        return zip(codes, messages).filter { $0.0 == code }.map(\.1)
+    }
+
+    @Test("Acceptance e: the second image crashes its decoder; the primary's JPEG is written, the crash named in image-not-converted, exit 0")
+    func secondImageCrashes() throws {
+        let scratch = TemporaryDirectory()
+        let (outcome, report) = try Self.convert(["-j", "1", Self.sample, Tool.samples + "/monochrome.heic"], scratch)
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        let entry = try #require(report.bySource["overlay-alpha-negative-offset.heic"])
+        #expect(entry["status"] as? String == "converted", "\(entry)")
+        #expect(entry["width"] as? Int == 256 && entry["height"] as? Int == 64)
+        let lost = Self.warnings(entry, "image-not-converted")
+        try #require(lost.count == 1, "\(entry)")
+        #expect(lost[0].hasPrefix("image item 4 (for overlay-alpha-negative-offset-2.jpg) is left out: decoder crashed: SIG"), "\(lost[0])")
+        #expect(lost[0].contains("in libheif, decoding"), "the stage is named: \(lost[0])")
+        #expect(Self.warnings(entry, "content-not-converted") == ["not converted: 1 more image (#4)"], "\(entry)")
+        #expect(outcome.stderr.contains("image item 4 (for overlay-alpha-negative-offset-2.jpg) is left out: decoder crashed: "))
+        // The primary's own pixels, and the next file of the batch converts too.
+        let problems = try OutputCheck.problems(source: Self.sample, output: scratch.sub("out/overlay-alpha-negative-offset.jpg"))
+        #expect(problems.isEmpty, "\(problems)")
+        #expect(scratch.files("out") == ["monochrome.jpg", "overlay-alpha-negative-offset.jpg"], "no temp file, no second image")
+        #expect(report.bySource["monochrome.heic"]?["status"] as? String == "converted")
+    }
+
+    @Test("The hand-off keeps a source whose second image crashed its decoder")
+    func handOffKeepsIt() throws {
+        let scratch = TemporaryDirectory()
+        let source = scratch.file("in/o.heic", [UInt8](try Data(contentsOf: URL(fileURLWithPath: Self.sample))))
+        let (outcome, report) = try Self.convert(["--state", scratch.sub("s.db"), "--delete-source", scratch.sub("in")], scratch)
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        #expect(FileManager.default.fileExists(atPath: source), "the original stays")
+        let entry = try #require(report.bySource["o.heic"])
+        #expect(entry["handOff"] is NSNull, "\(entry)")
+        #expect(Self.warnings(entry, "source-kept").count == 1, "\(entry)")
+        #expect(scratch.files("out") == ["o.jpg"])
+    }
+
+    @Test("With --images primary the crashing image is never decoded: no warning but what was left out as asked")
+    func primaryOnly() throws {
+        let scratch = TemporaryDirectory()
+        let (outcome, report) = try Self.convert(["--images", "primary", Self.sample], scratch)
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        let entry = try #require(report.bySource["overlay-alpha-negative-offset.heic"])
+        #expect(entry["warningCodes"] as? [String] == ["content-not-converted"], "\(entry)")
+    }
+
+    /// The MPEG conformance overlay whose second instance lies at negative offsets
+    /// (libheif crashed on it in the run; 1.15.1+deb12u1 here draws it).
+    static let conformanceOverlay = Tool.corpusWide.map { $0 + "/structure/mpegconf-C021-overlay-small-canvas-offscreen.heic" }
+
+    @Test("Corpus: the conformance overlay with negative offsets gives the primary's JPEG and exit 0, its overlay converted or named as lost",
+          .enabled(if: conformanceOverlay.map { FileManager.default.fileExists(atPath: $0) } == true,
+                   "../shared/corpus-wide is not present"))
+    func conformanceFile() throws {
+        let file = try #require(Self.conformanceOverlay)
+        let scratch = TemporaryDirectory()
+        let (outcome, report) = try Self.convert([file], scratch)
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        let entry = try #require(report.bySource[(file as NSString).lastPathComponent])
+        #expect(entry["status"] as? String == "converted", "\(entry)")
+        let stem = ((file as NSString).lastPathComponent as NSString).deletingPathExtension
+        let lost = Self.warnings(entry, "image-not-converted")
+        if lost.isEmpty {
+            #expect(scratch.files("out") == [stem + "-2.jpg", stem + ".jpg"])
+        } else {
+            #expect(lost.count == 1 && lost[0].contains("is left out: decoder crashed: "), "\(lost)")
+            #expect(scratch.files("out") == [stem + ".jpg"])
+        }
+    }
+}
