@@ -218,8 +218,7 @@ package enum BatchRunner {
             guard reporter.stoppedBy == nil else { break }
             switch found {
             case .failure(let error):
-                reporter.recordFound([.failed(source: error.path, output: nil, ErrorCode(errno: error.errno, otherwise: .sourceUnreadable),
-                                              error.reason)])
+                reporter.recordFound([.failed(source: error.path, output: nil, error.code, error.reason)])
             case .success(let candidate) where request.shard.map({ !$0.contains(relativePath: candidate.relativePath) }) == true:
                 continue  // another shard's
             case .success(let candidate) where request.output == .standardStream:

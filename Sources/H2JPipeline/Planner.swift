@@ -203,9 +203,13 @@ package final class Planner {
         if let source, source.isSameFile(as: output) || Array(output.utf8) == Array(source.path.utf8) {
             return refuse(.outputIsSource, "output would overwrite the source itself; use --output to write elsewhere")
         }
-        guard let existing = try? SourceFile(path: output) else { return pathExists(output) ? .foreign : .free }
-        if existing.info.st_mode & S_IFMT == S_IFDIR {
-            return refuse(.outputIsDirectory, "output \(output) exists and is a directory")
+        let existing: SourceFile
+        do {
+            existing = try SourceFile(path: output)
+        } catch {
+            if error.fileType == S_IFDIR { return refuse(.outputIsDirectory, "output \(output) exists and is a directory") }
+            // Anything else there (a FIFO, a file we cannot read) is not ours.
+            return pathExists(output) ? .foreign : .free
         }
         if let prefix = try? existing.prefix(ImageFormat.sniffLength), ImageFormat.sniff(prefix).isHEIF {
             return refuse(.outputHoldsHEIF, "output \(output) exists and holds HEIF data; refusing to overwrite what may be a source")
