@@ -36,6 +36,13 @@ package struct BatchRequest: Sendable, Equatable {
     /// `--recheck`: re-hash sources and outputs before calling them up to date (needs `--state`).
     package var recheck = false
 
+    /// What sends bytes to stdout, as the user wrote it: `-o -` or `--report -`; nil
+    /// when nothing does.
+    package var standardOutputUse: String? {
+        if output == .standardStream { return "-o -" }
+        return report == .standardStream ? "--report -" : nil
+    }
+
     /// The state file, `{shard}` replaced.
     var stateFile: String? { state.map { shard?.stateFile($0) ?? $0 } }
 
