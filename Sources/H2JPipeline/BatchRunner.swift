@@ -231,6 +231,8 @@ package enum BatchRunner {
             case .success(let candidate) where request.output == .standardStream:
                 submit(planner.planToStandardOutput(candidate), nil, false)
             case .success(let candidate):
+                // Killed runs' temp files go from every directory planned into, written or not.
+                if !options.dryRun { publisher.sweepOrphans(in: Path.parent(candidate.outputStem)) }
                 do {
                     switch try state?.verdict(for: candidate) ?? .new {
                     case .upToDate(var result, let record):
