@@ -121,8 +121,9 @@ package final class OutputPublisher: @unchecked Sendable {
     /// The names `--on-conflict suffix` tries for `path`, in order: `NAME-1.jpg` to
     /// `NAME-999.jpg` (the suffix before the extension, as `OutputName` places it), so
     /// the planner, another image's output and a publish that meets a new file agree.
-    static func suffixedPaths(of path: String) -> [String] {
-        (1...maxSuffix).map { OutputName(checking: "-\($0)")!.path(besides: path) }
+    /// Made lazily, as most take the first.
+    static func suffixedPaths(of path: String) -> LazyMapSequence<ClosedRange<Int>, String> {
+        (1...maxSuffix).lazy.map { OutputName(checking: "-\($0)")!.path(besides: path) }
     }
 
     /// Writes a complete temp file for `path` through `body` (given its descriptor),
