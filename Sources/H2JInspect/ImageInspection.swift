@@ -43,7 +43,7 @@ package enum ImageInspection {
         }
     }
 
-    /// Opens `path` and describes it.
+    /// Opens `path` (a regular file only: `SourceFile` says what else it is) and describes it.
     static func describe(path: String, outputs: OutputChoices) throws(InspectError) -> ImageProperties {
         let file: SourceFile
         do {
@@ -51,7 +51,6 @@ package enum ImageInspection {
         } catch {
             throw InspectError(error.reason)
         }
-        guard file.info.st_mode & S_IFMT == S_IFREG else { throw InspectError("not a regular file") }
         // The byte source reads through the file's descriptor, which closes on deinit.
         defer { withExtendedLifetime(file) {} }
         return try describe(file.byteSource, outputs: outputs)

@@ -36,6 +36,13 @@ package struct BatchRequest: Sendable, Equatable {
     /// `--recheck`: re-hash sources and outputs before calling them up to date (needs `--state`).
     package var recheck = false
 
+    /// What sends bytes to stdout, as the user wrote it: `-o -` or `--report -`; nil
+    /// when nothing does.
+    package var standardOutputUse: String? {
+        if output == .standardStream { return "-o -" }
+        return report == .standardStream ? "--report -" : nil
+    }
+
     /// The state file, `{shard}` replaced.
     var stateFile: String? { state.map { shard?.stateFile($0) ?? $0 } }
 
@@ -239,13 +246,14 @@ package enum BatchRunner {
             guard reporter.stoppedBy == nil else { break }
             switch found {
             case .failure(let error):
-                reporter.recordFound([.failed(source: error.path, output: nil, ErrorCode(errno: error.errno, otherwise: .sourceUnreadable),
-                                              error.reason)])
+                reporter.recordFound([.failed(source: error.path, output: nil, error.code, error.reason)])
             case .success(let candidate) where request.shard.map({ !$0.contains(relativePath: candidate.relativePath) }) == true:
                 continue  // another shard's
             case .success(let candidate) where request.output == .standardStream:
                 submit(planner.planToStandardOutput(candidate), nil, nil)
             case .success(let candidate):
+                // Killed runs' temp files go from every directory planned into, written or not.
+                if !options.dryRun { publisher.sweepOrphans(in: Path.parent(candidate.outputStem)) }
                 do {
                     switch try state?.verdict(for: candidate) ?? .new {
                     case .upToDate(var result, let record):

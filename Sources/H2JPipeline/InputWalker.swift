@@ -31,12 +31,28 @@ package struct WalkError: Error, Equatable, Sendable, CustomStringConvertible {
     package let reason: String
     /// The failed call's errno.
     package let errno: Int32
+    /// The report's `errorCode`: from the errno unless said otherwise.
+    package let code: ErrorCode
     package var description: String { "\(path): \(reason)" }
+
+    package init(path: String, reason: String, errno: Int32, code: ErrorCode? = nil) {
+        self.path = path
+        self.reason = reason
+        self.errno = errno
+        self.code = code ?? ErrorCode(errno: errno, otherwise: .sourceUnreadable)
+    }
 
     /// The failure of the call just made on `path`: `prefix` and `strerror(errno)`.
     static func system(_ path: String, _ prefix: String? = nil) -> WalkError {
         let code = Glibc.errno
         return WalkError(path: path, reason: prefix.map { "\($0): \(POSIX.describe(code))" } ?? POSIX.describe(code), errno: code)
+    }
+
+    /// `path` is not a regular file but `mode`'s type (reached through a symlink when
+    /// `throughLink`): `not-a-regular-file`, in `SourceError.notRegular`'s words.
+    static func notRegular(_ path: String, _ mode: mode_t, throughLink: Bool = false) -> WalkError {
+        WalkError(path: path, reason: SourceError.notRegular(mode, throughLink: throughLink).reason, errno: 0,
+                  code: .notARegularFile)
     }
 }
 
@@ -47,8 +63,13 @@ package struct WalkError: Error, Equatable, Sendable, CustomStringConvertible {
 /// by device and inode) is never entered; our own temp files are never yielded. Nothing
 /// is skipped silently: a subdirectory that cannot be listed, an entry that cannot be
 /// examined, and a dangling symlink named like HEIF each come out as a `WalkError`, so
-/// the run reports them and fails. Memory is one directory listing per level of depth,
-/// never the whole tree.
+/// the run reports them and fails. Only regular files are yielded, and nothing is
+/// opened here (only `stat`), so no FIFO or device can block the walk: an input
+/// argument that is neither a directory nor a regular file, and an entry named like
+/// HEIF that is not a regular file (a directory, a FIFO, a socket, a device, directly or
+/// through a symlink), fail as `not-a-regular-file`; other special entries are passed
+/// over, as files of no image name and content are. Memory is one directory listing
+/// per level of depth, never the whole tree.
 package final class InputWalker: IteratorProtocol, Sequence {
     /// A directory being listed: its remaining entry names, the output directory it maps
     /// to, its input and its path relative to that.
@@ -108,12 +129,17 @@ package final class InputWalker: IteratorProtocol, Sequence {
         }
     }
 
-    /// A command-line argument: a file is a candidate, a directory starts a walk.
+    /// A command-line argument: a file is a candidate, a directory starts a walk (whatever
+    /// its name), anything else fails.
     private func visitInput(_ input: String) -> Result<Candidate, WalkError>? {
         guard let info = POSIX.fileInfo(input) else { return .failure(.system(input)) }
         if info.st_mode & S_IFMT == S_IFDIR {
             return push(directory: input, outputDirectory: outputRoot ?? input, root: input, relativeDirectory: "")
                 .map { .failure($0) }
+        }
+        guard FileType.isRegular(info.st_mode) else {
+            let throughLink = POSIX.fileInfo(input, followingLinks: false).map { $0.st_mode & S_IFMT == S_IFLNK } ?? false
+            return .failure(.notRegular(input, info.st_mode, throughLink: throughLink))
         }
         let name = Path.lastComponent(input)
         let directory = outputRoot ?? Path.parent(input)
@@ -121,24 +147,30 @@ package final class InputWalker: IteratorProtocol, Sequence {
                                   root: Path.parent(input), relativePath: name, info: info))
     }
 
-    /// An entry inside a walked directory: a file, a failure, or nil for entries that are
-    /// neither (other file types, symlinked directories, our temp files).
+    /// An entry inside a walked directory: a file, a directory to walk, a failure, or nil
+    /// for entries passed over (symlinked directories, special files not named like
+    /// HEIF, our temp files).
     private func visit(path: String, name: String, in level: Level) -> Result<Candidate, WalkError>? {
         let outputDirectory = level.outputDirectory
         let relative = level.relativeDirectory.isEmpty ? name : Path.join(level.relativeDirectory, name)
         guard let link = POSIX.fileInfo(path, followingLinks: false) else { return .failure(.system(path, "cannot examine")) }
+        let namedLikeHEIF = HEIFExtensions.matches(name)
         var info = link
         if link.st_mode & S_IFMT == S_IFLNK {
             guard let target = POSIX.fileInfo(path) else {
-                guard HEIFExtensions.matches(path) else { return nil }
+                guard namedLikeHEIF else { return nil }
                 return .failure(.system(path, "symlink to nothing readable"))
             }
             info = target
-            guard info.st_mode & S_IFMT == S_IFREG else { return nil }
+            guard FileType.isRegular(info.st_mode) else {
+                return namedLikeHEIF ? .failure(.notRegular(path, info.st_mode, throughLink: true)) : nil
+            }
         }
         switch info.st_mode & S_IFMT {
         case S_IFDIR:
             if let skip = skipDirectory, skip.0 == info.st_dev, skip.1 == info.st_ino { return nil }
+            // A name that promises a photo is not walked into: it fails, so it is seen.
+            if namedLikeHEIF { return .failure(.notRegular(path, info.st_mode)) }
             return push(directory: path, outputDirectory: Path.join(outputDirectory, name), root: level.root,
                         relativeDirectory: relative).map { .failure($0) }
         case S_IFREG:
@@ -146,7 +178,7 @@ package final class InputWalker: IteratorProtocol, Sequence {
             return .success(Candidate(path: path, outputStem: Path.join(outputDirectory, Path.stem(name)), explicit: false,
                                       root: level.root, relativePath: relative, info: info))
         default:
-            return nil
+            return namedLikeHEIF ? .failure(.notRegular(path, info.st_mode)) : nil
         }
     }
 

@@ -113,8 +113,9 @@ package final class Planner {
             }
             switch decision.verdict {
             case .refused(let plan): return plan
-            case .foreign: return .done(.failed(source: sourceName, output: decision.path, .outputNotOurs,
-                                                ForeignOutputError(output: decision.path).description))
+            case .foreign:
+                let error = ForeignOutputError(output: decision.path, suffixesTaken: options.onConflict == .suffix)
+                return .done(.failed(source: sourceName, output: decision.path, .outputNotOurs, error.description))
             case .free: break
             case .ours: replacing = true
             }
@@ -171,17 +172,13 @@ package final class Planner {
         return (verdict, reservation, output)
     }
 
-    /// Most `NAME-N.jpg` names tried for one output before the source fails.
-    static let maxSuffix = 999
-
-    /// The decision for the first `NAME-N.jpg` (N = 1, 2, …) that is not claimed in this
-    /// run and holds no foreign file: free, or already this source's own output. nil when
-    /// every name up to `maxSuffix` is taken. The names are deterministic and Windows-safe.
+    /// The decision for the first `NAME-N.jpg` (N = 1, 2, …; `OutputPublisher.suffixedPaths`)
+    /// that is not claimed in this run and holds no foreign file: free, or already this
+    /// source's own output. nil when every name is taken. The names are deterministic and
+    /// Windows-safe.
     private func reserveSuffixed(_ output: String, sourceName: String, source: SourceFile?, ownership: Ownership)
         -> (verdict: Verdict, reservation: OutputReservation, path: String)? {
-        let stem = String(output.dropLast(".jpg".count))
-        for n in 1...Self.maxSuffix {
-            let candidate = "\(stem)-\(n).jpg"
+        for candidate in OutputPublisher.suffixedPaths(of: output) {
             guard !publisher.isClaimed(candidate) else { continue }
             let decision = reserveAndCheck(output: candidate, sourceName: sourceName, source: source, ownership: ownership)
             if decision.verdict != .foreign { return decision }
@@ -200,9 +197,13 @@ package final class Planner {
         if let source, source.isSameFile(as: output) || Array(output.utf8) == Array(source.path.utf8) {
             return refuse(.outputIsSource, "output would overwrite the source itself; use --output to write elsewhere")
         }
-        guard let existing = try? SourceFile(path: output) else { return pathExists(output) ? .foreign : .free }
-        if existing.info.st_mode & S_IFMT == S_IFDIR {
-            return refuse(.outputIsDirectory, "output \(output) exists and is a directory")
+        let existing: SourceFile
+        do {
+            existing = try SourceFile(path: output)
+        } catch {
+            if error.fileType == S_IFDIR { return refuse(.outputIsDirectory, "output \(output) exists and is a directory") }
+            // Anything else there (a FIFO, a file we cannot read) is not ours.
+            return pathExists(output) ? .foreign : .free
         }
         if let prefix = try? existing.prefix(ImageFormat.sniffLength), ImageFormat.sniff(prefix).isHEIF {
             return refuse(.outputHoldsHEIF, "output \(output) exists and holds HEIF data; refusing to overwrite what may be a source")

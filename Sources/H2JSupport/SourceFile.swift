@@ -4,21 +4,37 @@ import Glibc
 
 /// An input file opened for reading: descriptor, size, times and identity.
 /// The descriptor is closed on deinit.
+///
+/// Only a regular file is kept: the open cannot block (`O_NONBLOCK`, so a FIFO with no
+/// writer or a device returns at once; `O_NOCTTY`), and `fstat` on the descriptor
+/// refuses anything else (`SourceError.notRegular`) before a byte is read. The flag is
+/// then cleared, so reads behave as on any regular file.
 package final class SourceFile {
     package let path: String
     let fd: Int32
     package let info: stat
 
-    /// Opens `path` read-only; the error text names the cause (errno).
+    /// Opens `path` read-only; the error text names the cause (errno, or the type of a
+    /// file that is not regular).
     package init(path: String) throws(SourceError) {
-        let fd = POSIX.openFile(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { throw SourceError(reason: "cannot open: \(POSIX.lastError())", errno: errno) }
+        let fd = POSIX.openFile(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC)
+        guard fd >= 0 else {
+            let code = errno
+            // A socket cannot be opened at all (ENXIO): say what it is.
+            if let info = POSIX.fileInfo(path), !FileType.isRegular(info.st_mode) { throw .notRegular(info.st_mode) }
+            throw SourceError(reason: "cannot open: \(POSIX.describe(code))", errno: code)
+        }
         var info = stat()
         guard fstat(fd, &info) == 0 else {
             let code = errno
             close(fd)
             throw SourceError(reason: "cannot stat: \(POSIX.describe(code))", errno: code)
         }
+        guard FileType.isRegular(info.st_mode) else {
+            close(fd)
+            throw .notRegular(info.st_mode)
+        }
+        _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK)
         self.path = path
         self.fd = fd
         self.info = info
@@ -59,14 +75,26 @@ package final class SourceFile {
 package typealias FileTimes = (access: timespec, modification: timespec)
 
 /// Why a source file could not be read; `errno` is kept when a system call failed, so
-/// callers can tell "too many open files" from a file that is unreadable.
+/// callers can tell "too many open files" from a file that is unreadable, and
+/// `fileType` when the path is not a regular file.
 package struct SourceError: Error, CustomStringConvertible {
     package let reason: String
     package let errno: Int32?
 
-    package init(reason: String, errno: Int32? = nil) {
+    /// The type of a file refused for not being regular (`FileType`); nil otherwise.
+    package let fileType: mode_t?
+
+    package init(reason: String, errno: Int32? = nil, fileType: mode_t? = nil) {
         self.reason = reason
         self.errno = errno
+        self.fileType = fileType.map { $0 & S_IFMT }
+    }
+
+    /// The one wording of `not-a-regular-file`: "not a regular file: a FIFO", or
+    /// "… a symlink to a FIFO" when the path was a link (`throughLink`).
+    package static func notRegular(_ mode: mode_t, throughLink: Bool = false) -> SourceError {
+        SourceError(reason: "not a regular file: \(throughLink ? "a symlink to " : "")\(FileType.describe(mode))",
+                    fileType: mode)
     }
 
     package var description: String { reason }

@@ -13,10 +13,14 @@ package enum CommandLineTool {
     package static let exitFailure: Int32 = 1
     /// EX_USAGE (sysexits.h): the command line was wrong.
     package static let exitUsage: Int32 = 64
+    /// EX_IOERR: the run would write to a standard output that is closed or read-only.
+    package static let exitIOError: Int32 = 74
     // A convert run's status, 75 (EX_TEMPFAIL) among them, is `RunSummary.exitStatus`.
 
     /// Runs with `arguments` (program name excluded) and returns the exit code.
-    package static func main(_ arguments: [String]) -> Int32 {
+    /// `closedStreams` are the standard descriptors that were closed at start (and are
+    /// now on /dev/null: `StandardStreams.openClosed`).
+    package static func main(_ arguments: [String], closedStreams: [Int32] = []) -> Int32 {
         // Past `ulimit -f`, a write fails with EFBIG (reported) rather than killing the run.
         signal(SIGXFSZ, SIG_IGN)
         let command: Command
@@ -40,6 +44,10 @@ package enum CommandLineTool {
         case .status(let request):
             return exitCode(StatusCommand.run(request))
         case .convert(let request):
+            if let use = request.standardOutputUse, let problem = standardOutputProblem(closedStreams) {
+                POSIX.writeLine("error: \(use): standard output \(problem); nothing done", to: STDERR_FILENO)
+                return exitIOError
+            }
             let publisher = OutputPublisher()
             let workers = BatchRunner.startWorkers(for: request, publisher: publisher)
             let interruption = RunInterruption()
@@ -48,6 +56,13 @@ package enum CommandLineTool {
             withExtendedLifetime(cleanup) {}
             return exitCode(summary)
         }
+    }
+
+    /// Why stdout cannot take a run's output, checked before any work: it was closed
+    /// at start (what is there now is /dev/null), or it is open only for reading.
+    static func standardOutputProblem(_ closedStreams: [Int32]) -> String? {
+        if closedStreams.contains(STDOUT_FILENO) { return "is closed" }
+        return StandardStreams.isWritable(STDOUT_FILENO) ? nil : "is not open for writing"
     }
 
     /// 0, or 1 when an input failed; 75 when the run stopped because a resource ran out

@@ -122,6 +122,7 @@ package enum HelpText {
       0   nothing failed
       1   at least one input failed (see the per-file errors)
       64  usage error
+      74  -o - (or --report -) with standard output closed or read-only
       75  a resource ran out (disk full, quota, file size limit): retry later
 
     """

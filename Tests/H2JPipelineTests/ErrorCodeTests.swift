@@ -42,6 +42,8 @@ struct ErrorCodeTests {
     func otherErrors() {
         #expect(ErrorCode(classifying: LimitError(width: 60000, height: 60000, maxPixels: 256_000_000)) == .limitExceeded)
         #expect(ErrorCode(classifying: SourceError(reason: "cannot open: Permission denied")) == .sourceUnreadable)
+        #expect(ErrorCode(classifying: SourceError.notRegular(S_IFIFO)) == .notARegularFile)
+        #expect(ErrorCode(classifying: SourceError.notRegular(S_IFDIR, throughLink: true)) == .notARegularFile)
         #expect(ErrorCode(classifying: CorruptJPEGError(reason: "x")) == .corruptJPEG)
         let wrapped = PipelineError(.parse, HEIFError.truncatedBox("file"))
         #expect(wrapped.code == .truncated && wrapped.stage == .parse)

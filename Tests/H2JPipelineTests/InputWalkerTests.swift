@@ -112,4 +112,46 @@ struct InputWalkerTests {
         #expect(error.description == dir.path + "/in/gone.HEIC: symlink to nothing readable: No such file or directory")
         #expect((try? results[1].get())?.path == dir.path + "/in/real.heic")
     }
+
+    /// The walk's results, as "path: reason (code)" for failures and the path for files.
+    func outcomes(_ inputs: [String]) -> [String] {
+        InputWalker(inputs: inputs, outputRoot: nil).map { result in
+            switch result {
+            case .success(let candidate): candidate.path
+            case .failure(let error): "\(error.description) (\(error.code.rawValue))"
+            }
+        }
+    }
+
+    @Test("Special files: an input fails with its type; in a walk those named like HEIF fail, others are passed over")
+    func specialFiles() {
+        let dir = TemporaryDirectory()
+        dir.file("in/a.heic", TemporaryDirectory.heif)
+        dir.file("in/d.heic/inside.heic", TemporaryDirectory.heif)
+        dir.fifo("in/f.heic")
+        dir.socket("in/s.heic")
+        dir.symlink("in/z.heic", to: "/dev/zero")
+        dir.symlink("in/l.heic", to: dir.sub("in/f.heic"))
+        dir.symlink("in/sub.heic", to: dir.sub("in/d.heic"))
+        dir.fifo("in/pipe")
+        dir.symlink("in/zero", to: "/dev/zero")
+        dir.directory("in/plain")
+        let code = "(not-a-regular-file)"
+        #expect(outcomes([dir.sub("in")]) == [
+            dir.sub("in/a.heic"),
+            "\(dir.sub("in/d.heic")): not a regular file: a directory \(code)",
+            "\(dir.sub("in/f.heic")): not a regular file: a FIFO \(code)",
+            "\(dir.sub("in/l.heic")): not a regular file: a symlink to a FIFO \(code)",
+            "\(dir.sub("in/s.heic")): not a regular file: a socket \(code)",
+            "\(dir.sub("in/sub.heic")): not a regular file: a symlink to a directory \(code)",
+            "\(dir.sub("in/z.heic")): not a regular file: a symlink to a character device \(code)",
+        ])
+        // Named on the command line, whatever the name; a directory is walked.
+        #expect(outcomes([dir.sub("in/pipe"), dir.sub("in/zero"), "/dev/null", dir.sub("in/d.heic")]) == [
+            "\(dir.sub("in/pipe")): not a regular file: a FIFO \(code)",
+            "\(dir.sub("in/zero")): not a regular file: a symlink to a character device \(code)",
+            "/dev/null: not a regular file: a character device \(code)",
+            dir.sub("in/d.heic/inside.heic"),
+        ])
+    }
 }

@@ -46,6 +46,44 @@ struct OutputPublisherTests {
         #expect(replacing.bytes == 3 && contents(target) == [1, 2, 3])
     }
 
+    @Test("--on-conflict suffix: a file that appears before the rename moves the output to the first free NAME-N.jpg")
+    func appearedWhileSuffixing() throws {
+        let dir = TemporaryDirectory()
+        let target = dir.sub("out.jpg")
+        let arrival: [UInt8] = Array("a camera JPEG that arrived meanwhile".utf8)
+        dir.file("out-1.jpg", [9])  // taken before the run
+        let publisher = OutputPublisher(hooks: PublishHooks(willPublish: { output, _ in
+            if output == target { _ = FileManager.default.createFile(atPath: output, contents: Data(arrival)) }
+        }))
+        let other = publisher.reserve(dir.sub("out-2.jpg"), for: "other.heic")  // claimed by another source of the run
+        let staged = try publisher.stage(target, attributes: nil) { fd in try POSIX.writeAll([1, 2, 3], to: fd, path: target) }
+        let published = try publisher.publish(staged, for: "in.heic", reservation: publisher.reserve(target, for: "in.heic"),
+                                              suffixing: true)
+        #expect(published.path == dir.sub("out-3.jpg") && published.written.bytes == 3)
+        #expect(contents(target) == arrival && contents(dir.sub("out-1.jpg")) == [9] && contents(dir.sub("out-3.jpg")) == [1, 2, 3])
+        #expect(publisher.isClaimed(dir.sub("out-3.jpg")))
+        other.settle(published: false)
+        #expect(dir.files() == ["out-1.jpg", "out-3.jpg", "out.jpg"], "no temp file left")
+    }
+
+    @Test("--on-conflict suffix with every name taken fails without recommending the option that was given")
+    func everySuffixTaken() throws {
+        let dir = TemporaryDirectory()
+        let target = dir.sub("out.jpg")
+        // Each name the publisher tries is taken just before its rename.
+        let publisher = OutputPublisher(hooks: PublishHooks(willPublish: { output, _ in
+            _ = FileManager.default.createFile(atPath: output, contents: Data([7]))
+        }))
+        let staged = try publisher.stage(target, attributes: nil) { fd in try POSIX.writeAll([1], to: fd, path: target) }
+        let error = #expect(throws: ForeignOutputError.self) {
+            try publisher.publish(staged, for: "in.heic", reservation: nil, suffixing: true)
+        }
+        #expect(error == ForeignOutputError(output: target, suffixesTaken: true))
+        #expect(error?.description == "\(target) exists and was not written by heic2jpg; it is left alone, and --on-conflict suffix found every name up to -999 taken")
+        #expect(!(ForeignOutputError(output: target).description.contains("taken")))
+        #expect(dir.files().count == 1000 && dir.files().allSatisfy { contents(dir.sub($0)) == [7] }, "no temp file left, nothing replaced")
+    }
+
     @Test("renameNoReplace: moves onto a free name, refuses an existing one with EEXIST and leaves both")
     func renameNoReplace() {
         let dir = TemporaryDirectory()
@@ -237,6 +275,22 @@ struct OutputPublisherTests {
         var summary = RunSummary()
         summary.tempFilesRemoved = 1
         #expect(summary.line.hasSuffix("; removed 1 temp file left by killed runs"))
+    }
+
+    @Test("A directory is swept when it is first planned into, even if nothing is written there; once")
+    func sweepWithoutWriting() throws {
+        let dir = TemporaryDirectory()
+        let dead: pid_t = 4_194_303
+        let orphan = dir.file("out/.heic2jpg-\(TempFileName.host)-\(dead)-1.tmp", [1])
+        let publisher = OutputPublisher()
+        publisher.sweepOrphans(in: dir.sub("out"))
+        #expect(contents(orphan) == nil && publisher.removedOrphans == 1)
+        dir.file("out/.heic2jpg-\(TempFileName.host)-\(dead)-2.tmp", [1])
+        _ = try publisher.write(dir.sub("out/a.jpg"), for: "a.heic", reservation: nil, attributes: nil) { _ in }
+        #expect(publisher.removedOrphans == 1, "swept once per directory")
+        publisher.releaseClaims(inDirectory: dir.sub("out"))
+        publisher.sweepOrphans(in: dir.sub("out"))
+        #expect(publisher.removedOrphans == 2, "a released directory is swept again when planned into again")
     }
 
     @Test("Temp names are recognised, ordinary names are not")

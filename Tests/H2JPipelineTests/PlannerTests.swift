@@ -117,6 +117,19 @@ struct PlannerTests {
         #expect(second.output == .path(dir.path + "/out/IMG_2000-2.jpg"))
     }
 
+    @Test("A FIFO at the output path is not ours (never opened to wait for a writer); a directory there is refused")
+    func specialOutputPath() {
+        let dir = TemporaryDirectory()
+        dir.file("in/a.heic", TemporaryDirectory.heif)
+        dir.file("in/b.heic", TemporaryDirectory.heif)
+        dir.fifo("out/a.jpg")
+        dir.directory("out/b.jpg")
+        let result = plans(dir, output: "out").compactMap(statusAndReason)
+        #expect(result.count == 2)
+        #expect(result.first?.1?.hasPrefix("\(dir.path)/out/a.jpg exists and was not written by heic2jpg") == true, "\(result)")
+        #expect(result.last?.1 == "output \(dir.path)/out/b.jpg exists and is a directory")
+    }
+
     @Test("With no mark expected, our output is recognised by its source's modification time, to the nanosecond")
     func noMarkOwnership() throws {
         let dir = TemporaryDirectory()

@@ -61,4 +61,28 @@ struct ShardAndListTests {
         #expect(failures[0] == "/etc/passwd: is not under --base \(scratch.sub("a"))")
         #expect(failures[2].hasSuffix("missing.HEIC: No such file or directory"))
     }
+
+    @Test("A listed FIFO, socket or device, or a directory named like HEIF, fails as not-a-regular-file, naming its type")
+    func listedSpecialFiles() throws {
+        let scratch = TemporaryDirectory()
+        scratch.file("a/x/IMG_1.HEIC", [1])
+        scratch.directory("a/x.heic")
+        scratch.fifo("a/f.heic")
+        scratch.fifo("a/pipe")
+        scratch.socket("a/s.heic")
+        scratch.symlink("a/z.heic", to: "/dev/zero")
+        let found = Self.list(Array(".\nx\nx.heic\nf.heic\npipe\ns.heic\nz.heic\nx/IMG_1.HEIC\n".utf8), base: scratch.sub("a"))
+        let outcomes = found.map { result in
+            switch result {
+            case .success(let candidate): candidate.relativePath
+            case .failure(let error): "\(Path.lastComponent(error.path)): \(error.reason) (\(error.code.rawValue))"
+            }
+        }
+        #expect(outcomes == ["x.heic: not a regular file: a directory (not-a-regular-file)",
+                             "f.heic: not a regular file: a FIFO (not-a-regular-file)",
+                             "pipe: not a regular file: a FIFO (not-a-regular-file)",
+                             "s.heic: not a regular file: a socket (not-a-regular-file)",
+                             "z.heic: not a regular file: a symlink to a character device (not-a-regular-file)",
+                             "x/IMG_1.HEIC"])
+    }
 }

@@ -20,10 +20,11 @@ struct ReadWriteErrorTests {
     @Test("A failed pread keeps its errno; a range outside the file says where")
     func readFailures() throws {
         let dir = TemporaryDirectory()
-        // A directory opens read-only, but pread on it fails with EISDIR.
-        let directory = try SourceFile(path: dir.path)
+        // A directory opens read-only (SourceFile refuses it), but pread on it fails with EISDIR.
+        let directory = open(dir.path, O_RDONLY | O_CLOEXEC)
+        defer { close(directory) }
         #expect(throws: ReadError.system(SystemError(errno: EISDIR))) {
-            try FileByteSource(fd: directory.fd, size: 10).read(at: 0, count: 10)
+            try FileByteSource(fd: directory, size: 10).read(at: 0, count: 10)
         }
         #expect(ReadError.system(SystemError(errno: EISDIR)).description == "Is a directory")
         #expect(throws: ReadError.outOfRange(offset: 8, count: 4, size: 10)) {

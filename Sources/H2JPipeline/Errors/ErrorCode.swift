@@ -18,6 +18,10 @@ import H2JZlib
 package enum ErrorCode: String, Sendable, CaseIterable {
     /// The input could not be opened, listed or read (permissions, I/O error, vanished).
     case sourceUnreadable = "source-unreadable"
+    /// The input is not a regular file (a FIFO, a socket, a device, a directory where a
+    /// file was expected): it is never opened in a way that could block, nor read; the
+    /// reason names its type.
+    case notARegularFile = "not-a-regular-file"
     /// The content is not HEIF (nor JPEG under a HEIF name).
     case notHEIF = "not-heif"
     /// The file ends before its boxes or item data do: cut short.
@@ -76,7 +80,8 @@ package enum ErrorCode: String, Sendable, CaseIterable {
         switch error {
         case let error as PipelineError: self = error.code
         case let error as OtherImageError: self = Self(classifying: error.underlying)
-        case let error as SourceError: self = Self(errno: error.errno, otherwise: .sourceUnreadable)
+        case let error as SourceError:
+            self = error.fileType != nil ? .notARegularFile : Self(errno: error.errno, otherwise: .sourceUnreadable)
         case let error as ReadError: self = Self(errno: error.errno, otherwise: .sourceUnreadable)
         case let error as SystemError: self = Self(errno: error.errno, otherwise: .sourceUnreadable)
         case let error as HEIFError: self = Self(error)

@@ -14,7 +14,10 @@ import H2JSupport
 /// The primary goes where the planner decided (its reservation, `replacesExisting`).
 /// Another image's path was known only now: a file already there is replaced only when
 /// it is this source's own (`OutputOwnership`, the state's record included); anything else fails the source, or with
-/// `--on-conflict suffix` the output moves to the first free `NAME-2-N.jpg`.
+/// `--on-conflict suffix` the output moves to the first free `NAME-2-N.jpg`. With
+/// `--on-conflict suffix`, a file that appears at any output's path while the source
+/// converts moves that output to its first free `-N` name at publish time (the
+/// publisher's `suffixing`); the result names the paths as published.
 ///
 /// Invariant: every staged file is published or removed before the job ends
 /// (`discardAll`, which the supervisor runs whatever happens).
@@ -76,12 +79,12 @@ final class JobOutputs {
             case .file(let file):
                 let reservation = name == .primary ? job.reservation : nil
                 do {
-                    written = try destination.publisher.publish(file, for: job.source.display, reservation: reservation, replacing: replacing)
+                    (path, written) = try destination.publisher.publish(file, for: job.source.display, reservation: reservation,
+                                                                        replacing: replacing, suffixing: options.onConflict == .suffix)
                 } catch {
                     discardAll()
                     throw error
                 }
-                path = file.path
             }
             if let index = result.outputs.firstIndex(where: { $0.name == name }) {
                 result.outputs[index].path = path
@@ -89,6 +92,7 @@ final class JobOutputs {
                 result.outputs[index].sha256 = written.sha256
             }
             if name == .primary {
+                result.output = path
                 result.bytes = written.bytes
                 result.outputSHA256 = written.sha256
             }
@@ -111,8 +115,7 @@ final class JobOutputs {
         if isOwn(existing) { return (file, true) }
         guard options.onConflict == .suffix else { throw ForeignOutputError(output: file.path) }
         let publisher = destination.publisher
-        for n in 1...Planner.maxSuffix {
-            let candidate = OutputName(checking: "-\(n)")!.path(besides: file.path)
+        for candidate in OutputPublisher.suffixedPaths(of: file.path) {
             guard !publisher.isClaimed(candidate) else { continue }
             // The suffixed name an earlier run chose is this source's own: replaced, not passed over.
             if let found = try? SourceFile(path: candidate) {
@@ -122,7 +125,7 @@ final class JobOutputs {
             guard POSIX.fileInfo(candidate, followingLinks: false) == nil else { continue }
             return (file.retargeted(to: candidate), false)
         }
-        throw ForeignOutputError(output: file.path)
+        throw ForeignOutputError(output: file.path, suffixesTaken: true)
     }
 
     /// Whether `existing` is this source's own output (`OutputOwnership`, the state's record included).

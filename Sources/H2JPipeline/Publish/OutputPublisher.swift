@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import H2JDigest
+import H2JOutputPlan
 import H2JSupport
 
 /// The run's one authority over output paths: who may publish which path, and the one
@@ -37,8 +38,8 @@ package final class OutputPublisher: @unchecked Sendable {
         self.hooks = hooks
     }
 
-    /// Directories this run has published into, by bytes: each is swept once for the
-    /// temp files of killed runs (and forgotten with its claims).
+    /// Directories this run has planned or published into, by bytes: each is swept once
+    /// for the temp files of killed runs (and forgotten with its claims).
     private var swept: Set<[UInt8]> = []
     /// How many such leftovers the sweeps removed.
     private var orphansRemoved = 0
@@ -111,7 +112,18 @@ package final class OutputPublisher: @unchecked Sendable {
     package func write(_ path: String, for source: String, reservation: OutputReservation?, replacing: Bool = false,
                        attributes: OutputAttributes?, _ body: (Int32) throws -> Void) throws -> WrittenOutput {
         let staged = try stage(path, attributes: attributes, body)
-        return try publish(staged, for: source, reservation: reservation, replacing: replacing)
+        return try publish(staged, for: source, reservation: reservation, replacing: replacing).written
+    }
+
+    /// Most `NAME-N.jpg` names `--on-conflict suffix` tries for one output.
+    static let maxSuffix = 999
+
+    /// The names `--on-conflict suffix` tries for `path`, in order: `NAME-1.jpg` to
+    /// `NAME-999.jpg` (the suffix before the extension, as `OutputName` places it), so
+    /// the planner, another image's output and a publish that meets a new file agree.
+    /// Made lazily, as most take the first.
+    static func suffixedPaths(of path: String) -> LazyMapSequence<ClosedRange<Int>, String> {
+        (1...maxSuffix).lazy.map { OutputName(checking: "-\($0)")!.path(besides: path) }
     }
 
     /// Writes a complete temp file for `path` through `body` (given its descriptor),
@@ -147,15 +159,17 @@ package final class OutputPublisher: @unchecked Sendable {
         }
     }
 
-    /// Publishes a staged file at its path for `source`. With a `reservation`, first
-    /// waits for the claims before it and fails with `CollisionError` when one of them
-    /// produced the path; without one, claims the path now. Unless `replacing` (the
-    /// source's own earlier output is there and may be replaced), the rename never
-    /// replaces a file: one that appeared since planning fails with `ForeignOutputError`.
-    /// On any error the temp file is removed.
+    /// Publishes a staged file at its path for `source`, and returns the path it was
+    /// published at. With a `reservation`, first waits for the claims before it and fails
+    /// with `CollisionError` when one of them produced the path; without one, claims the
+    /// path now. Unless `replacing` (the source's own earlier output is there and may be
+    /// replaced), the rename never replaces a file: one that appeared since planning fails
+    /// with `ForeignOutputError`, or with `suffixing` (`--on-conflict suffix`) moves this
+    /// output to the first `NAME-N.jpg` that is free now (`publishSuffixed`). On any
+    /// error the temp file is removed.
     package func publish(_ staged: StagedFile, for source: String, reservation: OutputReservation?,
-                         replacing: Bool = false) throws -> WrittenOutput {
-        let path = staged.path
+                         replacing: Bool = false, suffixing: Bool = false) throws -> (path: String, written: WrittenOutput) {
+        var path = staged.path
         do {
             if let previous = reservation?.previous, previous.waitPublished() {
                 throw CollisionError(output: path, owner: previous.owner)
@@ -164,18 +178,45 @@ package final class OutputPublisher: @unchecked Sendable {
             do {
                 try hooks.willPublish(path, source)
                 try rename(staged.temp, as: path, replacing: replacing)
+                claimedNow?.settle(published: true)
+            } catch is ForeignOutputError where suffixing && !replacing {
+                claimedNow?.settle(published: false)
+                path = try publishSuffixed(staged, for: source)
             } catch {
                 claimedNow?.settle(published: false)
                 throw error
             }
-            claimedNow?.settle(published: true)
             POSIX.syncDirectory(Path.parent(path))
             hooks.didPublish(path, source, staged.written.bytes)
-            return staged.written
+            return (path, staged.written)
         } catch {
             discard(staged.temp)
             throw error
         }
+    }
+
+    /// Renames a staged file whose path a foreign file took since planning to the first
+    /// of `suffixedPaths` that no claimant of this run holds and no file occupies, claimed
+    /// at publish time like any path nobody reserved; a file appearing there too moves it
+    /// on to the next. Returns the path, or throws when every name is taken.
+    private func publishSuffixed(_ staged: StagedFile, for source: String) throws -> String {
+        for candidate in Self.suffixedPaths(of: staged.path) where !isClaimed(candidate) {
+            guard POSIX.fileInfo(candidate, followingLinks: false) == nil,
+                  let claim = try? claimAtPublish(candidate, for: source) else { continue }
+            do {
+                try hooks.willPublish(candidate, source)
+                try rename(staged.temp, as: candidate, replacing: false)
+            } catch is ForeignOutputError {
+                claim.settle(published: false)
+                continue
+            } catch {
+                claim.settle(published: false)
+                throw error
+            }
+            claim.settle(published: true)
+            return candidate
+        }
+        throw ForeignOutputError(output: staged.path, suffixesTaken: true)
     }
 
     /// Removes a staged file that will not be published.
@@ -225,10 +266,11 @@ package final class OutputPublisher: @unchecked Sendable {
         }
     }
 
-    /// The first time this run publishes into `directory`, removes the temp files that
-    /// killed runs of this machine left there (`TempFileName.isOrphan`: their process is
-    /// gone). Temp files of live runs, and of other machines, are left alone.
-    private func sweepOrphans(in directory: String) {
+    /// The first time this run plans or publishes into `directory`, removes the temp
+    /// files that killed runs of this machine left there (`TempFileName.isOrphan`: their
+    /// process is gone), whether or not the run then writes there. Temp files of live
+    /// runs, and of other machines, are left alone.
+    package func sweepOrphans(in directory: String) {
         guard lock.withLock({ swept.insert(Array(directory.utf8)).inserted }) else { return }
         let orphans = ((try? POSIX.directoryNames(directory)) ?? []).filter(TempFileName.isOrphan)
         let removed = orphans.filter { POSIX.removeFile(Path.join(directory, $0)) == 0 }.count

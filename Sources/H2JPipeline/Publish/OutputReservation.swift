@@ -73,7 +73,18 @@ package struct PublishInterrupted: Error, Equatable, CustomStringConvertible {
 /// refuses to replace it). Never overwritten, whatever `--overwrite` says.
 package struct ForeignOutputError: Error, Equatable, CustomStringConvertible {
     package let output: String
+    /// `--on-conflict suffix` was given, and every `NAME-N.jpg` it may try is taken too.
+    package var suffixesTaken = false
+
+    package init(output: String, suffixesTaken: Bool = false) {
+        self.output = output
+        self.suffixesTaken = suffixesTaken
+    }
+
     package var description: String {
-        "\(output) exists and was not written by heic2jpg; it is left alone (--on-conflict suffix writes beside it)"
+        let advice = suffixesTaken
+            ? ", and --on-conflict suffix found every name up to -\(OutputPublisher.maxSuffix) taken"
+            : " (--on-conflict suffix writes beside it)"
+        return "\(output) exists and was not written by heic2jpg; it is left alone\(advice)"
     }
 }
