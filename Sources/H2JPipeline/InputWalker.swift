@@ -129,11 +129,17 @@ package final class InputWalker: IteratorProtocol, Sequence {
         }
     }
 
-    /// A command-line argument: a file is a candidate, a directory starts a walk (whatever
-    /// its name), anything else fails.
+    /// A command-line argument: a file is a candidate, a directory starts a walk, anything
+    /// else fails. A directory named like a HEIF file (`x.heic`) promises a photo, so it
+    /// fails too unless a trailing `/` says a tree is meant.
     private func visitInput(_ input: String) -> Result<Candidate, WalkError>? {
         guard let info = POSIX.fileInfo(input) else { return .failure(.system(input)) }
         if info.st_mode & S_IFMT == S_IFDIR {
+            if !input.hasSuffix("/"), HEIFExtensions.matches(Path.lastComponent(input)) {
+                let refusal = WalkError.notRegular(input, info.st_mode)
+                return .failure(WalkError(path: input, reason: refusal.reason + " (end it with / to convert the tree in it)",
+                                          errno: 0, code: .notARegularFile))
+            }
             return push(directory: input, outputDirectory: outputRoot ?? input, root: input, relativeDirectory: "")
                 .map { .failure($0) }
         }

@@ -49,21 +49,22 @@ struct SpecialFilesEndToEndTests {
         #expect(outcome.stderr.contains("error: x.heic: not a regular file: a FIFO"), "\(outcome.stderr)")
     }
 
-    @Test("On the command line: a FIFO, a socket, /dev/zero and /dev/urandom through symlinks each fail with their type")
+    @Test("On the command line: a FIFO, a socket, /dev/zero and /dev/urandom through symlinks, and a directory named x.heic each fail with their type")
     func commandLine() throws {
         let scratch = TemporaryDirectory()
-        let expected = try Self.tree(scratch).filter { $0.key != "dir.heic" }
+        var expected = try Self.tree(scratch)
+        expected["dir.heic"] = "not a regular file: a directory (end it with / to convert the tree in it)"
         let outcome = try BoundedRun.run(["--timeout", "5", "-o", scratch.sub("out"), "--report", scratch.sub("r.jsonl")]
                                          + expected.keys.sorted().map { scratch.sub("in/" + $0) } + [scratch.sub("in/good.heic")])
         try check(outcome, report: scratch.sub("r.jsonl"), expected: expected, "command line")
         #expect(scratch.files("out") == ["good.jpg"])
     }
 
-    @Test("A directory named x.heic on the command line is a tree to walk, as any directory input")
+    @Test("A directory named x.heic given as x.heic/ on the command line is a tree to walk, as any directory input")
     func directoryInput() throws {
         let scratch = TemporaryDirectory()
         _ = try Self.tree(scratch)
-        let outcome = try BoundedRun.run(["-o", scratch.sub("out"), scratch.sub("in/dir.heic")])
+        let outcome = try BoundedRun.run(["-o", scratch.sub("out"), scratch.sub("in/dir.heic") + "/"])
         #expect(outcome.status == 0, "\(outcome.stderr)")
         #expect(scratch.files("out") == ["inside.jpg"])
     }

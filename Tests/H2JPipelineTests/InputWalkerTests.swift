@@ -146,11 +146,13 @@ struct InputWalkerTests {
             "\(dir.sub("in/sub.heic")): not a regular file: a symlink to a directory \(code)",
             "\(dir.sub("in/z.heic")): not a regular file: a symlink to a character device \(code)",
         ])
-        // Named on the command line, whatever the name; a directory is walked.
-        #expect(outcomes([dir.sub("in/pipe"), dir.sub("in/zero"), "/dev/null", dir.sub("in/d.heic")]) == [
+        // Named on the command line, whatever the name; a directory named like HEIF is walked
+        // only when a trailing / says a tree is meant.
+        #expect(outcomes([dir.sub("in/pipe"), dir.sub("in/zero"), "/dev/null", dir.sub("in/d.heic"), dir.sub("in/d.heic") + "/"]) == [
             "\(dir.sub("in/pipe")): not a regular file: a FIFO \(code)",
             "\(dir.sub("in/zero")): not a regular file: a symlink to a character device \(code)",
             "/dev/null: not a regular file: a character device \(code)",
+            "\(dir.sub("in/d.heic")): not a regular file: a directory (end it with / to convert the tree in it) \(code)",
             dir.sub("in/d.heic/inside.heic"),
         ])
     }
