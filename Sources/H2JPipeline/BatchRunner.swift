@@ -165,6 +165,7 @@ package enum BatchRunner {
                         ConversionResult.failed(source: job.source.display, output: job.output.display, .outOfResources,
                                                 "not started: the run stopped (\($0))")
                     } ?? workers.run(job, options: options)
+                    result.sourceIdentity = job.sourceIdentity
                     job.reservation?.settle(published: result.status == .converted || result.status == .copied)
                     if refreshing && result.status == .converted { result.status = .updated }
                     result.milliseconds = Int((POSIX.monotonicSeconds() - clock) * 1000)

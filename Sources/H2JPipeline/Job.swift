@@ -43,19 +43,23 @@ package struct Job: Sendable, Equatable {
     /// The planner found this source's own earlier output at the path and `--overwrite`
     /// asks to replace it; otherwise publishing never replaces a file.
     package let replacesExisting: Bool
+    /// What the planner's `fstat` of the source saw (nil for stdin): the hand-off removes
+    /// the source only while it is still this file (`SourceIdentity`).
+    package let sourceIdentity: SourceIdentity?
 
     package init(source: Endpoint, output: Endpoint, action: Action, bytes: [UInt8]? = nil,
-                reservation: OutputReservation? = nil, replacesExisting: Bool = false) {
+                reservation: OutputReservation? = nil, replacesExisting: Bool = false, sourceIdentity: SourceIdentity? = nil) {
         self.source = source
         self.output = output
         self.action = action
         self.bytes = bytes
         self.reservation = reservation
         self.replacesExisting = replacesExisting
+        self.sourceIdentity = sourceIdentity
     }
 
     package static func == (a: Job, b: Job) -> Bool {
         a.source == b.source && a.output == b.output && a.action == b.action && a.bytes == b.bytes
-            && a.reservation === b.reservation && a.replacesExisting == b.replacesExisting
+            && a.reservation === b.reservation && a.replacesExisting == b.replacesExisting && a.sourceIdentity == b.sourceIdentity
     }
 }

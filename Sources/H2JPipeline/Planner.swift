@@ -123,7 +123,7 @@ package final class Planner {
         }
         if options.dryRun { return .done(ConversionResult(source: source.display, output: output.display, status: .planned)) }
         return .job(Job(source: source, output: output, action: action, bytes: bytes, reservation: reservation,
-                        replacesExisting: replacing))
+                        replacesExisting: replacing, sourceIdentity: file.map { SourceIdentity($0.info) }))
     }
 
     /// What an existing output must show to be this source's (`OutputOwnership`), and

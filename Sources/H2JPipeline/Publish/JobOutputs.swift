@@ -45,6 +45,7 @@ final class JobOutputs {
             throw WriteError(path: job.output.display, reason: "the decoder asked for output '\(name.suffix)' twice, or too many")
         }
         sourceTimes = sourceTimes ?? attributes?.times
+        if name == .primary { TestPause.reach(.converting, source: job.source.display) }
         switch job.output {
         case .path(let planned):
             let file = try destination.publisher.stage(name.path(besides: planned), attributes: attributes, body)
