@@ -14,7 +14,8 @@ package struct StatusRequest: Sendable, Equatable {
 }
 
 /// `heic2jpg status [--json] STATE...`: what the state files record, merged: sources
-/// by status, failures with their codes and reasons, bytes, hand-offs, the last runs.
+/// by status, failures with their codes and reasons, bytes, hand-offs, the sources a
+/// hand-off kept with the reason, the last runs.
 /// Fails (exit 1) when a failure is recorded or a state cannot be read.
 package enum StatusCommand {
     /// Failures listed in the text form (the JSON form lists them all).
@@ -51,6 +52,11 @@ package enum StatusCommand {
                 lines.append("  \(handOff.action) \(handOff.source)" + (handOff.destination.map { " -> \($0)" } ?? ""))
             }
         }
+        if !report.kept.isEmpty {
+            lines.append("kept (not handed off): \(report.kept.count)")
+            for kept in report.kept.prefix(failuresShown) { lines.append("  \(kept.source): \(kept.reason)") }
+            if report.kept.count > failuresShown { lines.append("  … \(report.kept.count - failuresShown) more (--json lists all)") }
+        }
         lines.append("last runs:")
         for run in report.runs.prefix(10) {
             let end = run.exitCode.map { "exit \($0)" } ?? "unfinished"
@@ -83,6 +89,13 @@ package enum StatusCommand {
             line.add("destination", handOff.destination)
             line.add("at", time(handOff.atNanoseconds))
             line.add("state", handOff.state)
+            return line
+        })
+        object.add("kept", objects: report.kept.map { kept in
+            var line = JSONLine()
+            line.add("source", kept.source)
+            line.add("reason", kept.reason)
+            line.add("state", kept.state)
             return line
         })
         object.add("runs", objects: report.runs.map { run in

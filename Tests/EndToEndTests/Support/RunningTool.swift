@@ -5,9 +5,13 @@ import Foundation
 final class RunningTool {
     let process = Process()
 
-    init(_ arguments: [String]) throws {
+    /// `environment` adds to (or replaces in) the test's own environment.
+    init(_ arguments: [String], environment: [String: String] = [:]) throws {
         process.executableURL = URL(fileURLWithPath: Tool.binary)
         process.arguments = arguments
+        if !environment.isEmpty {
+            process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        }
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         try process.run()
