@@ -49,6 +49,11 @@ struct SourceHandOff {
             try handOff(candidate, record)
             result.handOff = action == .delete ? "deleted" : "moved"
             return result
+        } catch let unrecorded as UnrecordedHandOff {
+            // Done, but not recorded: the next run reports it `missing-source`, its outputs kept.
+            result.handOff = action == .delete ? "deleted" : "moved"
+            result.warnings.append(Warning(.handOffUnrecorded, "the source was handed off, but the state could not record it: \(unrecorded.error)"))
+            return result
         } catch let changed as SourceChanged {
             kept = Warning(.sourceChanged, "source kept: \(changed)")
         } catch {
@@ -113,8 +118,17 @@ struct SourceHandOff {
             destination = Path.absolute(target)
         }
         POSIX.syncDirectory(Path.parent(candidate.path))
-        try state.database.recordHandOff(root: root, source: candidate.relativePath, action: action == .delete ? "deleted" : "moved",
-                                         destination: destination, run: state.run)
+        do {
+            try state.database.recordHandOff(root: root, source: candidate.relativePath, action: action == .delete ? "deleted" : "moved",
+                                             destination: destination, run: state.run)
+        } catch {
+            throw UnrecordedHandOff(error: error)
+        }
+    }
+
+    /// The source is gone (deleted or moved) but the state could not record it.
+    private struct UnrecordedHandOff: Error {
+        let error: StateError
     }
 }
 
@@ -124,4 +138,7 @@ extension Warning.Code {
     /// The hand-off kept the original because it is not the file converted (replaced,
     /// rewritten or touched since): the next run converts it again.
     static let sourceChanged = Warning.Code("source-changed")
+    /// The source was handed off, but the state could not record it (the next run then
+    /// reports it `missing-source`, its outputs kept).
+    static let handOffUnrecorded = Warning.Code("hand-off-unrecorded")
 }
