@@ -33,7 +33,8 @@ final class ProvedSource {
     static func prove(_ path: String, converted: SourceIdentity, sha256: String) throws -> ProvedSource {
         let fd = POSIX.openFile(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
         guard fd >= 0 else {
-            if errno == ELOOP { throw SourceChanged(path: path, reason: "a symbolic link is at its name now") }
+            // A source reached through a link (or a link put at its name) is never handed off: the link is not the photo.
+            if errno == ELOOP { throw HandOffRefusal(description: "a symbolic link is at its name; only a file itself is handed off") }
             if errno == ENOENT { throw SourceChanged(path: path, reason: "it is gone from its name") }
             throw HandOffRefusal(description: "cannot open it: \(POSIX.lastError())")
         }
@@ -168,7 +169,7 @@ final class ProvedSource {
     private func currentIdentity() throws -> SourceIdentity {
         var info = stat()
         guard fstat(fd, &info) == 0 else { throw HandOffRefusal(description: "cannot stat it: \(POSIX.lastError())") }
-        guard info.st_mode & S_IFMT == S_IFREG else { throw SourceChanged(path: path, reason: "it is not a regular file now") }
+        guard info.st_mode & S_IFMT == S_IFREG else { throw HandOffRefusal(description: "it is not a regular file now") }
         return SourceIdentity(info)
     }
 
