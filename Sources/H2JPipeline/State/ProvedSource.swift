@@ -92,7 +92,9 @@ final class ProvedSource {
             throw error
         }
         guard POSIX.removeFile(hidden.path) == 0 else {
-            throw HandOffRefusal(description: "copied to \(target), but cannot delete the original: \(POSIX.lastError()); both are kept")
+            let reason = POSIX.lastError()
+            putBack(hidden.path)
+            throw HandOffRefusal(description: "copied to \(target), but cannot delete the original: \(reason); both are kept")
         }
     }
 
@@ -103,24 +105,31 @@ final class ProvedSource {
         let hidden = Path.join(Path.parent(path), Self.privateName(Path.lastComponent(path)))
         let code = POSIX.renameNoReplace(path, hidden)
         guard code == 0 else { throw HandOffRefusal(description: "cannot rename it to \(hidden): \(POSIX.describe(code))") }
-        guard let info = POSIX.fileInfo(hidden, followingLinks: false),
-              Int(info.st_dev) == identity.device, Int(info.st_ino) == identity.inode else {
+        do {
+            guard let info = POSIX.fileInfo(hidden, followingLinks: false),
+                  Int(info.st_dev) == identity.device, Int(info.st_ino) == identity.inode else {
+                throw SourceChanged(path: path, reason: "another file took its name during the hand-off")
+            }
+            let now = try currentIdentity()
+            guard now.size == identity.size, now.mtimeNanoseconds == identity.mtimeNanoseconds else {
+                throw SourceChanged(path: path, reason: "it was written to during the hand-off")
+            }
+            return (hidden, now.ctimeNanoseconds)
+        } catch {
             putBack(hidden)
-            throw SourceChanged(path: path, reason: "another file took its name during the hand-off")
+            throw error
         }
-        let now = try currentIdentity()
-        guard now.size == identity.size, now.mtimeNanoseconds == identity.mtimeNanoseconds else {
-            putBack(hidden)
-            throw SourceChanged(path: path, reason: "it was written to during the hand-off")
-        }
-        return (hidden, now.ctimeNanoseconds)
     }
 
     /// Throws (the source renamed back) when the file was written to or touched since `hide`.
     private func checkUnchanged(since hidden: (path: String, ctime: Int)) throws {
-        guard try currentIdentity().ctimeNanoseconds == hidden.ctime else {
+        do {
+            guard try currentIdentity().ctimeNanoseconds == hidden.ctime else {
+                throw SourceChanged(path: path, reason: "it was written to during the hand-off")
+            }
+        } catch {
             putBack(hidden.path)
-            throw SourceChanged(path: path, reason: "it was written to during the hand-off")
+            throw error
         }
     }
 
