@@ -128,6 +128,7 @@ package enum BatchRunner {
             return reporter.finish()
         }
 
+        if let state { publisher.protectOutputs(ofHandedOff: state.handedOffSource) }
         var options = request.options
         let jobs = request.concurrentFiles
         options.decodingThreads = max(1, BatchRequest.cpuCount / jobs)
@@ -230,7 +231,7 @@ package enum BatchRunner {
                     switch try state?.verdict(for: candidate) ?? .new {
                     case .upToDate(var result, let record):
                         // Handed off already, or not asked: nothing more to do.
-                        if let handOff, let state, try !state.database.wasHandedOff(root: record.root, source: record.path) {
+                        if let handOff, record.handedOff == nil {
                             result = handOff.apply(candidate, record, to: result)
                         }
                         reporter.recordFound([describing(result, candidate)])

@@ -114,7 +114,8 @@ package final class Planner {
             switch decision.verdict {
             case .refused(let plan): return plan
             case .foreign: return .done(.failed(source: sourceName, output: decision.path, .outputNotOurs,
-                                                ForeignOutputError(output: decision.path).description))
+                                                ForeignOutputError(output: decision.path,
+                                                                   handedOffSource: publisher.handedOffSource(ofOutput: decision.path)).description))
             case .free: break
             case .ours: replacing = true
             }
@@ -210,6 +211,8 @@ package final class Planner {
         if let prefix = try? existing.prefix(ImageFormat.sniffLength), ImageFormat.sniff(prefix).isHEIF {
             return refuse(.outputHoldsHEIF, "output \(output) exists and holds HEIF data; refusing to overwrite what may be a source")
         }
+        // The output of an original handed off before is nobody's to replace (a new photo with its old name).
+        if publisher.handedOffSource(ofOutput: output) != nil { return .foreign }
         guard ownership.recorded(output, existing)
                 || OutputOwnership.isOurs(existing, sourceName: ownership.name, sourceTimes: ownership.times,
                                           markExpected: ownership.markExpected) else { return .foreign }

@@ -186,6 +186,17 @@ package final class StateDatabase: @unchecked Sendable {
                 let (directory, name) = SourceRecord.splitBytes(path)
                 let root = SQLValue.blob(PathBytes.bytes(source.root))
                 let key: [SQLValue] = [root, .blob(directory), .blob(path)]
+                // A handed-off source's record, with its outputs, is kept under a name no walk
+                // meets (a NUL in it): its outputs stay known as the only copy of a photo gone.
+                // (Blobs built here: SQL's `||` makes text of them, which ends at a NUL.)
+                let retired: [UInt8] = [0] + Array("handed-off-\(run)-\(Self.now())".utf8)
+                _ = try connection.rows("""
+                    UPDATE outputs SET source = ? WHERE root = ? AND source_dir = ? AND source = ?
+                    AND EXISTS (SELECT 1 FROM sources WHERE root = ? AND dir = ? AND name = ? AND handed_off IS NOT NULL)
+                    """, [.blob(path + retired)] + key + [root, .blob(directory), .blob(name)])
+                _ = try connection.rows("""
+                    UPDATE sources SET name = ?, path = ? WHERE root = ? AND dir = ? AND name = ? AND handed_off IS NOT NULL
+                    """, [.blob(name + retired), .blob(path + retired), root, .blob(directory), .blob(name)])
                 _ = try connection.rows("DELETE FROM outputs WHERE root = ? AND source_dir = ? AND source = ?", key)
                 _ = try connection.rows("""
                     INSERT OR REPLACE INTO sources (root, dir, name, path, size, mtime_ns, inode, device, sha256, status,
@@ -263,6 +274,21 @@ package final class StateDatabase: @unchecked Sendable {
         }
     }
 
+    /// The source (its root and path joined) that recorded `output` (absolute) and was
+    /// handed off since, if any: that file is the only copy left of a photo that is gone.
+    package func handedOffSource(ofOutput output: String) throws(StateError) -> String? {
+        try reading {
+            try reader.rows("""
+                SELECT s.root, s.path FROM outputs o JOIN sources s ON s.root = o.root AND s.dir = o.source_dir AND s.path = o.source
+                WHERE o.path = ? AND s.handed_off IS NOT NULL LIMIT 1
+                """, [.blob(PathBytes.bytes(output))]).first.flatMap { row in
+                guard row.count == 2, let root = row[0].blob, let path = row[1].blob else { return nil }
+                let source = PathBytes.string(root) + "/" + PathBytes.string(Array(path.prefix { $0 != 0 }))
+                return source
+            }
+        }
+    }
+
     /// Records why the hand-off kept a source; `changed` (it is not the file converted)
     /// also makes its status `source-changed`, so the next run converts it again.
     package func recordKept(root: String, source: String, reason: String, changed: Bool) throws(StateError) {
@@ -271,14 +297,6 @@ package final class StateDatabase: @unchecked Sendable {
                 UPDATE sources SET kept = ?, status = CASE WHEN ? THEN '\(SourceRecord.sourceChanged)' ELSE status END
                 WHERE root = ? AND path = ?
                 """, [.text(reason), .integer(changed ? 1 : 0), .blob(PathBytes.bytes(root)), .blob(PathBytes.bytes(source))])
-        }
-    }
-
-    /// Whether the source was handed off before.
-    package func wasHandedOff(root: String, source: String) throws(StateError) -> Bool {
-        try reading {
-            try !reader.rows("SELECT 1 FROM handoffs WHERE root = ? AND source = ? LIMIT 1",
-                             [.blob(PathBytes.bytes(root)), .blob(PathBytes.bytes(source))]).isEmpty
         }
     }
 

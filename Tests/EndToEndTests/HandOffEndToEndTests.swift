@@ -116,6 +116,31 @@ struct HandOffEndToEndTests {
         #expect(try StateEndToEndTests.query(state, "SELECT count(*) FROM sources WHERE handed_off = 'deleted' AND status != 'missing-source'") == ["3"])
     }
 
+    @Test("A new photo with a handed-off original's name never replaces that original's output, the only copy left of it: it fails as output-not-ours, run after run, and --on-conflict suffix writes it beside")
+    func newPhotoWithAHandedOffName() throws {
+        let scratch = TemporaryDirectory()
+        let old = try StateEndToEndTests.sample("monochrome.heic")
+        _ = scratch.file("in/IMG_0001.heic", old)
+        let arguments = ["--state", scratch.sub("s.db"), "--delete-source", "-o", scratch.sub("out"), scratch.sub("in")]
+        let first = try Tool.run(arguments)
+        #expect(first.status == 0 && !scratch.exists("in/IMG_0001.heic"), "\(first.stderr)")
+        let kept = try #require(FileManager.default.contents(atPath: scratch.sub("out/IMG_0001.jpg")))
+        let source = scratch.file("in/IMG_0001.heic", try StateEndToEndTests.sample("photo-exif-gps-xmp-icc.heic"))
+        for _ in 0..<2 {
+            let refused = try Tool.run(arguments)
+            #expect(refused.status == 1 && refused.stderr.contains("out/IMG_0001.jpg is the output of ")
+                    && refused.stderr.contains("an original handed off before"), "\(refused.stderr)")
+            #expect(FileManager.default.contents(atPath: scratch.sub("out/IMG_0001.jpg")) == kept)
+            #expect(FileManager.default.fileExists(atPath: source))
+        }
+        let suffixed = try Tool.run(["--on-conflict", "suffix"] + arguments)
+        #expect(suffixed.status == 0 && scratch.exists("out/IMG_0001-1.jpg") && !FileManager.default.fileExists(atPath: source), "\(suffixed.stderr)")
+        #expect(FileManager.default.contents(atPath: scratch.sub("out/IMG_0001.jpg")) == kept)
+        let rerun = try Tool.run(arguments)
+        #expect(rerun.status == 0 && !rerun.stderr.contains("missing"), "\(rerun.stderr)")
+        #expect(FileManager.default.contents(atPath: scratch.sub("out/IMG_0001.jpg")) == kept)
+    }
+
     @Test("--move-source onto another file system (EXDEV) copies as mv does: the copy has the original's bytes, times and bits, and only then is the original removed")
     func moveAcrossFileSystems() throws {
         let shm = "/dev/shm"

@@ -108,10 +108,12 @@ final class JobOutputs {
     /// source fails (`ForeignOutputError`).
     private func target(of file: StagedFile) throws -> (StagedFile, replacing: Bool) {
         guard let existing = try? SourceFile(path: file.path) else { return (file, false) }
-        if OutputOwnership.isOurs(existing, sourceName: job.source.fileName, sourceTimes: sourceTimes, markExpected: options.mark) {
+        let handedOff = destination.publisher.handedOffSource(ofOutput: file.path)
+        if handedOff == nil,
+           OutputOwnership.isOurs(existing, sourceName: job.source.fileName, sourceTimes: sourceTimes, markExpected: options.mark) {
             return (file, true)
         }
-        guard options.onConflict == .suffix else { throw ForeignOutputError(output: file.path) }
+        guard options.onConflict == .suffix else { throw ForeignOutputError(output: file.path, handedOffSource: handedOff) }
         let publisher = destination.publisher
         for n in 1...Planner.maxSuffix {
             let candidate = OutputName(checking: "-\(n)")!.path(besides: file.path)

@@ -73,7 +73,11 @@ package struct PublishInterrupted: Error, Equatable, CustomStringConvertible {
 /// refuses to replace it). Never overwritten, whatever `--overwrite` says.
 package struct ForeignOutputError: Error, Equatable, CustomStringConvertible {
     package let output: String
+    /// The handed-off original the file is the output of, when it is one.
+    package var handedOffSource: String? = nil
     package var description: String {
-        "\(output) exists and was not written by heic2jpg; it is left alone (--on-conflict suffix writes beside it)"
+        let whose = handedOffSource.map { "is the output of \($0), an original handed off before (the only copy of that photo)" }
+            ?? "exists and was not written by heic2jpg"
+        return "\(output) \(whose); it is left alone (--on-conflict suffix writes beside it)"
     }
 }

@@ -137,6 +137,12 @@ package final class RunState: @unchecked Sendable {
         return try markMissing(unmet.values.sorted { $0.path < $1.path }, under: root)
     }
 
+    /// The handed-off source whose recorded output `output` (absolute) is, if any; nil also
+    /// when the state cannot say (its error is then the run's at its next write).
+    func handedOffSource(ofOutput output: String) -> String? {
+        try? database.handedOffSource(ofOutput: output)
+    }
+
     /// How many sources the state records under the input `root` (not `missing-source`).
     func recordedSources(under root: String) throws(StateError) -> Int {
         try database.sourceCount(root: absolute(root))
