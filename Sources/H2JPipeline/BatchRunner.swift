@@ -133,6 +133,7 @@ package enum BatchRunner {
         let jobs = request.concurrentFiles
         options.decodingThreads = max(1, BatchRequest.cpuCount / jobs)
         let planner = Planner(options: options, publisher: publisher)
+        planner.digestsSources = request.handOff != nil && !options.mark
         let pool = WorkerPool(workers: jobs)
 
         let handOff = state.flatMap { state in request.handOff.map { SourceHandOff(action: $0, state: state) } }
@@ -167,6 +168,7 @@ package enum BatchRunner {
                                                 "not started: the run stopped (\($0))")
                     } ?? workers.run(job, options: options)
                     result.sourceIdentity = job.sourceIdentity
+                    if result.status != .failed { result.sourceSHA256 = result.sourceSHA256 ?? job.sourceSHA256 }
                     job.reservation?.settle(published: result.status == .converted || result.status == .copied)
                     if refreshing && result.status == .converted { result.status = .updated }
                     result.milliseconds = Int((POSIX.monotonicSeconds() - clock) * 1000)

@@ -46,9 +46,13 @@ package struct Job: Sendable, Equatable {
     /// What the planner's `fstat` of the source saw (nil for stdin): the hand-off removes
     /// the source only while it is still this file (`SourceIdentity`).
     package let sourceIdentity: SourceIdentity?
+    /// The planner's SHA-256 of the source, read after that `fstat` (`--no-mark` with a
+    /// hand-off, where no worker computes one); nil otherwise.
+    package let sourceSHA256: String?
 
     package init(source: Endpoint, output: Endpoint, action: Action, bytes: [UInt8]? = nil,
-                reservation: OutputReservation? = nil, replacesExisting: Bool = false, sourceIdentity: SourceIdentity? = nil) {
+                reservation: OutputReservation? = nil, replacesExisting: Bool = false, sourceIdentity: SourceIdentity? = nil,
+                sourceSHA256: String? = nil) {
         self.source = source
         self.output = output
         self.action = action
@@ -56,10 +60,12 @@ package struct Job: Sendable, Equatable {
         self.reservation = reservation
         self.replacesExisting = replacesExisting
         self.sourceIdentity = sourceIdentity
+        self.sourceSHA256 = sourceSHA256
     }
 
     package static func == (a: Job, b: Job) -> Bool {
         a.source == b.source && a.output == b.output && a.action == b.action && a.bytes == b.bytes
             && a.reservation === b.reservation && a.replacesExisting == b.replacesExisting && a.sourceIdentity == b.sourceIdentity
+            && a.sourceSHA256 == b.sourceSHA256
     }
 }

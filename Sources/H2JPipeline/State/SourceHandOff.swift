@@ -78,7 +78,7 @@ struct SourceHandOff {
         }
         guard !record.outputs.isEmpty else { throw HandOffRefusal(description: "it has no recorded outputs") }
         guard let sha256 = record.sha256 else {
-            throw HandOffRefusal(description: "no SHA-256 of the bytes converted is recorded (--no-mark computes none), so nothing proves the file at its name is the one converted")
+            throw HandOffRefusal(description: "no SHA-256 of the source is recorded, so nothing proves the file at its name is the one converted")
         }
         guard let ctime = record.ctimeNanoseconds else {
             throw HandOffRefusal(description: "its record has no ctime to prove it unchanged by (a state of an older heic2jpg); the next hand-off run converts it again")
