@@ -160,8 +160,9 @@ final class ProvedSource {
         }
         var info = stat()
         guard fstat(fd, &info) == 0 else { throw HandOffRefusal(description: "cannot stat it: \(POSIX.lastError())") }
-        guard futimens(out, [info.st_atim, info.st_mtim]) == 0, fchmod(out, info.st_mode & 0o7777) == 0,
-              geteuid() != 0 || fchown(out, info.st_uid, info.st_gid) == 0 else {
+        // The owner first: a chown clears the set-id bits the chmod then gives back.
+        guard geteuid() != 0 || fchown(out, info.st_uid, info.st_gid) == 0, fchmod(out, info.st_mode & 0o7777) == 0,
+              futimens(out, [info.st_atim, info.st_mtim]) == 0 else {
             throw HandOffRefusal(description: "cannot give \(temp) the original's times, bits and owner: \(POSIX.lastError())")
         }
         guard fsync(out) == 0 else { throw HandOffRefusal(description: "cannot fsync \(temp): \(POSIX.lastError())") }
