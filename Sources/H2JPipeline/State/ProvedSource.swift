@@ -71,6 +71,10 @@ final class ProvedSource {
     /// onto another file system (EXDEV) as `mv` does: copied, fsynced, verified by its
     /// SHA-256, and only then the original unlinked.
     func move(to target: String, sha256: String) throws {
+        // Refused before hiding, which moves the source's ctime (a later proof would call it changed).
+        if POSIX.fileInfo(target, followingLinks: false) != nil {
+            throw HandOffRefusal(description: "cannot move it to \(target): \(POSIX.describe(EEXIST))")
+        }
         let hidden = try hide()
         let code = POSIX.renameNoReplace(hidden.path, target)
         if code == 0 { return }
