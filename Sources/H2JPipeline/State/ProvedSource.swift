@@ -35,12 +35,12 @@ final class ProvedSource {
         guard fd >= 0 else {
             // A source reached through a link (or a link put at its name) is never handed off: the link is not the photo.
             if errno == ELOOP { throw HandOffRefusal(description: "a symbolic link is at its name; only a file itself is handed off") }
-            if errno == ENOENT { throw SourceChanged(path: path, reason: "it is gone from its name") }
+            if errno == ENOENT { throw SourceChanged(reason: "it is gone from its name") }
             throw HandOffRefusal(description: "cannot open it: \(POSIX.lastError())")
         }
         let source = ProvedSource(path: path, fd: fd, identity: converted)
         let seen = try source.currentIdentity()
-        if let difference = converted.difference(from: seen) { throw SourceChanged(path: path, reason: difference) }
+        if let difference = converted.difference(from: seen) { throw SourceChanged(reason: difference) }
         let digest: String
         do {
             digest = try SourceDigest.hex(of: FileByteSource(fd: fd, size: seen.size))
@@ -48,10 +48,10 @@ final class ProvedSource {
             throw HandOffRefusal(description: "cannot read it again for its SHA-256: \(error)")
         }
         guard digest == sha256 else {
-            throw SourceChanged(path: path, reason: "its SHA-256 is \(digest), not the \(sha256) of the bytes converted")
+            throw SourceChanged(reason: "its SHA-256 is \(digest), not the \(sha256) of the bytes converted")
         }
         if let difference = converted.difference(from: try source.currentIdentity()) {
-            throw SourceChanged(path: path, reason: "it changed while it was hashed: \(difference)")
+            throw SourceChanged(reason: "it changed while it was hashed: \(difference)")
         }
         return source
     }
@@ -112,11 +112,11 @@ final class ProvedSource {
         do {
             guard let info = POSIX.fileInfo(hidden, followingLinks: false),
                   Int(info.st_dev) == identity.device, Int(info.st_ino) == identity.inode else {
-                throw SourceChanged(path: path, reason: "another file took its name during the hand-off")
+                throw SourceChanged(reason: "another file took its name during the hand-off")
             }
             let now = try currentIdentity()
             guard now.size == identity.size, now.mtimeNanoseconds == identity.mtimeNanoseconds else {
-                throw SourceChanged(path: path, reason: "it was written to during the hand-off")
+                throw SourceChanged(reason: "it was written to during the hand-off")
             }
             return (hidden, now.ctimeNanoseconds)
         } catch {
@@ -129,7 +129,7 @@ final class ProvedSource {
     private func checkUnchanged(since hidden: (path: String, ctime: Int)) throws {
         do {
             guard try currentIdentity().ctimeNanoseconds == hidden.ctime else {
-                throw SourceChanged(path: path, reason: "it was written to during the hand-off")
+                throw SourceChanged(reason: "it was written to during the hand-off")
             }
         } catch {
             putBack(hidden.path)
@@ -199,7 +199,6 @@ final class ProvedSource {
 /// The hand-off found the file at a source's name is not the one converted (replaced,
 /// rewritten, touched): it is kept, reported `source-changed`, and converted again.
 struct SourceChanged: Error, CustomStringConvertible {
-    let path: String
     let reason: String
 
     var description: String { "source-changed: it is not the file that was converted: \(reason)" }
