@@ -152,10 +152,12 @@ package enum BatchRunner {
             return reporter.finish()
         }
 
+        if let state { publisher.protectOutputs(ofHandedOff: state.handedOffSource) }
         var options = request.options
         let jobs = request.concurrentFiles
         options.decodingThreads = max(1, BatchRequest.cpuCount / jobs)
         let planner = Planner(options: options, publisher: publisher)
+        planner.digestsSources = request.handOff != nil && !options.mark
         let pool = WorkerPool(workers: jobs)
 
         let handOff = state.flatMap { state in request.handOff.map { SourceHandOff(action: $0, state: state) } }
@@ -190,6 +192,8 @@ package enum BatchRunner {
                         ConversionResult.failed(source: job.source.display, output: job.output.display, .outOfResources,
                                                 "not started: the run stopped (\($0))")
                     } ?? workers.run(job, options: options)
+                    result.sourceIdentity = job.sourceIdentity
+                    if result.status != .failed { result.sourceSHA256 = result.sourceSHA256 ?? job.sourceSHA256 }
                     job.reservation?.settle(published: result.status == .converted || result.status == .copied)
                     if let previous {
                         if result.status == .converted { result.status = .updated }
@@ -258,7 +262,7 @@ package enum BatchRunner {
                     switch try state?.verdict(for: candidate) ?? .new {
                     case .upToDate(var result, let record):
                         // Handed off already, or not asked: nothing more to do.
-                        if let handOff, let state, try !state.database.wasHandedOff(root: record.root, source: record.path) {
+                        if let handOff, record.handedOff == nil {
                             result = handOff.apply(candidate, record, to: result)
                         }
                         reporter.recordFound([describing(result, candidate)])

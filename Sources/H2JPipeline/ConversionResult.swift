@@ -69,6 +69,9 @@ package struct ConversionResult: Sendable, Equatable {
     package var outputs: [OutputFile] = []
     /// What the output's HDR rendition (an Ultra HDR gain map) comes from; nil for SDR.
     package var hdr: String?
+    /// What the planner's `fstat` saw of the source this result converted (the job's
+    /// `sourceIdentity`): the state records it, and the hand-off checks it. Not reported.
+    package var sourceIdentity: SourceIdentity?
     /// `--delete-source`/`--move-source`: `deleted` or `moved` once the source was handed off.
     package var handOff: String?
     package var milliseconds = 0

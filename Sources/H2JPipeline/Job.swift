@@ -49,9 +49,16 @@ package struct Job: Sendable, Equatable {
     /// Images other than the primary that an earlier attempt's worker died on: the
     /// converter leaves them out, each with an `image-not-converted` warning.
     package private(set) var omittedImages: [OmittedImage] = []
+    /// What the planner's `fstat` of the source saw (nil for stdin): the hand-off removes
+    /// the source only while it is still this file (`SourceIdentity`).
+    package let sourceIdentity: SourceIdentity?
+    /// The planner's SHA-256 of the source, read after that `fstat` (`--no-mark` with a
+    /// hand-off, where no worker computes one); nil otherwise.
+    package let sourceSHA256: String?
 
     package init(source: Endpoint, output: Endpoint, action: Action, bytes: [UInt8]? = nil,
-                reservation: OutputReservation? = nil, replacesExisting: Bool = false, recordedOutputs: Set<String> = []) {
+                reservation: OutputReservation? = nil, replacesExisting: Bool = false, recordedOutputs: Set<String> = [],
+                sourceIdentity: SourceIdentity? = nil, sourceSHA256: String? = nil) {
         self.source = source
         self.output = output
         self.action = action
@@ -59,6 +66,8 @@ package struct Job: Sendable, Equatable {
         self.reservation = reservation
         self.replacesExisting = replacesExisting
         self.recordedOutputs = recordedOutputs
+        self.sourceIdentity = sourceIdentity
+        self.sourceSHA256 = sourceSHA256
     }
 
     /// The same job, leaving out one more image.
@@ -71,7 +80,7 @@ package struct Job: Sendable, Equatable {
     package static func == (a: Job, b: Job) -> Bool {
         a.source == b.source && a.output == b.output && a.action == b.action && a.bytes == b.bytes
             && a.reservation === b.reservation && a.replacesExisting == b.replacesExisting && a.recordedOutputs == b.recordedOutputs
-            && a.omittedImages == b.omittedImages
+            && a.omittedImages == b.omittedImages && a.sourceIdentity == b.sourceIdentity && a.sourceSHA256 == b.sourceSHA256
     }
 }
 

@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import H2JContainer
+import H2JDigest
 import H2JState
 import H2JSupport
 
@@ -31,6 +32,9 @@ package final class Planner {
     private let options: ConversionOptions
     /// Holds the claims: the planner reserves each output in walk order.
     private let publisher: OutputPublisher
+    /// `--no-mark` with a hand-off: no worker computes the source's SHA-256, so the
+    /// planner hashes it, through the descriptor its `fstat` was of (`Job.sourceSHA256`).
+    package var digestsSources = false
 
     package init(options: ConversionOptions, publisher: OutputPublisher) {
         self.options = options
@@ -60,7 +64,7 @@ package final class Planner {
         }
         return decide(source: .path(candidate.path), file: source, bytes: nil,
                       output: .path(candidate.outputStem + ".jpg"), action: action, refreshing: refreshing,
-                      replacingOwn: replacingOwn)
+                      replacingOwn: replacingOwn, digest: digestsSources ? try? SourceDigest.hex(of: source.byteSource) : nil)
     }
 
     /// Plans a file whose output goes to stdout (`-o -`): nothing to claim or skip.
@@ -98,7 +102,7 @@ package final class Planner {
 
     /// Claims a path output and applies the never-overwrite rules; stdout needs neither.
     private func decide(source: Endpoint, file: SourceFile?, bytes: [UInt8]?, output: Endpoint, action: Job.Action,
-                        refreshing: SourceRecord? = nil, replacingOwn: Bool = false) -> Plan {
+                        refreshing: SourceRecord? = nil, replacingOwn: Bool = false, digest: String? = nil) -> Plan {
         var reservation: OutputReservation?
         var output = output, replacing = false
         if case .path(let path) = output {
@@ -114,7 +118,8 @@ package final class Planner {
             switch decision.verdict {
             case .refused(let plan): return plan
             case .foreign:
-                let error = ForeignOutputError(output: decision.path, suffixesTaken: options.onConflict == .suffix)
+                let error = ForeignOutputError(output: decision.path, suffixesTaken: options.onConflict == .suffix,
+                                               handedOffSource: publisher.handedOffSource(ofOutput: decision.path))
                 return .done(.failed(source: sourceName, output: decision.path, .outputNotOurs, error.description))
             case .free: break
             case .ours: replacing = true
@@ -124,7 +129,8 @@ package final class Planner {
         }
         if options.dryRun { return .done(ConversionResult(source: source.display, output: output.display, status: .planned)) }
         return .job(Job(source: source, output: output, action: action, bytes: bytes, reservation: reservation,
-                        replacesExisting: replacing, recordedOutputs: Set(refreshing?.outputs.map(\.path) ?? [])))
+                        replacesExisting: replacing, recordedOutputs: Set(refreshing?.outputs.map(\.path) ?? []),
+                        sourceIdentity: file.map { SourceIdentity($0.info) }, sourceSHA256: digest))
     }
 
     /// What an existing output must show to be this source's (`OutputOwnership`), and
@@ -208,6 +214,8 @@ package final class Planner {
         if let prefix = try? existing.prefix(ImageFormat.sniffLength), ImageFormat.sniff(prefix).isHEIF {
             return refuse(.outputHoldsHEIF, "output \(output) exists and holds HEIF data; refusing to overwrite what may be a source")
         }
+        // The output of an original handed off before is nobody's to replace (a new photo with its old name).
+        if publisher.handedOffSource(ofOutput: output) != nil { return .foreign }
         guard OutputOwnership.isOurs(existing, sourceName: ownership.name, sourceTimes: ownership.times,
                                      markExpected: ownership.markExpected, recorded: ownership.recorded(output)) else { return .foreign }
         guard options.overwrite || ownership.replacesOwn else {

@@ -11,8 +11,8 @@ import H2JSupport
 /// What stderr gets, by verbosity: failures always. Normally also `missing:` lines, one
 /// summary line per kind of warning at the end (`WarningTally`), and the summary line.
 /// `-v` adds a line per file and each warning. `--quiet`: failures only, and the summary
-/// line when the run did not end cleanly (a failure, a stop, a state error); a clean
-/// quiet run prints nothing, which is what cron mails.
+/// line when the run did not end cleanly (a failure, a stop, a state error) or the
+/// hand-off kept a source; a clean quiet run prints nothing, which is what cron mails.
 package final class Reporter: @unchecked Sendable {
     package enum Verbosity: Sendable { case quiet, normal, verbose }
 
@@ -97,6 +97,7 @@ package final class Reporter: @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         summary.count(result.status)
+        if result.warnings.contains(where: { $0.code == .sourceKept || $0.code == .sourceChanged }) { summary.kept += 1 }
         current = result.source
         if verbosity == .normal { warnings.add(result) }
         if summary.stoppedBy == nil, result.errorCode?.isExhaustion == true {
@@ -160,7 +161,7 @@ package final class Reporter: @unchecked Sendable {
         clearProgress()
         writeReport(Self.json(summary))
         warnings.lines.forEach { POSIX.writeLine($0, to: STDERR_FILENO) }
-        if verbosity != .quiet || summary.exitStatus != 0 { POSIX.writeLine(summary.line, to: STDERR_FILENO) }
+        if verbosity != .quiet || summary.exitStatus != 0 || summary.kept > 0 { POSIX.writeLine(summary.line, to: STDERR_FILENO) }
         if let error = summary.reportError { POSIX.writeLine("error: --report \(reportName): \(error.reason)", to: STDERR_FILENO) }
         return summary
     }
@@ -263,6 +264,7 @@ package final class Reporter: @unchecked Sendable {
         line.add("planned", summary.planned)
         line.add("failed", summary.failed)
         line.add("missingSources", summary.missingSources)
+        line.add("kept", summary.kept)
         line.add("seconds", summary.seconds)
         line.add("imagesPerSecond", summary.imagesPerSecond)
         line.add("tempFilesRemoved", summary.tempFilesRemoved)

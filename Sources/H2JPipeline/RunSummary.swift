@@ -11,6 +11,9 @@ package struct RunSummary: Sendable, Equatable {
     package var failed = 0
     /// `--state`: recorded sources that are gone.
     package var missingSources = 0
+    /// `--delete-source`/`--move-source`: sources the hand-off kept (`source-kept`,
+    /// `source-changed`), whatever their status.
+    package var kept = 0
     package var seconds = 0.0
     /// Temp files of killed runs that this run removed (`OutputPublisher` sweeps).
     package var tempFilesRemoved = 0
@@ -61,6 +64,7 @@ package struct RunSummary: Sendable, Equatable {
         if planned > 0 { parts.insert("\(planned) planned (dry run)", at: 0) }
         if updated > 0 { parts.insert("\(updated) updated", at: 1) }
         if missingSources > 0 { parts.append("\(missingSources) missing (outputs kept)") }
+        if kept > 0 { parts.append("\(kept) kept (not handed off)") }
         return "heic2jpg: " + parts.joined(separator: ", ")
             + " in " + Self.format(seconds, digits: 2) + " s (" + Self.format(imagesPerSecond, digits: 2) + " images/s)"
             + (tempFilesRemoved > 0 ? "; removed \(tempFilesRemoved) temp file\(tempFilesRemoved == 1 ? "" : "s") left by killed runs" : "")

@@ -172,7 +172,8 @@ package final class StateDatabase: @unchecked Sendable {
         var records: [SourceRecord] = []
         try reader.each("""
             SELECT path, size, mtime_ns, inode, device, sha256, status, error_code, reason, tool_version, options,
-            started_ns, finished_ns, complete, width, height FROM sources WHERE root = ? AND \(sources.condition) ORDER BY name
+            started_ns, finished_ns, complete, width, height, ctime_ns, handed_off, kept FROM sources
+            WHERE root = ? AND \(sources.condition) ORDER BY name
             """, [rootValue] + sources.values) { row in
             let path = row.blob(0)
             var record = SourceRecord(root: root, path: PathBytes.string(path),
@@ -184,6 +185,9 @@ package final class StateDatabase: @unchecked Sendable {
             record.complete = row.integer(13) == 1
             record.width = row.optionalInteger(14)
             record.height = row.optionalInteger(15)
+            record.ctimeNanoseconds = row.optionalInteger(16)
+            record.handedOff = row.text(17)
+            record.kept = row.text(18)
             while next < found.count, found[next].source.lexicographicallyPrecedes(path) { next += 1 }
             while next < found.count, found[next].source == path {
                 record.outputs.append(found[next].output)
@@ -202,17 +206,31 @@ package final class StateDatabase: @unchecked Sendable {
                 let (directory, name) = SourceRecord.splitBytes(path)
                 let root = SQLValue.blob(PathBytes.bytes(source.root))
                 let key: [SQLValue] = [root, .blob(directory), .blob(path)]
+                // A handed-off source's record, with its outputs, is kept under a name no walk
+                // meets (a NUL in it): its outputs stay known as the only copy of a photo gone.
+                // (Blobs built here: SQL's `||` makes text of them, which ends at a NUL.)
+                let retired: [UInt8] = [0] + Array("handed-off-\(run)-\(Self.now())".utf8)
+                _ = try connection.rows("""
+                    UPDATE outputs SET source = ? WHERE root = ? AND source_dir = ? AND source = ?
+                    AND EXISTS (SELECT 1 FROM sources WHERE root = ? AND dir = ? AND name = ? AND handed_off IS NOT NULL)
+                    """, [.blob(path + retired)] + key + [root, .blob(directory), .blob(name)])
+                _ = try connection.rows("""
+                    UPDATE sources SET name = ?, path = ? WHERE root = ? AND dir = ? AND name = ? AND handed_off IS NOT NULL
+                    """, [.blob(name + retired), .blob(path + retired), root, .blob(directory), .blob(name)])
                 _ = try connection.rows("DELETE FROM outputs WHERE root = ? AND source_dir = ? AND source = ?", key)
                 _ = try connection.rows("""
                     INSERT OR REPLACE INTO sources (root, dir, name, path, size, mtime_ns, inode, device, sha256, status,
-                    error_code, reason, tool_version, options, started_ns, finished_ns, run_id, complete, width, height)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    error_code, reason, tool_version, options, started_ns, finished_ns, run_id, complete, width, height,
+                    ctime_ns, handed_off, kept)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                     """, [root, .blob(directory), .blob(name), .blob(path)] + [.integer(source.identity.size), .integer(source.identity.mtimeNanoseconds),
                                 .integer(source.identity.inode), .integer(source.identity.device), Self.optional(source.sha256),
                                 .text(source.status), Self.optional(source.errorCode), Self.optional(source.reason),
                                 .text(source.toolVersion), .text(source.options), .integer(source.startedNanoseconds),
                                 .integer(source.finishedNanoseconds), .integer(run), .integer(source.complete ? 1 : 0),
-                                source.width.map(SQLValue.integer) ?? .null, source.height.map(SQLValue.integer) ?? .null])
+                                source.width.map(SQLValue.integer) ?? .null, source.height.map(SQLValue.integer) ?? .null,
+                                source.ctimeNanoseconds.map(SQLValue.integer) ?? .null, Self.optional(source.handedOff),
+                                Self.optional(source.kept)])
                 for output in source.outputs {
                     _ = try connection.rows("INSERT OR REPLACE INTO outputs (root, source_dir, source, path, size, sha256, kind, inode, mtime_ns) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
                                             key + [.blob(PathBytes.bytes(output.path)), .integer(output.size), Self.optional(output.sha256),
@@ -223,21 +241,22 @@ package final class StateDatabase: @unchecked Sendable {
     }
 
     /// The directories under `root` that hold recorded sources (not already
-    /// `missing-source`) and that this run did not enter (`sources(markingSeen:)`), in
+    /// `missing-source`, nor handed off) and that this run did not enter (`sources(markingSeen:)`), in
     /// order: a vanished directory's sources are found here.
     package func unseenDirectories(root: String) throws(StateError) -> [String] {
         try reading {
             try reader.rows("""
-                SELECT DISTINCT dir FROM sources s WHERE root = ? AND status != 'missing-source'
+                SELECT DISTINCT dir FROM sources s WHERE root = ? AND status != 'missing-source' AND handed_off IS NULL
                 AND NOT EXISTS (SELECT 1 FROM temp.seen_dirs t WHERE t.root = s.root AND t.dir = s.dir) ORDER BY dir
                 """, [.blob(PathBytes.bytes(root))]).compactMap { $0.first?.blob.map(PathBytes.string) }
         }
     }
 
-    /// How many sources are recorded under `root`, not counting `missing-source` ones.
+    /// How many sources are recorded under `root`, not counting `missing-source` or
+    /// handed-off ones.
     package func sourceCount(root: String) throws(StateError) -> Int {
         try reading {
-            try reader.rows("SELECT count(*) FROM sources WHERE root = ? AND status != 'missing-source'",
+            try reader.rows("SELECT count(*) FROM sources WHERE root = ? AND status != 'missing-source' AND handed_off IS NULL",
                             [.blob(PathBytes.bytes(root))]).first?.first?.integer ?? 0
         }
     }
@@ -261,20 +280,43 @@ package final class StateDatabase: @unchecked Sendable {
         }
     }
 
-    /// Records that a source was deleted, or moved to `destination`.
+    /// Records that a source was deleted, or moved to `destination`, in one transaction:
+    /// a row of `handoffs`, and the source's `handed_off`, so it is never `missing-source`.
     package func recordHandOff(root: String, source: String, action: String, destination: String?, run: Int) throws(StateError) {
         try locked {
-            _ = try connection.rows("INSERT INTO handoffs (root, source, action, destination, at_ns, run_id) VALUES (?, ?, ?, ?, ?, ?)",
-                                    [.blob(PathBytes.bytes(root)), .blob(PathBytes.bytes(source)), .text(action),
-                                     destination.map { .blob(PathBytes.bytes($0)) } ?? .null, .integer(Self.now()), .integer(run)])
+            try connection.transaction { () throws in
+                let key: [SQLValue] = [.blob(PathBytes.bytes(root)), .blob(PathBytes.bytes(source))]
+                _ = try connection.rows("INSERT INTO handoffs (root, source, action, destination, at_ns, run_id) VALUES (?, ?, ?, ?, ?, ?)",
+                                        key + [.text(action), destination.map { .blob(PathBytes.bytes($0)) } ?? .null,
+                                               .integer(Self.now()), .integer(run)])
+                _ = try connection.rows("UPDATE sources SET handed_off = ?, kept = NULL WHERE root = ? AND path = ?", [.text(action)] + key)
+            }
         }
     }
 
-    /// Whether the source was handed off before.
-    package func wasHandedOff(root: String, source: String) throws(StateError) -> Bool {
+    /// The source (its root and path joined) that recorded `output` (absolute) and was
+    /// handed off since, if any: that file is the only copy left of a photo that is gone.
+    package func handedOffSource(ofOutput output: String) throws(StateError) -> String? {
         try reading {
-            try !reader.rows("SELECT 1 FROM handoffs WHERE root = ? AND source = ? LIMIT 1",
-                             [.blob(PathBytes.bytes(root)), .blob(PathBytes.bytes(source))]).isEmpty
+            try reader.rows("""
+                SELECT s.root, s.path FROM outputs o JOIN sources s ON s.root = o.root AND s.dir = o.source_dir AND s.path = o.source
+                WHERE o.path = ? AND s.handed_off IS NOT NULL LIMIT 1
+                """, [.blob(PathBytes.bytes(output))]).first.flatMap { row in
+                guard row.count == 2, let root = row[0].blob, let path = row[1].blob else { return nil }
+                let source = PathBytes.string(root) + "/" + PathBytes.string(Array(path.prefix { $0 != 0 }))
+                return source
+            }
+        }
+    }
+
+    /// Records why the hand-off kept a source; `changed` (it is not the file converted)
+    /// also makes its status `source-changed`, so the next run converts it again.
+    package func recordKept(root: String, source: String, reason: String, changed: Bool) throws(StateError) {
+        try locked {
+            _ = try connection.rows("""
+                UPDATE sources SET kept = ?, status = CASE WHEN ? THEN '\(SourceRecord.sourceChanged)' ELSE status END
+                WHERE root = ? AND path = ?
+                """, [.text(reason), .integer(changed ? 1 : 0), .blob(PathBytes.bytes(root)), .blob(PathBytes.bytes(source))])
         }
     }
 

@@ -11,7 +11,8 @@ package struct SourceRecord: Equatable, Sendable {
     /// The source's SHA-256 (hex), when the run computed it (the provenance mark does).
     package var sha256: String?
     /// The report's status (`converted`, `updated`, `copied`, `skipped`, `failed`,
-    /// `missing-source`).
+    /// `missing-source`), or `source-changed`: the hand-off found the source changed since
+    /// its conversion, so the next run converts it again whatever its identity says.
     package var status: String
     package var errorCode: String?
     package var reason: String?
@@ -27,6 +28,13 @@ package struct SourceRecord: Equatable, Sendable {
     /// The planned size of the primary output.
     package var width: Int?
     package var height: Int?
+    /// The source's ctime (ns) as the conversion saw it, with `identity` what the hand-off
+    /// checks; nil in records of heic2jpg before the verified hand-off.
+    package var ctimeNanoseconds: Int?
+    /// `deleted` or `moved` once the source was handed off (it is then not missing).
+    package var handedOff: String?
+    /// Why the last hand-off kept the source, when it did.
+    package var kept: String?
 
     package init(root: String, path: String, identity: FileIdentity, sha256: String? = nil, status: String,
                  errorCode: String? = nil, reason: String? = nil, toolVersion: String, options: String,
@@ -68,6 +76,9 @@ package struct SourceRecord: Equatable, Sendable {
     /// Statuses after which the outputs are complete and the source need not be converted
     /// again while nothing changes.
     package static let doneStatuses: Set<String> = ["converted", "updated", "copied", "skipped"]
+
+    /// The status of a source the hand-off found changed since its conversion.
+    package static let sourceChanged = "source-changed"
 }
 
 /// One output of a source, as published.

@@ -2,12 +2,21 @@ import CSQLite
 import H2JSupport
 
 /// What `heic2jpg status` tells of one or more state files (the shards of one
-/// migration, merged): sources by status, the failures, bytes, hand-offs, the last runs.
+/// migration, merged): sources by status, the failures, bytes, hand-offs and the sources
+/// a hand-off kept, the last runs.
 package struct StateReport: Sendable, Equatable {
     package struct Failure: Sendable, Equatable {
         package let state: String
         package let source: String
         package let code: String
+        package let reason: String
+    }
+
+    /// A source the last hand-off kept, and why (`source-changed: …` when it was not the
+    /// file converted).
+    package struct Kept: Sendable, Equatable {
+        package let state: String
+        package let source: String
         package let reason: String
     }
 
@@ -44,6 +53,7 @@ package struct StateReport: Sendable, Equatable {
     package var outputBytes = 0
     package var outputs = 0
     package var handOffs: [HandOff] = []
+    package var kept: [Kept] = []
     /// The latest runs of each state, newest first.
     package var runs: [Run] = []
     /// The shard of each state written with `--shard`.
@@ -111,6 +121,11 @@ package struct StateReport: Sendable, Equatable {
             handOffs.append(HandOff(state: path, source: Path.join(PathBytes.string(root), PathBytes.string(source)),
                                     action: row[2].text ?? "", destination: row[3].blob.map(PathBytes.string),
                                     atNanoseconds: row[4].integer ?? 0))
+        }
+        // Schema 5 records why a hand-off kept a source.
+        for row in try version < 5 ? [] : connection.rows("SELECT root, path, kept FROM sources WHERE kept IS NOT NULL ORDER BY root, path") {
+            guard row.count == 3, let root = row[0].blob, let source = row[1].blob else { continue }
+            kept.append(Kept(state: path, source: Path.join(PathBytes.string(root), PathBytes.string(source)), reason: row[2].text ?? ""))
         }
         var latest: Run?
         for row in try connection.rows("""

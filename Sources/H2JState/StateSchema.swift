@@ -143,6 +143,15 @@ enum StateSchema {
         ALTER TABLE runs ADD COLUMN shard_index INTEGER;
         ALTER TABLE runs ADD COLUMN shard_count INTEGER;
         """),
+        // 5: the verified hand-off (issue #19): each source's ctime as the conversion's
+        // `fstat` saw it (the hand-off removes a source only while it is unchanged), and
+        // how its last hand-off ended: `handed_off` (`deleted`, `moved`; such a source is
+        // never `missing-source`) or why it was `kept`.
+        Migration(sql: """
+        ALTER TABLE sources ADD COLUMN ctime_ns INTEGER;
+        ALTER TABLE sources ADD COLUMN handed_off TEXT;
+        ALTER TABLE sources ADD COLUMN kept TEXT;
+        """),
     ]
 
     static var currentVersion: Int { migrations.count }

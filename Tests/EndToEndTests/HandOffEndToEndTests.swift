@@ -81,6 +81,93 @@ struct HandOffEndToEndTests {
         #expect(refused.status == 64 && strip.exists("in/a/mono.heic"))
     }
 
+    @Test("A handed-off source is recorded as handed off: later runs and status never call it missing; kept sources are counted in the summary, even under --quiet, and status lists them with the reason (--json too)")
+    func handedOffAndKeptForCron() throws {
+        let scratch = TemporaryDirectory()
+        let photo = try StateEndToEndTests.sample("photo-exif-gps-xmp-icc.heic")
+        let sources = [scratch.file("in/a/mono.heic", try StateEndToEndTests.sample("monochrome.heic")),
+                       scratch.file("in/b/photo.heic", photo), scratch.file("in/k/p.heic", photo)]
+        let state = scratch.sub("state.db")
+        let arguments = ["--quiet", "--state", state, "--delete-source", "-o", scratch.sub("out"), scratch.sub("in")]
+        // Strip mode's outputs leave metadata out: every source is kept, and even --quiet says how many.
+        let stripped = try Tool.run(["--metadata", "strip"] + arguments)
+        #expect(stripped.status == 0 && sources.allSatisfy(FileManager.default.fileExists), "\(stripped.stderr)")
+        #expect(stripped.stderr.hasPrefix("heic2jpg: 3 converted, 0 copied, 0 skipped, 0 failed, 3 kept (not handed off) in "),
+                "\(stripped.stderr)")
+        let status = try Tool.run(["status", state])
+        #expect(status.stdoutText.contains("kept (not handed off): 3\n"), "\(status.stdoutText)")
+        #expect(status.stdoutText.contains("/in/k/p.heic: its outputs do not carry all of it"), "\(status.stdoutText)")
+        let json = try JSONSerialization.jsonObject(with: Data(try Tool.run(["status", "--json", state]).stdoutText.utf8)) as? [String: Any]
+        let listed = (json?["kept"] as? [[String: Any]]) ?? []
+        #expect(listed.count == 3 && listed.allSatisfy { ($0["reason"] as? String)?.hasPrefix("its outputs do not carry all of it") == true
+                                                          && ($0["source"] as? String)?.hasSuffix(".heic") == true }, "\(listed)")
+
+        // Handed off in keep mode; the next runs are silent, and nothing is ever missing.
+        let handOff = try Tool.run(arguments)
+        #expect(handOff.status == 0 && handOff.stderr.isEmpty, "\(handOff.stderr)")
+        #expect(sources.allSatisfy { !FileManager.default.fileExists(atPath: $0) })
+        for _ in 0..<2 {
+            let rerun = try Tool.run(["--state", state, "--delete-source", "-o", scratch.sub("out"), scratch.sub("in")])
+            #expect(rerun.status == 0 && !rerun.stderr.contains("missing"), "\(rerun.stderr)")
+        }
+        let after = try Tool.run(["status", state])
+        #expect(!after.stdoutText.contains("missing") && !after.stdoutText.contains("kept (not handed off)")
+                && after.stdoutText.contains("handed off: 3"), "\(after.stdoutText)")
+        #expect(try StateEndToEndTests.query(state, "SELECT count(*) FROM sources WHERE handed_off = 'deleted' AND status != 'missing-source'") == ["3"])
+    }
+
+    @Test("A new photo with a handed-off original's name never replaces that original's output, the only copy left of it: it fails as output-not-ours, run after run, and --on-conflict suffix writes it beside")
+    func newPhotoWithAHandedOffName() throws {
+        let scratch = TemporaryDirectory()
+        let old = try StateEndToEndTests.sample("monochrome.heic")
+        _ = scratch.file("in/IMG_0001.heic", old)
+        let arguments = ["--state", scratch.sub("s.db"), "--delete-source", "-o", scratch.sub("out"), scratch.sub("in")]
+        let first = try Tool.run(arguments)
+        #expect(first.status == 0 && !scratch.exists("in/IMG_0001.heic"), "\(first.stderr)")
+        let kept = try #require(FileManager.default.contents(atPath: scratch.sub("out/IMG_0001.jpg")))
+        let source = scratch.file("in/IMG_0001.heic", try StateEndToEndTests.sample("photo-exif-gps-xmp-icc.heic"))
+        for _ in 0..<2 {
+            let refused = try Tool.run(arguments)
+            #expect(refused.status == 1 && refused.stderr.contains("out/IMG_0001.jpg is the output of ")
+                    && refused.stderr.contains("an original handed off before"), "\(refused.stderr)")
+            #expect(FileManager.default.contents(atPath: scratch.sub("out/IMG_0001.jpg")) == kept)
+            #expect(FileManager.default.fileExists(atPath: source))
+        }
+        let suffixed = try Tool.run(["--on-conflict", "suffix"] + arguments)
+        #expect(suffixed.status == 0 && scratch.exists("out/IMG_0001-1.jpg") && !FileManager.default.fileExists(atPath: source), "\(suffixed.stderr)")
+        #expect(FileManager.default.contents(atPath: scratch.sub("out/IMG_0001.jpg")) == kept)
+        let rerun = try Tool.run(arguments)
+        #expect(rerun.status == 0 && !rerun.stderr.contains("missing"), "\(rerun.stderr)")
+        #expect(FileManager.default.contents(atPath: scratch.sub("out/IMG_0001.jpg")) == kept)
+    }
+
+    @Test("--move-source onto another file system (EXDEV) copies as mv does: the copy has the original's bytes, times and bits, and only then is the original removed")
+    func moveAcrossFileSystems() throws {
+        let shm = "/dev/shm"
+        var here = stat(), there = stat()
+        let scratch = TemporaryDirectory()
+        guard stat(scratch.path, &here) == 0, stat(shm, &there) == 0, here.st_dev != there.st_dev else { return }
+        let photo = try StateEndToEndTests.sample("photo-exif-gps-xmp-icc.heic")
+        let source = scratch.file("in/a/p.heic", photo)
+        #expect(chmod(source, 0o640) == 0)
+        var before = stat()
+        #expect(stat(source, &before) == 0)
+        let done = shm + "/heic2jpg-test-\(getpid())-\(UUID().uuidString)"
+        defer { try? FileManager.default.removeItem(atPath: done) }
+        let outcome = try Tool.run(["--state", scratch.sub("s.db"), "--move-source", done, "-o", scratch.sub("out"),
+                                    "--report", scratch.sub("r.jsonl"), scratch.sub("in")])
+        #expect(outcome.status == 0 && outcome.stderr.contains("1 converted") && !outcome.stderr.contains("kept"), "\(outcome.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: source))
+        #expect(FileManager.default.contents(atPath: done + "/a/p.heic").map { [UInt8]($0) } == photo)
+        var moved = stat()
+        #expect(stat(done + "/a/p.heic", &moved) == 0)
+        #expect(moved.st_mode & 0o7777 == 0o640 && moved.st_mtim.tv_sec == before.st_mtim.tv_sec && moved.st_mtim.tv_nsec == before.st_mtim.tv_nsec)
+        #expect(try ReportFile(scratch.sub("r.jsonl")).bySource["p.heic"]?["handOff"] as? String == "moved")
+        #expect(try StateEndToEndTests.query(scratch.sub("s.db"), "SELECT action, cast(destination AS text) FROM handoffs") == ["moved|\(done)/a/p.heic"])
+        // No temp file of the copy is left beside it.
+        #expect(try FileManager.default.contentsOfDirectory(atPath: done + "/a") == ["p.heic"])
+    }
+
     @Test("An output that was never recorded (a run killed between publishing and recording, or one without --state) is converted again and verified, then the source is handed off")
     func unrecordedOwnOutput() throws {
         let scratch = TemporaryDirectory()

@@ -115,6 +115,29 @@ struct StateDatabaseTests {
         #expect(StateError(path: "/s.db", code: 0, message: "integrity check: bad").resourceErrno == nil)
     }
 
+    @Test("A handed-off source is recorded as such and no longer counted or looked for; a kept one keeps its reason, and a changed one becomes source-changed; a new record clears both")
+    func handOffRecords() throws {
+        let scratch = TemporaryDirectory()
+        let state = try StateDatabase(path: scratch.sub("s.db"))
+        let run = try state.beginRun(pid: 1, host: "h", version: "v", options: "o")
+        var gone = Self.record("d/gone.heic")
+        gone.ctimeNanoseconds = 1_700_000_000_987_654_321
+        try state.record(gone, run: run)
+        try state.record(Self.record("e/kept.heic"), run: run)
+        try state.record(Self.record("e/changed.heic"), run: run)
+        try state.recordHandOff(root: "/archive", source: "d/gone.heic", action: "deleted", destination: nil, run: run)
+        try state.recordKept(root: "/archive", source: "e/kept.heic", reason: "its conversion warned", changed: false)
+        try state.recordKept(root: "/archive", source: "e/changed.heic", reason: "source-changed: …", changed: true)
+        let found = try #require(try state.source(root: "/archive", path: "d/gone.heic"))
+        #expect(found.handedOff == "deleted" && found.kept == nil && found.ctimeNanoseconds == 1_700_000_000_987_654_321)
+        #expect(try state.sourceCount(root: "/archive") == 2)
+        #expect(try state.unseenDirectories(root: "/archive") == ["e"])
+        #expect(try state.source(root: "/archive", path: "e/kept.heic").map { "\($0.status) \($0.kept ?? "")" } == "converted its conversion warned")
+        #expect(try state.source(root: "/archive", path: "e/changed.heic")?.status == SourceRecord.sourceChanged)
+        try state.record(Self.record("e/kept.heic"), run: run)
+        #expect(try state.source(root: "/archive", path: "e/kept.heic")?.kept == nil)
+    }
+
     @Test("A state from a newer heic2jpg (a higher schema version) is refused and left as it is")
     func newerSchema() throws {
         let scratch = TemporaryDirectory()

@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import H2JContainer
+import H2JDigest
 import H2JJPEG
 import H2JJPEGCodec
 import H2JLibheif
@@ -334,6 +335,8 @@ package struct Converter: Sendable {
         result.bytes = written.bytes
         result.outputSHA256 = written.sha256
         result.metadata = JPEGMarkerFilter.metadataPresent(in: output)
+        // What the hand-off proves the source by, as for a conversion's mark.
+        result.sourceSHA256 = SourceDigest.hex(of: bytes)
         result.outputs = [OutputFile(name: .primary, path: job.output.display, item: 0, width: check.width ?? 0, height: check.height ?? 0,
                                      bytes: written.bytes, sha256: written.sha256)]
         return result

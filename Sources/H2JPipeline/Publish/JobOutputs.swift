@@ -48,6 +48,7 @@ final class JobOutputs {
             throw WriteError(path: job.output.display, reason: "the decoder asked for output '\(name.suffix)' twice, or too many")
         }
         sourceTimes = sourceTimes ?? attributes?.times
+        if name == .primary { TestPause.reach(.converting, source: job.source.display) }
         switch job.output {
         case .path(let planned):
             let file = try destination.publisher.stage(name.path(besides: planned), attributes: attributes, body)
@@ -112,14 +113,15 @@ final class JobOutputs {
     /// source fails (`ForeignOutputError`).
     private func target(of file: StagedFile) throws -> (StagedFile, replacing: Bool) {
         guard let existing = try? SourceFile(path: file.path) else { return (file, false) }
-        if isOwn(existing) { return (file, true) }
-        guard options.onConflict == .suffix else { throw ForeignOutputError(output: file.path) }
+        let handedOff = destination.publisher.handedOffSource(ofOutput: file.path)
+        if handedOff == nil, isOwn(existing) { return (file, true) }
+        guard options.onConflict == .suffix else { throw ForeignOutputError(output: file.path, handedOffSource: handedOff) }
         let publisher = destination.publisher
         for candidate in OutputPublisher.suffixedPaths(of: file.path) {
             guard !publisher.isClaimed(candidate) else { continue }
             // The suffixed name an earlier run chose is this source's own: replaced, not passed over.
             if let found = try? SourceFile(path: candidate) {
-                if isOwn(found) { return (file.retargeted(to: candidate), true) }
+                if publisher.handedOffSource(ofOutput: candidate) == nil, isOwn(found) { return (file.retargeted(to: candidate), true) }
                 continue
             }
             guard POSIX.fileInfo(candidate, followingLinks: false) == nil else { continue }

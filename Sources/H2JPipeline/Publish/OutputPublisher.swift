@@ -34,8 +34,23 @@ package final class OutputPublisher: @unchecked Sendable {
     private var sealed = false
     private var counter = 0
 
+    /// With `--state`: the handed-off original whose recorded output a path is, if any
+    /// (`RunState.handedOffSource`). Such a file is the only copy of a photo that is gone,
+    /// so it is never ours to skip or replace, whatever its mark says.
+    private var handedOffSources: (@Sendable (String) -> String?)?
+
     package init(hooks: PublishHooks = PublishHooks()) {
         self.hooks = hooks
+    }
+
+    /// Protects the recorded outputs of handed-off originals (set once, before the walk).
+    package func protectOutputs(ofHandedOff source: @escaping @Sendable (String) -> String?) {
+        lock.withLock { handedOffSources = source }
+    }
+
+    /// The handed-off original whose output the file at `path` is, if any.
+    func handedOffSource(ofOutput path: String) -> String? {
+        lock.withLock { handedOffSources }?(Path.absolute(path))
     }
 
     /// Directories this run has planned or published into, by bytes: each is swept once

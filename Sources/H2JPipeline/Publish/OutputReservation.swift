@@ -75,16 +75,21 @@ package struct ForeignOutputError: Error, Equatable, CustomStringConvertible {
     package let output: String
     /// `--on-conflict suffix` was given, and every `NAME-N.jpg` it may try is taken too.
     package var suffixesTaken = false
+    /// The handed-off original the file is the output of, when it is one.
+    package var handedOffSource: String? = nil
 
-    package init(output: String, suffixesTaken: Bool = false) {
+    package init(output: String, suffixesTaken: Bool = false, handedOffSource: String? = nil) {
         self.output = output
         self.suffixesTaken = suffixesTaken
+        self.handedOffSource = handedOffSource
     }
 
     package var description: String {
+        let whose = handedOffSource.map { "is the output of \($0), an original handed off before (the only copy of that photo)" }
+            ?? "exists and was not written by heic2jpg"
         let advice = suffixesTaken
             ? ", and --on-conflict suffix found every name up to -\(OutputPublisher.maxSuffix) taken"
             : " (--on-conflict suffix writes beside it)"
-        return "\(output) exists and was not written by heic2jpg; it is left alone\(advice)"
+        return "\(output) \(whose); it is left alone\(advice)"
     }
 }

@@ -86,16 +86,22 @@ package final class RunState: @unchecked Sendable {
                   try loadedRecords(key)
                   return directories[key]?.removeValue(forKey: name)
               }),
-              SourceRecord.doneStatuses.contains(record.status), !record.outputs.isEmpty else { return .new }
+              SourceRecord.doneStatuses.contains(record.status) || record.status == SourceRecord.sourceChanged,
+              !record.outputs.isEmpty else { return .new }
         let conditions = record.outputs.map(condition)
         let modified = zip(record.outputs, conditions).filter { $0.1 == .modified }.map(\.0.path)
         if !modified.isEmpty && !overwrite { return .outputModified(Self.modifiedResult(candidate, record, modified)) }
+        // The hand-off found it changed behind what the walk compares (an in-place write
+        // with its mtime put back): convert it again, whatever its identity says.
+        if record.status == SourceRecord.sourceChanged { return .changed(record) }
         let unchanged = candidate.info.map(Self.identity) == record.identity && record.options == options
             && conditions.allSatisfy { $0 == .asRecorded }
         guard unchanged, !recheck || Self.hashesAsRecorded(candidate.path, record) else { return .changed(record) }
         if refreshesUnverified && carriesMetadata && !record.complete && record.status == ConversionResult.Status.skipped.rawValue {
             return .changed(record)
         }
+        // A record of an older heic2jpg has no ctime to prove the source unchanged by.
+        if refreshesUnverified && record.complete && record.ctimeNanoseconds == nil { return .changed(record) }
         guard !overwrite else { return .new }
         var result = ConversionResult(source: candidate.path, output: record.outputs[0].path, status: .skipped,
                                       reason: "up to date (--state)")
@@ -119,7 +125,11 @@ package final class RunState: @unchecked Sendable {
         } else {
             outputs = result.outputs.compactMap { Self.outputRecord($0.path, sha256: $0.sha256, kind: $0.kind) }
         }
-        var record = SourceRecord(root: absolute(candidate.root), path: candidate.relativePath, identity: Self.identity(info),
+        // What the conversion's open file showed, when there was one; else the walk's `stat`.
+        let seen = result.sourceIdentity ?? SourceIdentity(info)
+        var record = SourceRecord(root: absolute(candidate.root), path: candidate.relativePath,
+                                  identity: FileIdentity(size: seen.size, mtimeNanoseconds: seen.mtimeNanoseconds, inode: seen.inode,
+                                                         device: seen.device),
                                   sha256: result.sourceSHA256, status: result.status.rawValue,
                                   errorCode: result.errorCode?.rawValue, reason: result.reason, toolVersion: Version.current,
                                   options: options, startedNanoseconds: started, finishedNanoseconds: StateDatabase.now(),
@@ -130,6 +140,7 @@ package final class RunState: @unchecked Sendable {
             && result.notCarried.isEmpty && carriesMetadata
         record.width = result.width
         record.height = result.height
+        record.ctimeNanoseconds = seen.ctimeNanoseconds
         try database.record(record, run: run)
         return record
     }
@@ -143,6 +154,12 @@ package final class RunState: @unchecked Sendable {
             return directories.removeValue(forKey: key) ?? [:]
         }
         return try markMissing(unmet.values.sorted { $0.path < $1.path }, under: root)
+    }
+
+    /// The handed-off source whose recorded output `output` (absolute) is, if any; nil also
+    /// when the state cannot say (its error is then the run's at its next write).
+    func handedOffSource(ofOutput output: String) -> String? {
+        try? database.handedOffSource(ofOutput: output)
     }
 
     /// How many sources the state records under the input `root` (not `missing-source`).
@@ -164,9 +181,10 @@ package final class RunState: @unchecked Sendable {
 
     /// Marks each of `records` whose source is gone (ENOENT: an unreadable directory is
     /// not a deletion) `missing-source`, its outputs kept; `root` is the input as given.
+    /// A source handed off is gone as recorded, not missing.
     private func markMissing(_ records: [SourceRecord], under root: String) throws(StateError) -> [ConversionResult] {
         var results: [ConversionResult] = []
-        for record in records where record.status != "missing-source" {
+        for record in records where record.status != "missing-source" && record.handedOff == nil {
             let source = Path.join(root, record.path)
             guard POSIX.fileInfo(source, followingLinks: false) == nil, errno == ENOENT else { continue }
             try database.markMissing(root: record.root, path: record.path, run: run)

@@ -14,10 +14,10 @@ package struct StatusRequest: Sendable, Equatable {
 }
 
 /// `heic2jpg status [--json] STATE...`: what the state files record, merged: sources
-/// by status, failures with their codes and reasons, bytes, hand-offs, the shards, the
-/// last runs. Fails (exit 1) when a failure is recorded, when sources may remain that no
-/// run met (a shard without a state, a state whose latest run did not end), or when a
-/// state cannot be read.
+/// by status, failures with their codes and reasons, bytes, hand-offs, the sources a
+/// hand-off kept with the reason, the shards, the last runs. Fails (exit 1) when a
+/// failure is recorded, when sources may remain that no run met (a shard without a
+/// state, a state whose latest run did not end), or when a state cannot be read.
 package enum StatusCommand {
     /// Failures listed in the text form (the JSON form lists them all).
     static let failuresShown = 50
@@ -52,6 +52,11 @@ package enum StatusCommand {
             for handOff in report.handOffs.prefix(failuresShown) {
                 lines.append("  \(handOff.action) \(handOff.source)" + (handOff.destination.map { " -> \($0)" } ?? ""))
             }
+        }
+        if !report.kept.isEmpty {
+            lines.append("kept (not handed off): \(report.kept.count)")
+            for kept in report.kept.prefix(failuresShown) { lines.append("  \(kept.source): \(kept.reason)") }
+            if report.kept.count > failuresShown { lines.append("  … \(report.kept.count - failuresShown) more (--json lists all)") }
         }
         if !report.shards.isEmpty {
             let taken = Set(report.shards.map(\.index)).count
@@ -100,6 +105,13 @@ package enum StatusCommand {
             line.add("destination", handOff.destination)
             line.add("at", time(handOff.atNanoseconds))
             line.add("state", handOff.state)
+            return line
+        })
+        object.add("kept", objects: report.kept.map { kept in
+            var line = JSONLine()
+            line.add("source", kept.source)
+            line.add("reason", kept.reason)
+            line.add("state", kept.state)
             return line
         })
         object.add("complete", report.isComplete)

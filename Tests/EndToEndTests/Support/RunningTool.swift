@@ -6,10 +6,14 @@ final class RunningTool {
     let process = Process()
 
     /// Starts heic2jpg with `arguments`; its stdout and stderr go to `output` + ".out"
-    /// and ".err" when given, and are discarded otherwise.
-    init(_ arguments: [String], output: String? = nil) throws {
+    /// and ".err" when given, and are discarded otherwise. `environment` adds to (or
+    /// replaces in) the test's own environment.
+    init(_ arguments: [String], output: String? = nil, environment: [String: String] = [:]) throws {
         process.executableURL = URL(fileURLWithPath: Tool.binary)
         process.arguments = arguments
+        if !environment.isEmpty {
+            process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        }
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         if let output {
