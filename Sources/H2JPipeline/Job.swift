@@ -37,6 +37,10 @@ package struct Job: Sendable, Equatable {
     package let action: Action
     /// For in-memory input (stdin): the bytes already read.
     package let bytes: [UInt8]?
+    /// The source as the planner opened it: its descriptor goes to the worker with the
+    /// job, so the worker opens nothing. It stays open while the job exists (the pool
+    /// bounds how many do); nil for stdin, or a job made without planning.
+    package let file: SourceFile?
     /// This job's claim on its output path (made by the planner in walk order), settled
     /// when the job ends; nil for stdout.
     package let reservation: OutputReservation?
@@ -44,18 +48,19 @@ package struct Job: Sendable, Equatable {
     /// asks to replace it; otherwise publishing never replaces a file.
     package let replacesExisting: Bool
 
-    package init(source: Endpoint, output: Endpoint, action: Action, bytes: [UInt8]? = nil,
+    package init(source: Endpoint, output: Endpoint, action: Action, bytes: [UInt8]? = nil, file: SourceFile? = nil,
                 reservation: OutputReservation? = nil, replacesExisting: Bool = false) {
         self.source = source
         self.output = output
         self.action = action
         self.bytes = bytes
+        self.file = file
         self.reservation = reservation
         self.replacesExisting = replacesExisting
     }
 
     package static func == (a: Job, b: Job) -> Bool {
-        a.source == b.source && a.output == b.output && a.action == b.action && a.bytes == b.bytes
+        a.source == b.source && a.output == b.output && a.action == b.action && a.bytes == b.bytes && a.file === b.file
             && a.reservation === b.reservation && a.replacesExisting == b.replacesExisting
     }
 }

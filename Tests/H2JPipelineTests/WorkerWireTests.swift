@@ -136,11 +136,12 @@ struct WorkerLimitsTests {
     func defaults() {
         #expect(WorkerLimits.defaultMemory(maxPixels: 256_000_000) == 256_000_000 * 8 + (512 << 20))
         #expect(WorkerLimits.defaultMemory(maxPixels: Int.max) == Int.max)
-        let limits = WorkerLimits(memoryBytes: 3 << 30, timeoutSeconds: 7)
+        let limits = WorkerLimits(memoryBytes: 3 << 30, timeoutSeconds: 7, outputBytes: 5 << 30)
         #expect(WorkerLimits(arguments: limits.arguments[...]) == limits)
         #expect(WorkerLimits(arguments: ["x", "1"]) == nil)
         #expect(WorkerLimits(arguments: ["1"]) == nil)
-        #expect(WorkerLimits(arguments: ["1", "99999999999999"]) == nil, "a timeout past a day would not fit alarm()")
+        #expect(WorkerLimits(arguments: ["1", "99999999999999", "1"]) == nil, "a timeout past a day would not fit alarm()")
+        #expect(WorkerLimits(arguments: ["1", "1", "0"]) == nil, "no output at all")
     }
 
     static let limits = WorkerLimits(memoryBytes: 1 << 30)

@@ -93,9 +93,9 @@ enum WorkerMessage {
     }
 }
 
-/// A job as a worker runs it: no reservation (claims live in the parent), the source by
-/// path (the worker opens it read-only) or, for stdin, its bytes; the settings that shape
-/// the output.
+/// A job as a worker runs it: no reservation (claims live in the parent), the source's
+/// path (for messages and the mark) with its descriptor attached to the frame, or, for
+/// stdin, its bytes; the settings that shape the output.
 struct WorkerJob {
     let job: Job
     let options: ConversionOptions
@@ -150,6 +150,21 @@ struct WorkerJob {
         job = Job(source: source.map(Endpoint.path) ?? .standardStream, output: output.map(Endpoint.path) ?? .standardStream,
                   action: action, bytes: bytes)
         self.options = options
+    }
+
+    /// The job with its source file: `descriptor`, which came with the frame, for a path
+    /// (the worker opens nothing itself); none for stdin. Closes a descriptor it does not
+    /// take.
+    func job(adopting descriptor: Int32?) throws(WireError) -> Job {
+        guard case .path(let path) = job.source else {
+            if let descriptor { close(descriptor) }
+            return job
+        }
+        guard let descriptor else { throw WireError(reason: "a job without its source's descriptor") }
+        guard let file = try? SourceFile(adopting: descriptor, path: path) else {
+            throw WireError(reason: "a source descriptor that cannot be read")
+        }
+        return Job(source: job.source, output: job.output, action: job.action, bytes: job.bytes, file: file)
     }
 }
 
