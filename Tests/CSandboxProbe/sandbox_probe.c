@@ -119,7 +119,12 @@ static int attempt(h2j_probe_call call, struct held *held) {
     case H2J_PROBE_WRITE_PAST_LIMIT:
         fd = h2j_memory_file();
         if (fd < 0) return errno;
-        return write(fd, "XY", 2) == 2 ? 0 : errno;
+    {
+        // Past the limit a write is cut short first, then fails.
+        ssize_t n = pwrite(fd, "XY", 2, 0);
+        if (n < 0) return errno;
+        return n == 2 || pwrite(fd, "Y", 1, n) == 1 ? 0 : errno;
+    }
     default:
         return EINVAL;
     }
@@ -138,6 +143,11 @@ static void capabilities(h2j_probe_result *result) {
     for (int cap = 0; cap < 64; cap++) {
         if (prctl(PR_CAPBSET_READ, cap, 0, 0, 0) == 1) result->bounding |= 1ULL << cap;
     }
+}
+
+int h2j_probe_landlock_abi(void) {
+    long abi = syscall(SYS_landlock_create_ruleset, NULL, 0, 1);  // LANDLOCK_CREATE_RULESET_VERSION
+    return abi > 0 ? (int)abi : 0;
 }
 
 h2j_probe_result h2j_probe(h2j_probe_call call, int layers, int uid, int gid, const char *directory, const char *target) {

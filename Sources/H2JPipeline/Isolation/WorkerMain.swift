@@ -51,7 +51,8 @@ package enum WorkerMain {
             guard let job = try? work.job(adopting: descriptor) else { return 70 }
             // Should the parent be gone, the worker still stops a while after --timeout.
             if limits.timeoutSeconds > 0 { alarm(UInt32(limits.timeoutSeconds + 30)) }
-            let converter = Converter(options: work.options, decoders: decoders, destination: ParentOutput(socket: socket),
+            let output = ParentOutput(socket: socket, limit: limits.outputBytes)
+            let converter = Converter(options: work.options, decoders: decoders, destination: output,
                                       onStage: { stage, engine in try? socket.send(.stage(stage, engine)) })
             let result = converter.run(job)
             guard (try? socket.send(.result(result))) != nil else { return 0 }
@@ -62,8 +63,11 @@ package enum WorkerMain {
 
 /// A worker's output: it asks the parent for the temp file (`ready`), writes to the
 /// descriptor that comes back, and says when the file is complete (`written`).
+/// A write that reached `limit` (RLIMIT_FSIZE) fails the file as too large, not as a
+/// resource that ran out.
 struct ParentOutput: OutputDestination {
     let socket: WorkerSocket
+    let limit: Int
 
     func write(_ job: Job, name: OutputName, attributes: OutputAttributes?,
                _ body: (Int32) throws -> Void) throws -> WrittenOutput {
@@ -80,7 +84,8 @@ struct ParentOutput: OutputDestination {
             guard fstat(descriptor, &info) == 0 else { throw WriteError.system(job.output.display, "fstat") }
         } catch {
             try? socket.send(.dropped)
-            throw error
+            guard fstat(descriptor, &info) == 0, info.st_size >= limit else { throw error }
+            throw OutputSizeError(limit: limit)
         }
         try socket.send(.written)
         return WrittenOutput(bytes: Int(info.st_size))

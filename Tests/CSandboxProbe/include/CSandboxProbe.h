@@ -55,4 +55,7 @@ enum { H2J_PROBE_UNRUN = -1000, H2J_PROBE_NO_SANDBOX = -1001 };
 /// that user first (when the caller is root), so only the sandbox stands in the way.
 h2j_probe_result h2j_probe(h2j_probe_call call, int layers, int uid, int gid, const char *directory, const char *target);
 
+/// The kernel's Landlock ABI version, or 0 without Landlock.
+int h2j_probe_landlock_abi(void);
+
 #endif
