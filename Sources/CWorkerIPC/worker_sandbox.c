@@ -109,7 +109,8 @@ static int allow_only_decoding_calls(void) {
     scmp_filter_ctx filter = seccomp_init(SCMP_ACT_ERRNO(EPERM));
     if (filter == NULL) return -1;
     int failed = 0;
-    // Another architecture's numbers (and the x32 ABI's) kill: they would be other calls.
+    // Another architecture's numbers kill: they would be other calls. (libseccomp gives
+    // the x32 ABI's numbers the default action, EPERM.)
     failed |= seccomp_attr_set(filter, SCMP_FLTATR_ACT_BADARCH, SCMP_ACT_KILL_PROCESS);
     failed |= seccomp_attr_set(filter, SCMP_FLTATR_CTL_TSYNC, 1);
     // Traced over Samples/ and ../shared/corpus (Scripts/trace-worker-syscalls), plus
