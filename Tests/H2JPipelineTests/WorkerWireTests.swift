@@ -1,3 +1,4 @@
+import Foundation
 import Glibc
 import H2JTestSupport
 import Testing
@@ -52,6 +53,28 @@ struct WorkerWireTests {
                               options: ConversionOptions())
         guard case .job(let fromStdin) = try Self.roundTrip(.job(stdin)) else { Issue.record("not a job"); return }
         #expect(fromStdin.job == stdin.job)
+    }
+
+    @Test("A worker's job takes its source from the descriptor that came with it, never by path; a path job without one is refused")
+    func jobAdoptsItsSource() throws {
+        let scratch = TemporaryDirectory()
+        let path = scratch.file("a.heic", [1, 2, 3])
+        let opened = try SourceFile(path: path)
+        let fd = dup(opened.descriptor)
+        // The name now holds another file: the worker must still read the one planned.
+        try? FileManager.default.removeItem(atPath: path)
+        _ = scratch.file("a.heic", [9])
+        let job = try WorkerJob(job: Job(source: .path(path), output: .path(scratch.sub("a.jpg")), action: .convert),
+                                options: ConversionOptions()).job(adopting: fd)
+        let file = try #require(job.file)
+        #expect(file.info.st_ino == opened.info.st_ino && file.size == 3)
+        #expect(throws: WireError.self) {
+            try WorkerJob(job: Job(source: .path(path), output: .standardStream, action: .convert), options: ConversionOptions())
+                .job(adopting: nil)
+        }
+        let stdin = try WorkerJob(job: Job(source: .standardStream, output: .standardStream, action: .copy, bytes: [1]),
+                                  options: ConversionOptions()).job(adopting: nil)
+        #expect(stdin.file == nil)
     }
 
     @Test("A result keeps its status, sizes, metadata, warnings and engine; a failure its code")
