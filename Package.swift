@@ -30,10 +30,11 @@ let package = Package(
         .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         .systemLibrary(name: "CBrotli", pkgConfig: "libbrotlidec", providers: [.apt(["libbrotli-dev"])]),
+        .systemLibrary(name: "CSeccomp", pkgConfig: "libseccomp", providers: [.apt(["libseccomp-dev"])]),
         .target(name: "CJPEGCodec", dependencies: ["CLibJPEG"]),
-        // Descriptor passing and the seccomp filter of the worker processes (CMSG_* and
-        // BPF macros Swift cannot import).
-        .target(name: "CWorkerIPC"),
+        // Descriptor passing and the sandbox of the worker processes (CMSG_* macros Swift
+        // cannot import; prctl, Landlock and the libseccomp allow list).
+        .target(name: "CWorkerIPC", dependencies: ["CSeccomp"]),
 
         // Pure Swift layers: no C module.
         .target(name: "H2JSupport"),

@@ -3,10 +3,6 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <linux/audit.h>
-#include <linux/filter.h>
-#include <linux/seccomp.h>
-#include <stdint.h>
 #include <string.h>
 #include <signal.h>
 #include <sys/mman.h>
@@ -90,70 +86,6 @@ int h2j_fork_worker(int socket, int error_output) {
     // What ps and top show as its name (its command line is the parent's).
     prctl(PR_SET_NAME, "heic2jpg-worker", 0, 0, 0);
     return 0;
-}
-
-#if defined(__x86_64__)
-#define H2J_AUDIT_ARCH AUDIT_ARCH_X86_64
-#elif defined(__aarch64__)
-#define H2J_AUDIT_ARCH AUDIT_ARCH_AARCH64
-#endif
-
-#define H2J_LOAD(field) BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, field))
-#define H2J_DENY_IF(number) \
-    BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, (number), 0, 1), BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | EPERM)
-/// Flags of an open that writes or creates.
-#define H2J_WRITING_FLAGS (O_WRONLY | O_RDWR | O_CREAT | O_TRUNC)
-
-int h2j_enter_sandbox(void) {
-#ifndef H2J_AUDIT_ARCH
-    errno = ENOSYS;
-    return -1;
-#else
-    struct sock_filter program[] = {
-        // Another architecture's system call numbers would mean other calls: kill.
-        H2J_LOAD(arch),
-        BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, H2J_AUDIT_ARCH, 1, 0),
-        BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_KILL_PROCESS),
-        H2J_LOAD(nr),
-#if defined(__x86_64__)
-        // The x32 ABI's numbers alias the same calls: refuse them all.
-        BPF_JUMP(BPF_JMP | BPF_JGE | BPF_K, 0x40000000, 0, 1),
-        BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | EPERM),
-        // open(path, flags): flags are the second argument.
-        BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_open, 0, 3),
-        H2J_LOAD(args[1]),
-        BPF_JUMP(BPF_JMP | BPF_JSET | BPF_K, H2J_WRITING_FLAGS, 0, 1),
-        BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | EPERM),
-        H2J_LOAD(nr),
-#endif
-        // openat(dir, path, flags): flags are the third argument.
-        BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_openat, 0, 4),
-        H2J_LOAD(args[2]),
-        BPF_JUMP(BPF_JMP | BPF_JSET | BPF_K, H2J_WRITING_FLAGS, 0, 1),
-        BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | EPERM),
-        BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
-        // openat2's flags sit in a struct the filter cannot read; libc falls back to openat.
-        BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_openat2, 0, 1),
-        BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | ENOSYS),
-#if defined(__x86_64__)
-        H2J_DENY_IF(__NR_creat), H2J_DENY_IF(__NR_mkdir), H2J_DENY_IF(__NR_rmdir), H2J_DENY_IF(__NR_unlink),
-        H2J_DENY_IF(__NR_rename), H2J_DENY_IF(__NR_link), H2J_DENY_IF(__NR_symlink), H2J_DENY_IF(__NR_chmod),
-        H2J_DENY_IF(__NR_chown), H2J_DENY_IF(__NR_lchown), H2J_DENY_IF(__NR_mknod), H2J_DENY_IF(__NR_fork),
-        H2J_DENY_IF(__NR_vfork),
-#endif
-        H2J_DENY_IF(__NR_mkdirat), H2J_DENY_IF(__NR_unlinkat), H2J_DENY_IF(__NR_renameat),
-        H2J_DENY_IF(__NR_renameat2), H2J_DENY_IF(__NR_linkat), H2J_DENY_IF(__NR_symlinkat),
-        H2J_DENY_IF(__NR_fchmodat), H2J_DENY_IF(__NR_fchownat), H2J_DENY_IF(__NR_truncate),
-        H2J_DENY_IF(__NR_mknodat), H2J_DENY_IF(__NR_socket), H2J_DENY_IF(__NR_connect), H2J_DENY_IF(__NR_bind),
-        H2J_DENY_IF(__NR_listen), H2J_DENY_IF(__NR_accept), H2J_DENY_IF(__NR_accept4),
-        H2J_DENY_IF(__NR_execve), H2J_DENY_IF(__NR_execveat), H2J_DENY_IF(__NR_ptrace),
-        H2J_DENY_IF(__NR_process_vm_writev), H2J_DENY_IF(__NR_mount), H2J_DENY_IF(__NR_umount2),
-        BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
-    };
-    struct sock_fprog filter = { .len = (unsigned short)(sizeof program / sizeof program[0]), .filter = program };
-    if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0) return -1;
-    return prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &filter);
-#endif
 }
 
 int h2j_memory_file(void) {

@@ -60,7 +60,7 @@ package struct BatchRequest: Sendable, Equatable {
     /// Each worker process's memory and time limits.
     var workerLimits: WorkerLimits {
         WorkerLimits(memoryBytes: maxMemory ?? WorkerLimits.defaultMemory(maxPixels: options.maxPixels),
-                     timeoutSeconds: timeoutSeconds)
+                     timeoutSeconds: timeoutSeconds, outputBytes: WorkerLimits.maxOutputBytes(maxPixels: options.maxPixels))
     }
 }
 

@@ -37,6 +37,10 @@ package struct Job: Sendable, Equatable {
     package let action: Action
     /// For in-memory input (stdin): the bytes already read.
     package let bytes: [UInt8]?
+    /// The source as the planner opened it: its descriptor goes to the worker with the
+    /// job, so the worker opens nothing. It stays open while the job exists (the pool
+    /// bounds how many do); nil for stdin, or a job made without planning.
+    package private(set) var file: SourceFile?
     /// This job's claim on its output path (made by the planner in walk order), settled
     /// when the job ends; nil for stdout.
     package let reservation: OutputReservation?
@@ -56,18 +60,26 @@ package struct Job: Sendable, Equatable {
     /// hand-off, where no worker computes one); nil otherwise.
     package let sourceSHA256: String?
 
-    package init(source: Endpoint, output: Endpoint, action: Action, bytes: [UInt8]? = nil,
+    package init(source: Endpoint, output: Endpoint, action: Action, bytes: [UInt8]? = nil, file: SourceFile? = nil,
                 reservation: OutputReservation? = nil, replacesExisting: Bool = false, recordedOutputs: Set<String> = [],
                 sourceIdentity: SourceIdentity? = nil, sourceSHA256: String? = nil) {
         self.source = source
         self.output = output
         self.action = action
         self.bytes = bytes
+        self.file = file
         self.reservation = reservation
         self.replacesExisting = replacesExisting
         self.recordedOutputs = recordedOutputs
         self.sourceIdentity = sourceIdentity
         self.sourceSHA256 = sourceSHA256
+    }
+
+    /// The same job, reading `file` (the descriptor a worker received with it).
+    package func reading(_ file: SourceFile) -> Job {
+        var job = self
+        job.file = file
+        return job
     }
 
     /// The same job, leaving out one more image.
@@ -78,7 +90,7 @@ package struct Job: Sendable, Equatable {
     }
 
     package static func == (a: Job, b: Job) -> Bool {
-        a.source == b.source && a.output == b.output && a.action == b.action && a.bytes == b.bytes
+        a.source == b.source && a.output == b.output && a.action == b.action && a.bytes == b.bytes && a.file === b.file
             && a.reservation === b.reservation && a.replacesExisting == b.replacesExisting && a.recordedOutputs == b.recordedOutputs
             && a.omittedImages == b.omittedImages && a.sourceIdentity == b.sourceIdentity && a.sourceSHA256 == b.sourceSHA256
     }

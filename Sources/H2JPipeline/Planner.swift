@@ -128,7 +128,7 @@ package final class Planner {
             output = .path(decision.path)
         }
         if options.dryRun { return .done(ConversionResult(source: source.display, output: output.display, status: .planned)) }
-        return .job(Job(source: source, output: output, action: action, bytes: bytes, reservation: reservation,
+        return .job(Job(source: source, output: output, action: action, bytes: bytes, file: file, reservation: reservation,
                         replacesExisting: replacing, recordedOutputs: Set(refreshing?.outputs.map(\.path) ?? []),
                         sourceIdentity: file.map { SourceIdentity($0.info) }, sourceSHA256: digest))
     }

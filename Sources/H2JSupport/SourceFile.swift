@@ -3,13 +3,14 @@ import Glibc
 #endif
 
 /// An input file opened for reading: descriptor, size, times and identity.
-/// The descriptor is closed on deinit.
+/// The descriptor is closed on deinit. Immutable, so a job can carry it to the thread
+/// that hands its descriptor to a worker process.
 ///
 /// Only a regular file is kept: the open cannot block (`O_NONBLOCK`, so a FIFO with no
 /// writer or a device returns at once; `O_NOCTTY`), and `fstat` on the descriptor
 /// refuses anything else (`SourceError.notRegular`) before a byte is read. The flag is
 /// then cleared, so reads behave as on any regular file.
-package final class SourceFile {
+package final class SourceFile: Sendable {
     package let path: String
     let fd: Int32
     package let info: stat
@@ -40,7 +41,24 @@ package final class SourceFile {
         self.info = info
     }
 
+    /// Takes over `fd`, a descriptor of `path` that was opened elsewhere (a worker gets
+    /// its source this way from the parent); it is closed on deinit, or here on failure.
+    package init(adopting fd: Int32, path: String) throws(SourceError) {
+        var info = stat()
+        guard fstat(fd, &info) == 0 else {
+            let code = errno
+            close(fd)
+            throw SourceError(reason: "cannot stat: \(POSIX.describe(code))", errno: code)
+        }
+        self.path = path
+        self.fd = fd
+        self.info = info
+    }
+
     deinit { close(fd) }
+
+    /// The descriptor, to pass to another process (it stays owned by this file).
+    package var descriptor: Int32 { fd }
 
     package var size: Int { Int(info.st_size) }
     package var byteSource: FileByteSource { FileByteSource(fd: fd, size: size) }

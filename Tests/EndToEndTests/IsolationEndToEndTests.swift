@@ -128,3 +128,91 @@ struct HostileFileInBatchEndToEndTests {
         #expect(scratch.files("out").count == 20 && scratch.files("out").allSatisfy { $0.hasSuffix(".jpg") })
     }
 }
+
+/// The sandbox as a real worker has it, and workers that never outlive their parent.
+@Suite("End to end: the worker sandbox")
+struct WorkerSandboxEndToEndTests {
+    /// `/proc/PID/status` as fields; empty once the process is gone.
+    static func status(_ pid: Int32) -> [String: String] {
+        let text = (try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)) ?? ""
+        var fields: [String: String] = [:]
+        for line in text.split(separator: "\n") {
+            guard let colon = line.firstIndex(of: ":") else { continue }
+            fields[String(line[..<colon])] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+        }
+        return fields
+    }
+
+    /// Whether `pid` has entered its sandbox: its seccomp filter is the last layer.
+    static func isSandboxed(_ pid: Int32) -> Bool { status(pid)["Seccomp"] == "2" }
+
+    /// Waits up to `seconds` until `condition` holds; false if it never did.
+    static func eventually(within seconds: Double, _ condition: () -> Bool) -> Bool {
+        let deadline = Date().addingTimeInterval(seconds)
+        while Date() < deadline {
+            if condition() { return true }
+            usleep(1000)
+        }
+        return condition()
+    }
+
+    /// Gone, or a zombie waiting for whoever adopted it to reap it.
+    static func isGone(_ pid: Int32) -> Bool {
+        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+              let close = stat.lastIndex(of: ")") else { return true }
+        return stat[stat.index(after: close)...].split(separator: " ").first == "Z"
+    }
+
+    @Test("A running worker's /proc status: run as root, uid and gid 65534, no groups, no capability in any set; no_new_privs and a seccomp filter")
+    func workerStatus() throws {
+        let scratch = TemporaryDirectory()
+        let run = try RunningTool(try IsolationEndToEndTests.batch(scratch, count: 60, extra: ["-j", "2"]))
+        defer { _ = run.wait() }
+        let worker = try #require(run.firstWorker(), "no worker process appeared")
+        #expect(Self.eventually(within: 20) { Self.isSandboxed(worker) }, "worker \(worker) never installed its filter")
+        kill(worker, SIGSTOP)
+        let fields = Self.status(worker)
+        kill(worker, SIGCONT)
+        print("worker \(worker): " + ["Uid", "Gid", "Groups", "CapInh", "CapPrm", "CapEff", "CapBnd", "CapAmb", "NoNewPrivs", "Seccomp"]
+            .map { "\($0): \(fields[$0] ?? "?")" }.joined(separator: ", "))
+        let uid = getuid() == 0 ? "65534" : String(getuid())
+        #expect(fields["Uid"]?.split(separator: "\t").allSatisfy { $0 == uid } == true, "\(fields["Uid"] ?? "")")
+        if getuid() == 0 {
+            #expect(fields["Gid"]?.split(separator: "\t").allSatisfy { $0 == "65534" } == true, "\(fields["Gid"] ?? "")")
+            #expect(fields["CapBnd"] == "0000000000000000")
+        }
+        #expect(fields["Groups"] == "")
+        for set in ["CapInh", "CapPrm", "CapEff", "CapAmb"] { #expect(fields[set] == "0000000000000000", "\(set): \(fields[set] ?? "?")") }
+        #expect(fields["NoNewPrivs"] == "1")
+        #expect(run.wait() == 0)
+    }
+
+    @Test("After kill -9 of the parent, every worker is gone (20 trials: a pre-started and a replacement worker, both stopped so that only PR_SET_PDEATHSIG can end them)")
+    func workersDieWithTheirParent() throws {
+        var times: [Double] = []
+        for trial in 0..<20 {
+            let scratch = TemporaryDirectory()
+            let run = try RunningTool(try IsolationEndToEndTests.batch(scratch, count: 400, extra: ["-j", "2"]))
+            defer { _ = run.wait(within: 1) }
+            try #require(Self.eventually(within: 20) { run.workers.count == 2 && run.workers.allSatisfy(Self.isSandboxed) },
+                         "trial \(trial): two sandboxed workers never appeared")
+            // One killed: its replacement comes from posix_spawn on the starter thread.
+            let first = run.workers
+            kill(first[0], SIGKILL)
+            try #require(Self.eventually(within: 20) {
+                let now = run.workers
+                return now.count == 2 && !now.contains(first[0]) && now.allSatisfy(Self.isSandboxed)
+            }, "trial \(trial): no replacement worker")
+            let workers = run.workers
+            // Stopped, a worker cannot notice its socket close: only the kernel can end it.
+            workers.forEach { kill($0, SIGSTOP) }
+            let killed = Date()
+            kill(run.pid, SIGKILL)
+            let gone = Self.eventually(within: 10) { workers.allSatisfy(Self.isGone) }
+            times.append(Date().timeIntervalSince(killed))
+            #expect(gone, "trial \(trial): workers \(workers.filter { !Self.isGone($0) }) outlived their parent")
+            workers.forEach { kill($0, SIGKILL) }
+        }
+        print("workers gone after the parent's kill -9, in seconds: " + times.map { String(format: "%.4f", $0) }.joined(separator: " "))
+    }
+}

@@ -1,3 +1,4 @@
+import Foundation
 import Glibc
 import H2JTestSupport
 import Testing
@@ -57,6 +58,28 @@ struct WorkerWireTests {
         guard case .job(let decodedOmitting) = try Self.roundTrip(.job(omitting)) else { Issue.record("not a job"); return }
         #expect(decodedOmitting.job.omittedImages.map(\.item) == [4, 90_000])
         #expect(decodedOmitting.job == omitting.job)
+    }
+
+    @Test("A worker's job takes its source from the descriptor that came with it, never by path; a path job without one is refused")
+    func jobAdoptsItsSource() throws {
+        let scratch = TemporaryDirectory()
+        let path = scratch.file("a.heic", [1, 2, 3])
+        let opened = try SourceFile(path: path)
+        let fd = dup(opened.descriptor)
+        // The name now holds another file: the worker must still read the one planned.
+        try? FileManager.default.removeItem(atPath: path)
+        _ = scratch.file("a.heic", [9])
+        let job = try WorkerJob(job: Job(source: .path(path), output: .path(scratch.sub("a.jpg")), action: .convert),
+                                options: ConversionOptions()).job(adopting: fd)
+        let file = try #require(job.file)
+        #expect(file.info.st_ino == opened.info.st_ino && file.size == 3)
+        #expect(throws: WireError.self) {
+            try WorkerJob(job: Job(source: .path(path), output: .standardStream, action: .convert), options: ConversionOptions())
+                .job(adopting: nil)
+        }
+        let stdin = try WorkerJob(job: Job(source: .standardStream, output: .standardStream, action: .copy, bytes: [1]),
+                                  options: ConversionOptions()).job(adopting: nil)
+        #expect(stdin.file == nil)
     }
 
     @Test("A result keeps its status, sizes, metadata, warnings and engine; a failure its code")
@@ -180,11 +203,12 @@ struct WorkerLimitsTests {
     func defaults() {
         #expect(WorkerLimits.defaultMemory(maxPixels: 256_000_000) == 256_000_000 * 8 + (512 << 20))
         #expect(WorkerLimits.defaultMemory(maxPixels: Int.max) == Int.max)
-        let limits = WorkerLimits(memoryBytes: 3 << 30, timeoutSeconds: 7)
+        let limits = WorkerLimits(memoryBytes: 3 << 30, timeoutSeconds: 7, outputBytes: 5 << 30)
         #expect(WorkerLimits(arguments: limits.arguments[...]) == limits)
         #expect(WorkerLimits(arguments: ["x", "1"]) == nil)
         #expect(WorkerLimits(arguments: ["1"]) == nil)
-        #expect(WorkerLimits(arguments: ["1", "99999999999999"]) == nil, "a timeout past a day would not fit alarm()")
+        #expect(WorkerLimits(arguments: ["1", "99999999999999", "1"]) == nil, "a timeout past a day would not fit alarm()")
+        #expect(WorkerLimits(arguments: ["1", "1", "0"]) == nil, "no output at all")
     }
 
     static let limits = WorkerLimits(memoryBytes: 1 << 30)

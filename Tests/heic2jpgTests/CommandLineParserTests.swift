@@ -49,12 +49,14 @@ struct CommandLineParserTests {
         #expect(usageError(["--max-pixels", "1e9", "x"]) == "The value '1e9' is invalid for '--max-pixels <MP>': expected megapixels, a whole number from 1 to 4294")
     }
 
-    @Test("--max-memory takes a size of at least 64M (default: from the pixel limit); --timeout seconds, 0 for none (default 120)")
+    @Test("--max-memory takes a size of at least 64M (default: from the pixel limit); --timeout seconds, 0 for none (default 120); the output size limit follows the pixel limit")
     func workerLimits() throws {
         let defaults = try request(["x"])
         #expect(defaults.maxMemory == nil && defaults.timeoutSeconds == 120)
         #expect(defaults.workerLimits == WorkerLimits(memoryBytes: 256_000_000 * 8 + (512 << 20), timeoutSeconds: 120))
         #expect(try request(["--max-pixels", "50", "x"]).workerLimits.memoryBytes == 50_000_000 * 8 + (512 << 20))
+        #expect(try request(["--max-pixels", "50", "x"]).workerLimits.outputBytes == 50_000_000 * 12 + (128 << 20),
+                "RLIMIT_FSIZE: two images at 6 bytes a pixel, and 128 MiB of segments and trailers")
         let set = try request(["--max-memory", "1G", "--timeout=0", "x"])
         #expect(set.workerLimits == WorkerLimits(memoryBytes: 1 << 30, timeoutSeconds: 0))
         #expect(try request(["--max-memory=64M", "x"]).maxMemory == 64 << 20)

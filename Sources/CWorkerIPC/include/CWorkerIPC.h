@@ -1,6 +1,7 @@
 // CWorkerIPC: the C the worker processes need and Swift cannot express. Passing a file
 // descriptor over a Unix socket (SCM_RIGHTS) uses the CMSG_* macros, which Swift does
-// not import; the seccomp filter is a BPF program built from macros too.
+// not import; the sandbox (worker_sandbox.c) is prctl, Landlock and libseccomp calls
+// with flags Swift would have to spell out by hand.
 #ifndef CWORKERIPC_H
 #define CWORKERIPC_H
 
@@ -31,14 +32,32 @@ ssize_t h2j_receive(int socket, void *bytes, size_t capacity, int *fd);
 /// (an exec costs about 10 ms, most of it dynamic linking and libde265's tables).
 int h2j_fork_worker(int socket, int error_output);
 
-/// Installs the worker's seccomp filter on the calling thread and every thread it
-/// creates afterwards (call it before any other thread exists): opening a file for
-/// writing or creating one, creating, renaming, linking or removing a directory entry,
-/// changing a file's mode or owner by name, making sockets, connecting, and executing a
-/// program all fail with EPERM. Reading files, and writing to descriptors already
-/// open (the temp file the parent passes), stay allowed. Returns 0, or -1 with errno
-/// set when the kernel refuses filters (the worker then runs without one).
-int h2j_enter_sandbox(void);
+/// The uid and gid a worker started by root runs as: nobody and nogroup.
+#define H2J_WORKER_ID 65534
+/// The descriptor a worker finds its socket on (`WorkerProcess.socketDescriptor`).
+#define H2J_WORKER_SOCKET 3
+
+/// The layers `h2j_enter_sandbox` put in place, one bit each.
+enum {
+    H2J_SANDBOX_LIMITS = 1 << 0,
+    H2J_SANDBOX_IDENTITY = 1 << 1,
+    H2J_SANDBOX_PARENT_DEATH = 1 << 2,
+    H2J_SANDBOX_LANDLOCK = 1 << 3,
+    H2J_SANDBOX_SECCOMP = 1 << 4,
+    H2J_SANDBOX_ALL = (1 << 5) - 1,
+};
+
+/// Puts the calling process (which must have one thread) into the layers of the worker
+/// sandbox that `layers` names (a worker: all of them; tests enter them one at a time to
+/// show that each holds alone), in this order: RLIMIT_CORE 0 and RLIMIT_FSIZE at most `max_file_bytes`; run as root, the
+/// uid and gid H2J_WORKER_ID with no supplementary groups; no capability in any set,
+/// the bounding set included; SIGKILL when the parent goes (and an exit now when
+/// `parent` is no longer its parent); no_new_privs; a Landlock domain that grants no
+/// file-system access; a seccomp allow list (worker_sandbox.c) under which every other
+/// call fails with EPERM. Returns the layers in place (Landlock and seccomp are missing
+/// only on kernels without them), or -1 with errno when one could not be put in place:
+/// the worker must then not run.
+int h2j_enter_sandbox(int layers, pid_t parent, unsigned long long max_file_bytes);
 
 /// An anonymous in-memory file (`memfd_create`, close-on-exec): where a worker, which
 /// the sandbox keeps from creating files, encodes a JPEG it needs as bytes (a gain

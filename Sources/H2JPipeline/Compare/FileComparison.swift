@@ -59,7 +59,7 @@ struct FileComparison {
         let file = try SourceFile(path: path)
         let format = ImageFormat.sniff(try file.prefix(ImageFormat.sniffLength))
         guard format.isHEIF else { throw CompareError(Planner.notHEIF(format, source: path, output: nil).reason ?? "not a HEIF image") }
-        let job = Job(source: .path(path), output: .standardStream, action: .convert)
+        let job = Job(source: .path(path), output: .standardStream, action: .convert, file: file)
 
         if warmUp {
             // A file the warm-up cannot convert fails the same way again: say so at once,

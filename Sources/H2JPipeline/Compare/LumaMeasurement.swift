@@ -19,10 +19,9 @@ struct LumaMeasurement: Equatable {
     /// `CompareError` naming the step (and the mode) at fault.
     static func measure(_ job: Job, outputs: [(name: String, jpeg: [UInt8])],
                         options: ConversionOptions) throws(CompareError) -> LumaMeasurement {
-        guard case .path(let path) = job.source else { throw CompareError("compare reads files, not stdin ('-')") }
+        guard case .path = job.source, let file = job.file else { throw CompareError("compare reads files, not stdin ('-')") }
         let decoded: DecodedImage
         do {
-            let file = try SourceFile(path: path)
             let container = try MinimizedImage.translating(file.byteSource) ?? file.byteSource
             let primary = try HEIFStructure.read(from: container).primaryImage()
             // libheif reads through the file's descriptor.

@@ -11,6 +11,13 @@ struct LimitError: Error, CustomStringConvertible {
     }
 }
 
+/// An output that reached the worker's file size limit (`WorkerLimits.outputBytes`): no
+/// conversion within the pixel limit writes that much, so the file is refused like a bomb.
+struct OutputSizeError: Error, CustomStringConvertible {
+    let limit: Int
+    var description: String { "output reached \(limit) bytes, the most an image within the pixel limit can need" }
+}
+
 /// JPEG content that does not decode cleanly.
 struct CorruptJPEGError: Error, CustomStringConvertible {
     let reason: String

@@ -286,7 +286,7 @@ package struct Converter: Sendable {
         let fileBytes: ByteSource
         switch job.source {
         case .path(let path):
-            let opened = try SourceFile(path: path)
+            let opened = try job.file ?? SourceFile(path: path)
             file = opened
             fileBytes = opened.byteSource
         case .standardStream:
@@ -317,7 +317,7 @@ package struct Converter: Sendable {
         let bytes: [UInt8]
         switch job.source {
         case .path(let path):
-            let source = try SourceFile(path: path)
+            let source = try job.file ?? SourceFile(path: path)
             attributes = OutputAttributes(of: source)
             bytes = try source.readAll()
         case .standardStream:

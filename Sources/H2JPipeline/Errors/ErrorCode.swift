@@ -85,7 +85,7 @@ package enum ErrorCode: String, Sendable, CaseIterable {
         case let error as ReadError: self = Self(errno: error.errno, otherwise: .sourceUnreadable)
         case let error as SystemError: self = Self(errno: error.errno, otherwise: .sourceUnreadable)
         case let error as HEIFError: self = Self(error)
-        case is LimitError: self = .limitExceeded
+        case is LimitError, is OutputSizeError: self = .limitExceeded
         case is LibheifError, is TileEngineError, is TileDecodingError, is TileCrewError: self = .decodeFailed
         case is CorruptJPEGError, is JPEGItemError, is JPEGDecodeError: self = .corruptJPEG
         case is JPEGSegmentError: self = .encodeFailed

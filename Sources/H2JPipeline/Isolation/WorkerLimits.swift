@@ -1,5 +1,5 @@
-/// What one worker process may use: memory (`--max-memory`) and time per file
-/// (`--timeout`).
+/// What one worker process may use: memory (`--max-memory`), time per file
+/// (`--timeout`) and the size of any file it writes (from `--max-pixels`).
 ///
 /// The memory limit is the kernel's `RLIMIT_DATA` on the worker: heap, anonymous
 /// mappings and thread stacks together, so an allocation past it fails rather than
@@ -11,14 +11,28 @@ package struct WorkerLimits: Sendable, Equatable {
     package var memoryBytes: Int
     /// Seconds one file may take; 0 = no limit.
     package var timeoutSeconds: Int
+    /// The worker's `RLIMIT_FSIZE`: no output it writes may grow past this.
+    package var outputBytes: Int
 
     package static let defaultTimeoutSeconds = 120
     /// The smallest `--max-memory`: what a worker needs before it decodes anything.
     package static let minimumMemoryBytes = 64 << 20
 
-    package init(memoryBytes: Int, timeoutSeconds: Int = WorkerLimits.defaultTimeoutSeconds) {
+    package init(memoryBytes: Int, timeoutSeconds: Int = WorkerLimits.defaultTimeoutSeconds,
+                 outputBytes: Int = WorkerLimits.maxOutputBytes(maxPixels: ConversionOptions.defaultMaxPixels)) {
         self.memoryBytes = memoryBytes
         self.timeoutSeconds = timeoutSeconds
+        self.outputBytes = outputBytes
+    }
+
+    /// The largest file a conversion under `maxPixels` can write: two images (an MPO's
+    /// pair, an Ultra HDR primary and its gain map) at libjpeg-turbo's worst case of 6
+    /// bytes a pixel (2 a sample, 4:4:4: `tj3JPEGBufSize`), plus 128 MiB for the metadata
+    /// segments (ICC ≤ 16 MiB, EXIF, XMP) and the vendor trailers (≤ 64 MiB). 256 MP
+    /// gives 3.2 GB.
+    package static func maxOutputBytes(maxPixels: Int) -> Int {
+        let (image, overflow) = maxPixels.multipliedReportingOverflow(by: 2 * 6)
+        return overflow || image > Int.max - (128 << 20) ? Int.max : image + (128 << 20)
     }
 
     /// The default memory for an image limit of `maxPixels`: libheif's whole-image decode
@@ -31,7 +45,7 @@ package struct WorkerLimits: Sendable, Equatable {
     }
 
     /// What the worker is started with (`WorkerMain` parses it back).
-    var arguments: [String] { [String(memoryBytes), String(timeoutSeconds)] }
+    var arguments: [String] { [String(memoryBytes), String(timeoutSeconds), String(outputBytes)] }
 
     /// Longest `--timeout`: a day.
     package static let maxTimeoutSeconds = 86_400
@@ -47,10 +61,10 @@ package struct WorkerLimits: Sendable, Equatable {
 
     /// The limits a worker was started with; nil for anything `arguments` cannot have made.
     init?(arguments: ArraySlice<String>) {
-        guard arguments.count == 2, let memory = Int(arguments[arguments.startIndex]),
-              let timeout = Int(arguments[arguments.startIndex + 1]), memory > 0,
-              (0...Self.maxTimeoutSeconds).contains(timeout) else { return nil }
-        self.init(memoryBytes: memory, timeoutSeconds: timeout)
+        guard arguments.count == 3, let memory = Int(arguments[arguments.startIndex]),
+              let timeout = Int(arguments[arguments.startIndex + 1]), let output = Int(arguments[arguments.startIndex + 2]),
+              memory > 0, output > 0, (0...Self.maxTimeoutSeconds).contains(timeout) else { return nil }
+        self.init(memoryBytes: memory, timeoutSeconds: timeout, outputBytes: output)
     }
 
     /// `--max-memory` as people write it: bytes, or a number with K, M, G or T (binary

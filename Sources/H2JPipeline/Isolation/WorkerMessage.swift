@@ -110,9 +110,9 @@ enum WorkerMessage {
     }
 }
 
-/// A job as a worker runs it: no reservation (claims live in the parent), the source by
-/// path (the worker opens it read-only) or, for stdin, its bytes; the settings that shape
-/// the output.
+/// A job as a worker runs it: no reservation (claims live in the parent), the source's
+/// path (for messages and the mark) with its descriptor attached to the frame, or, for
+/// stdin, its bytes; the settings that shape the output.
 struct WorkerJob {
     let job: Job
     let options: ConversionOptions
@@ -176,6 +176,21 @@ struct WorkerJob {
         for _ in 0..<omitted { job = job.omitting(OmittedImage(item: try reader.item(), reason: try reader.string())) }
         self.job = job
         self.options = options
+    }
+
+    /// The job with its source file: `descriptor`, which came with the frame, for a path
+    /// (the worker opens nothing itself); none for stdin. Closes a descriptor it does not
+    /// take.
+    func job(adopting descriptor: Int32?) throws(WireError) -> Job {
+        guard case .path(let path) = job.source else {
+            if let descriptor { close(descriptor) }
+            return job
+        }
+        guard let descriptor else { throw WireError(reason: "a job without its source's descriptor") }
+        guard let file = try? SourceFile(adopting: descriptor, path: path) else {
+            throw WireError(reason: "a source descriptor that cannot be read")
+        }
+        return job.reading(file)
     }
 }
 

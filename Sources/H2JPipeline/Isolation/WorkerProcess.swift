@@ -57,12 +57,13 @@ final class WorkerProcess {
         var pid: pid_t = 0
         var code: Int32 = EMFILE
         if childSocket >= 0, childStderr >= 0 {
+            let parent = getpid()
             if Self.isSingleThreaded {
                 pid = h2j_fork_worker(childSocket, childStderr)
-                if pid == 0 { exit(WorkerMain.run(limits)) }
+                if pid == 0 { exit(WorkerMain.run(limits, parent: parent)) }
                 code = pid > 0 ? 0 : errno
             } else {
-                code = Self.spawn(&pid, limits: limits, socket: childSocket, stderr: childStderr)
+                code = Self.spawn(&pid, limits: limits, parent: parent, socket: childSocket, stderr: childStderr)
             }
         }
         guard code == 0 else {
@@ -78,13 +79,13 @@ final class WorkerProcess {
     }
 
     /// Whether this process has one thread, so that a fork copies a consistent process.
-    private static var isSingleThreaded: Bool {
+    static var isSingleThreaded: Bool {
         ((try? POSIX.directoryNames("/proc/self/task"))?.count ?? 0) == 1
     }
 
     /// `posix_spawn` of `/proc/self/exe`: descriptors as the worker expects them, every
     /// signal but SIGXFSZ at its default action (the parent ignores some while it runs).
-    private static func spawn(_ pid: inout pid_t, limits: WorkerLimits, socket: Int32, stderr: Int32) -> Int32 {
+    private static func spawn(_ pid: inout pid_t, limits: WorkerLimits, parent: pid_t, socket: Int32, stderr: Int32) -> Int32 {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
@@ -102,7 +103,7 @@ final class WorkerProcess {
         posix_spawnattr_setsigdefault(&attributes, &defaults)
         posix_spawnattr_setsigmask(&attributes, &mask)
         posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
-        let arguments = (["heic2jpg", WorkerMain.argument] + limits.arguments).map { Array($0.utf8) }
+        let arguments = (["heic2jpg", WorkerMain.argument, String(parent)] + limits.arguments).map { Array($0.utf8) }
         return withCStrings(arguments) { argv in
             withCStrings(environment) { envp in posix_spawn(&pid, "/proc/self/exe", &actions, &attributes, argv, envp) }
         }

@@ -90,7 +90,7 @@ package final class WorkerSupervisor: @unchecked Sendable {
         var site = Site()
         let deadline = limits.timeoutSeconds > 0 ? POSIX.monotonicSeconds() + Double(limits.timeoutSeconds) : nil
         do {
-            try worker.socket.send(.job(WorkerJob(job: job, options: options)))
+            try worker.socket.send(.job(WorkerJob(job: job, options: options)), passing: job.file?.descriptor ?? -1)
             let result = try converse(worker, job, options: options, until: deadline, site: &site)
             lock.withLock { idle.append(worker) }
             return (result, nil)
@@ -117,7 +117,7 @@ package final class WorkerSupervisor: @unchecked Sendable {
         var site = Site(stage: .decode, engine: .libheif)
         let deadline = limits.timeoutSeconds > 0 ? POSIX.monotonicSeconds() + Double(limits.timeoutSeconds) : nil
         do {
-            try worker.socket.send(.measure(WorkerJob(job: job, options: options), outputs))
+            try worker.socket.send(.measure(WorkerJob(job: job, options: options), outputs), passing: job.file?.descriptor ?? -1)
             guard case .measured(let measured) = try next(worker, until: deadline, site: &site) else {
                 throw WorkerSocketError.malformed(WireError(reason: "expected 'measured'"))
             }
@@ -262,8 +262,10 @@ package final class WorkerSupervisor: @unchecked Sendable {
         return try start()
     }
 
+    /// A new worker: forked here while the process has one thread, otherwise started on
+    /// the `WorkerStarter` thread, which outlives every worker it starts.
     private func start() throws(SystemError) -> WorkerProcess {
-        let worker = try WorkerProcess(limits: limits)
+        let worker = try WorkerProcess.isSingleThreaded ? WorkerProcess(limits: limits) : WorkerStarter.shared.start(limits)
         lock.withLock { _ = live.insert(worker.pid) }
         return worker
     }
