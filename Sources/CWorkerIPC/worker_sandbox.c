@@ -5,6 +5,8 @@
 #include "CWorkerIPC.h"
 
 #include <errno.h>
+#include <stdio.h>
+#include <string.h>
 #include <grp.h>
 #include <linux/capability.h>
 #include <linux/landlock.h>
@@ -17,6 +19,37 @@
 #include <sys/resource.h>
 #include <sys/syscall.h>
 #include <unistd.h>
+
+/// Whether `line` of a /proc uid_map or gid_map maps H2J_WORKER_ID ("inside outside count").
+static int maps_worker_id(const char *line) {
+    unsigned long inside, outside, count;
+    if (sscanf(line, "%lu %lu %lu", &inside, &outside, &count) != 3) return 0;
+    return inside <= H2J_WORKER_ID && H2J_WORKER_ID - inside < count;
+}
+
+/// Whether this process may become H2J_WORKER_ID: its user namespace maps that uid and
+/// gid, and lets it drop its groups. The initial namespace maps every id; a namespace
+/// that maps only root (`unshare -r`, some rootless containers) does not, and its root is
+/// then the unprivileged user outside, who keeps that uid (with no capability), as a
+/// worker of an ordinary user keeps its own.
+static int worker_id_mapped(void) {
+    const char *maps[] = { "/proc/self/uid_map", "/proc/self/gid_map" };
+    for (int i = 0; i < 2; i++) {
+        FILE *file = fopen(maps[i], "re");
+        if (file == NULL) return 1;  // No /proc: assume the initial namespace, and let setresuid say.
+        char line[128];
+        int mapped = 0;
+        while (!mapped && fgets(line, sizeof line, file) != NULL) mapped = maps_worker_id(line);
+        fclose(file);
+        if (!mapped) return 0;
+    }
+    FILE *setgroups_file = fopen("/proc/self/setgroups", "re");
+    if (setgroups_file == NULL) return 1;
+    char policy[16] = "";
+    int denied = fgets(policy, sizeof policy, setgroups_file) != NULL && strncmp(policy, "deny", 4) == 0;
+    fclose(setgroups_file);
+    return !denied;
+}
 
 /// Drops root for the unprivileged user and group (no supplementary groups), then every
 /// capability: the bounding and ambient sets, then effective, permitted and inheritable.
@@ -31,7 +64,7 @@ static int drop_identity(void) {
             if (prctl(PR_CAPBSET_DROP, cap, 0, 0, 0) != 0) return -1;
         }
     }
-    if (geteuid() == 0 || getuid() == 0) {
+    if ((geteuid() == 0 || getuid() == 0) && worker_id_mapped()) {
         if (setgroups(0, NULL) != 0) return -1;
         if (setresgid(H2J_WORKER_ID, H2J_WORKER_ID, H2J_WORKER_ID) != 0) return -1;
         if (setresuid(H2J_WORKER_ID, H2J_WORKER_ID, H2J_WORKER_ID) != 0) return -1;

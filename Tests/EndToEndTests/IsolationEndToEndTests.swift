@@ -187,6 +187,19 @@ struct WorkerSandboxEndToEndTests {
         #expect(run.wait() == 0)
     }
 
+    @Test("In a user namespace that maps only root (unshare -r, as some rootless containers), where uid 65534 does not exist, the workers keep the namespace's uid without capabilities and convert (before: every file failed, 'cannot enter its sandbox')")
+    func userNamespaceWithoutTheWorkerID() throws {
+        let probe = try ChildProcess.run("/usr/bin/unshare", ["-r", "true"])
+        guard probe.status == 0 else {
+            print("skipped: unshare -r is not permitted here (\(probe.stderr))")
+            return
+        }
+        let scratch = TemporaryDirectory()
+        let outcome = try ChildProcess.run("/usr/bin/unshare", ["-r", Tool.binary, "-o", scratch.sub("out"), Tool.samples + "/photo-exif-gps-xmp-icc.heic"])
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        #expect(FileManager.default.fileExists(atPath: scratch.sub("out/photo-exif-gps-xmp-icc.jpg")))
+    }
+
     @Test("After kill -9 of the parent, every worker is gone (20 trials: a pre-started and a replacement worker, both stopped so that only PR_SET_PDEATHSIG can end them)")
     func workersDieWithTheirParent() throws {
         var times: [Double] = []
