@@ -106,10 +106,12 @@ struct h2j_landlock_ruleset {
 /// A Landlock domain that handles every file-system right (and, where the ABI has them,
 /// TCP and the abstract-socket and signal scopes) and grants none: no path can be
 /// opened, made or changed, whatever the filter allows. 1 when in place, 0 when the
-/// kernel has no Landlock, -1 on another failure.
+/// kernel (or a container's filter) offers no Landlock, -1 on another failure.
 static int forbid_paths(void) {
     long abi = syscall(SYS_landlock_create_ruleset, NULL, 0, LANDLOCK_CREATE_RULESET_VERSION);
-    if (abi < 1) return errno == ENOSYS || errno == EOPNOTSUPP ? 0 : -1;
+    // EPERM: a container's own seccomp profile that does not know Landlock (older Docker
+    // profiles refuse unknown calls so) takes it away as surely as an old kernel does.
+    if (abi < 1) return errno == ENOSYS || errno == EOPNOTSUPP || errno == EPERM ? 0 : -1;
     // Each ABI's file-system rights are the bits below the next one's first new right.
     static const uint64_t fs_rights[] = { 0, (1ULL << 13) - 1, (1ULL << 14) - 1, (1ULL << 15) - 1,
                                           (1ULL << 15) - 1, (1ULL << 16) - 1 };
