@@ -1,8 +1,8 @@
 # Sourced by Scripts/recipes/test-recipes and Scripts/slurm/test-array: what they need to
-# run the README's recipes as printed. The recipes name /usr/local/bin/heic2jpg and
-# paths under /srv and /var/lib; the tests run in a private mount namespace where
-# /usr/local/bin holds only the built heic2jpg and those folders are fresh tmpfs volumes,
-# so nothing on the machine is touched and nothing in a recipe is rewritten.
+# run the README's recipes as printed. The recipes name /usr/bin/heic2jpg (where the
+# .deb installs it) and paths under /srv and /var/lib; the tests run in a private mount
+# namespace where /usr/bin/heic2jpg is the built binary and those folders are fresh tmpfs
+# volumes, so nothing on the machine is touched and nothing in a recipe is rewritten.
 
 # readme_recipe FILE: the text README.md prints for FILE (the fenced block after
 # `<!-- recipe: FILE -->`), exactly; fails when README.md has none.
@@ -22,20 +22,52 @@ same_as_readme() {
   cmp -s <(printf '%s\n' "$text") "$root/$1"
 }
 
+# resolve_binary NAME: checks DEB, or BIN (built in release when neither is given), and
+# makes it absolute; sets install_args, the option that names it again to the re-run.
+resolve_binary() {
+  if [[ -n ${deb:-} ]]; then
+    [[ -f $deb ]] || { echo "$1: no package at $deb" >&2; exit 2; }
+    deb=$(cd "$(dirname "$deb")" && pwd)/$(basename "$deb")
+    install_args=(--deb "$deb")
+    return
+  fi
+  if [[ -z $bin ]]; then (cd "$root" && swift build -c release --product heic2jpg >/dev/null); bin=$root/.build/release/heic2jpg; fi
+  [[ -x $bin ]] || { echo "$1: no executable at $bin" >&2; exit 2; }
+  bin=$(cd "$(dirname "$bin")" && pwd)/$(basename "$bin")
+  install_args=(--bin "$bin")
+}
+
 # enter_namespace SCRIPT ARGS...: re-runs SCRIPT in a private mount namespace (root
-# only) unless this is already that namespace, then installs BIN as
-# /usr/local/bin/heic2jpg there. The namespace is the one the outer run made, checked
-# by its id, so the mounts below can never land in the machine's own namespace.
+# only) unless this is already that namespace, then installs BIN as /usr/bin/heic2jpg
+# there; with DEB, the package's own /usr/bin/heic2jpg, unpacked (dpkg-deb -x) into a
+# scratch root on the namespace's tmpfs. The namespace is the one the outer run made, checked by its id, so the mounts
+# below can never land in the machine's own namespace. /usr/bin is not empty, so it is
+# not covered: an overlay whose upper layer is a tmpfs (on SCRATCH, an empty directory
+# the outer run makes and removes) takes the new name, and BIN is bind-mounted onto it;
+# the machine's /usr/bin never changes.
 enter_namespace() {
   local script=$1; shift
   local here_ns; here_ns=$(readlink /proc/self/ns/mnt)
   if [[ -z ${H2J_OUTER_MOUNT_NS:-} ]]; then
     (( EUID == 0 )) || { echo "$(basename "$script"): needs root (a private mount namespace)" >&2; exit 1; }
-    H2J_OUTER_MOUNT_NS=$here_ns exec unshare --mount --propagation private "$script" "$@"
+    local scratch status=0
+    scratch=$(mktemp -d "${TMPDIR:-/tmp}/heic2jpg-usr-bin.XXXXXX")
+    H2J_OUTER_MOUNT_NS=$here_ns H2J_SCRATCH=$scratch unshare --mount --propagation private "$script" "$@" || status=$?
+    rmdir "$scratch"
+    exit "$status"
   fi
   [[ $here_ns != "$H2J_OUTER_MOUNT_NS" ]] || { echo "$(basename "$script"): not in a private mount namespace" >&2; exit 1; }
-  mount -t tmpfs -o mode=0755,size=64m heic2jpg-bin /usr/local/bin
-  ln -s "$bin" /usr/local/bin/heic2jpg
+  mount -t tmpfs -o mode=0755,size=512m heic2jpg-bin "$H2J_SCRATCH"
+  mkdir "$H2J_SCRATCH/upper" "$H2J_SCRATCH/work"
+  if [[ -n ${deb:-} ]]; then
+    dpkg-deb -x "$deb" "$H2J_SCRATCH/root"
+    bin=$H2J_SCRATCH/root/usr/bin/heic2jpg
+    [[ -x $bin ]] || { echo "$(basename "$script"): $deb has no /usr/bin/heic2jpg" >&2; exit 1; }
+  fi
+  mount -t overlay -o "lowerdir=/usr/bin,upperdir=$H2J_SCRATCH/upper,workdir=$H2J_SCRATCH/work" heic2jpg-bin /usr/bin
+  [[ $(findmnt -n -o FSTYPE --mountpoint /usr/bin) == overlay ]] || { echo "$(basename "$script"): /usr/bin is not the overlay" >&2; exit 1; }
+  [[ -e /usr/bin/heic2jpg ]] || : >/usr/bin/heic2jpg
+  mount --bind "$bin" /usr/bin/heic2jpg
 }
 
 # fresh_volume DIR...: a new, empty tmpfs on each DIR (inside the namespace only).
