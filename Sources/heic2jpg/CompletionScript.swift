@@ -173,12 +173,12 @@ enum CompletionScript {
         }
     }
 
-    /// A help sentence as a one-line description: up to its first `.`, `;` or ` (`,
+    /// A help sentence as a one-line description: up to its first `. `, `;` or ` (`,
     /// without brackets or colons (zsh's `_arguments` syntax).
     static func shortDescription(_ help: String) -> String {
         var first = ""
-        for character in help {
-            if character == "." || character == ";" || (character == "(" && first.hasSuffix(" ")) { break }
+        for (character, next) in zip(help, help.dropFirst().map(Optional.some) + [nil]) {
+            if (character == "." && (next == " " || next == nil)) || character == ";" || (character == "(" && first.hasSuffix(" ")) { break }
             first.append(character)
         }
         return first.trimmingTrailingSpaces.replacingAll(["[": "(", "]": ")", ":": " -"])

@@ -63,14 +63,15 @@ enum ManPage {
         command.arguments.map { ".TP\n.I \(escape($0.label))\n\(escape($0.help))\n" }.joined()
     }
 
-    /// One `.TP` per option: `\fB\-o\fR, \fB\-\-output\fR \fI<dir>\fR`, then its help.
+    /// One `.TP` per option: `\fB\-o\fR, \fB\-\-output\fR \fI<dir>\fR`, then its help on
+    /// the next line even when the names are short (`--json`), as `--help` lays them out.
     static func options(_ entries: [OptionEntry]) -> String {
         entries.map { entry in
             var head = entry.names.map { "\\fB\(escape($0))\\fR" }.joined(separator: ", ")
             if let valueName = entry.spec.valueName {
                 head += entry.spec.valueIsOptional ? "[=\\fI\(escape(valueName))\\fR]" : " \\fI\(escape(valueName))\\fR"
             }
-            return ".TP\n\(head)\n\(escape(entry.fullHelp))\n"
+            return ".TP\n\(head)\n.br\n\(escape(entry.fullHelp))\n"
         }.joined()
     }
 
