@@ -19,7 +19,7 @@ struct OptionTableTests {
         }
     }
 
-    @Test("The parsers accept exactly the table's options (and a subcommand's --help before any scan)")
+    @Test("Every option in a table is accepted by its command's parser, which takes its options from it")
     func parsersTakeTheTable() throws {
         for entry in OptionTable.convert {
             for name in entry.names {
