@@ -115,6 +115,8 @@ struct ManPageAndCompletionEndToEndTests {
         try FileManager.default.createDirectory(atPath: scratch.sub("outdir"), withIntermediateDirectories: true)
         #expect(FileManager.default.createFile(atPath: scratch.sub("outfile"), contents: Data()))
         #expect(try Self.bashOffers(script, ["heic2jpg", "-o", scratch.sub("out")]) == [scratch.sub("outdir")], "-o takes a directory")
+        try FileManager.default.createDirectory(atPath: scratch.sub("two words"), withIntermediateDirectories: true)
+        #expect(try Self.bashOffers(script, ["heic2jpg", "inspect", scratch.sub("two")]) == [scratch.sub("two words")], "one candidate")
         #expect(try Self.bashOffers(script, ["heic2jpg", "--report", scratch.sub("out")]).sorted() == [scratch.sub("outdir"), scratch.sub("outfile")])
     }
 
