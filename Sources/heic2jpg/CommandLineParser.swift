@@ -140,9 +140,10 @@ package enum CommandLineParser {
             case "--verbose":
                 sawVerbose = true
                 request.verbosity = .verbose
-            default: // "--quiet"
+            case "--quiet":
                 sawQuiet = true
                 request.verbosity = .quiet
+            default: throw .unknownOption(spelled, suggestion: nil) // a row of OptionTable.convert not handled here
             }
         }
         if sawBase && request.filesFrom == nil { throw UsageError(message: "'--base' goes with '--files-from'") }
@@ -182,9 +183,10 @@ package enum CommandLineParser {
         case "--hdr":
             guard let hdr = HDROutput(rawValue: text) else { throw .invalidValue(text, for: label, "expected 'ultrahdr' or 'sdr'") }
             options.hdr = hdr
-        default: // "--stereo"
+        case "--stereo":
             guard let layout = StereoLayout(rawValue: text) else { throw .invalidValue(text, for: label, "expected 'mpo' or 'split'") }
             options.stereo = layout
+        default: throw .unknownOption(long, suggestion: nil) // a row of OptionTable.outputChoices not handled here
         }
     }
 

@@ -56,8 +56,8 @@ enum SubcommandParser {
                         throw .invalidValue(text, for: option.label(spelled), WorkerLimits.timeoutExpected)
                     }
                     request.timeoutSeconds = seconds
-                default: // "--json"
-                    request.json = true
+                case "--json": request.json = true
+                default: throw .unknownOption(spelled, suggestion: nil) // a row of OptionTable.compare not handled here
                 }
             }
         }
