@@ -17,6 +17,10 @@ package enum Command: Equatable, Sendable {
     case help(HelpTopic)
     /// `--version` or `version`, with `--verbose` and `--json`.
     case version(VersionRequest)
+    /// `--generate-man-page`: print heic2jpg.1.
+    case manPage
+    /// `--generate-completion-script <shell>`.
+    case completionScript(CompletionShell)
 }
 
 /// Which command's help to print.
@@ -31,23 +35,8 @@ package enum HelpTopic: String, CaseIterable, Equatable, Sendable {
 /// Parses `heic2jpg [convert] [OPTIONS] <input>...` (and hands `inspect` and `compare`
 /// to `SubcommandParser`) over `ArgumentScanner`.
 package enum CommandLineParser {
-    /// Every option of `convert`, with its short form and value name.
-    static let options: [OptionSpec] = [
-        OptionSpec("--output", "o", value: "<dir>"), OptionSpec("--quality", "q", value: "<1-100>"),
-        OptionSpec("--jobs", "j", value: "<n>"), OptionSpec("--metadata", value: "<mode>"),
-        OptionSpec("--strip-gps"), OptionSpec("--no-mark"), OptionSpec("--overwrite"), OptionSpec("--images", value: "<which>"),
-        OptionSpec("--stereo", value: "<layout>"), OptionSpec("--aux", value: "<kinds>"),
-        OptionSpec("--hdr", value: "<output>"),
-        OptionSpec("--on-conflict", value: "<policy>"), OptionSpec("--dry-run"),
-        OptionSpec("--report", value: "<file>"), OptionSpec("--background", value: "<#rrggbb>"),
-        OptionSpec("--max-pixels", value: "<MP>"), OptionSpec("--max-memory", value: "<size>"),
-        OptionSpec("--timeout", value: "<seconds>"), OptionSpec("--state", value: "<file>"),
-        OptionSpec("--wait", value: "<seconds>", optional: true), OptionSpec("--files-from", value: "<file>"),
-        OptionSpec("--null", "0"), OptionSpec("--base", value: "<dir>"), OptionSpec("--shard", value: "<k/n>"),
-        OptionSpec("--delete-source"), OptionSpec("--move-source", value: "<dir>"), OptionSpec("--recheck"),
-        OptionSpec("--verbose", "v"),
-        OptionSpec("--quiet"), OptionSpec("--version"), OptionSpec("--help", "h"),
-    ]
+    /// Every option of `convert`, from the one option table help and man page list.
+    static let options = OptionTable.convert.map(\.spec)
 
     /// `arguments` excludes the program name.
     package static func parse(_ arguments: [String]) throws(UsageError) -> Command {
@@ -81,6 +70,12 @@ package enum CommandLineParser {
             }
             switch option.long {
             case "--help": return .help(.convert)
+            case "--generate-man-page": return .manPage
+            case "--generate-completion-script":
+                guard let shell = CompletionShell(rawValue: text) else {
+                    throw .invalidValue(text, for: label, "expected " + CompletionShell.allCases.map { "'\($0.rawValue)'" }.joined(separator: ", "))
+                }
+                return .completionScript(shell)
             case "--output": request.output = try endpoint()
             case "--quality":
                 guard let quality = Int(text), (1...100).contains(quality) else { throw .invalidValue(text, for: label, "expected a whole number from 1 to 100") }
@@ -149,9 +144,10 @@ package enum CommandLineParser {
             case "--verbose":
                 sawVerbose = true
                 request.verbosity = .verbose
-            default: // "--quiet"
+            case "--quiet":
                 sawQuiet = true
                 request.verbosity = .quiet
+            default: throw .unknownOption(spelled, suggestion: nil) // a row of OptionTable.convert not handled here
             }
         }
         if sawBase && request.filesFrom == nil { throw UsageError(message: "'--base' goes with '--files-from'") }
@@ -162,7 +158,7 @@ package enum CommandLineParser {
 
     /// The options that choose which files a source's conversion writes and what they
     /// carry (`OutputChoices`): `inspect` takes them too, to show what would be written.
-    static let outputOptions: Set<String> = ["--metadata", "--images", "--stereo", "--aux", "--hdr"]
+    static let outputOptions = Set(OptionTable.outputChoices.map(\.long))
 
     /// Sets one of `outputOptions` from its value.
     static func outputChoice(_ long: String, _ text: String, label: String, into options: inout ConversionOptions) throws(UsageError) {
@@ -191,9 +187,10 @@ package enum CommandLineParser {
         case "--hdr":
             guard let hdr = HDROutput(rawValue: text) else { throw .invalidValue(text, for: label, "expected 'ultrahdr' or 'sdr'") }
             options.hdr = hdr
-        default: // "--stereo"
+        case "--stereo":
             guard let layout = StereoLayout(rawValue: text) else { throw .invalidValue(text, for: label, "expected 'mpo' or 'split'") }
             options.stereo = layout
+        default: throw .unknownOption(long, suggestion: nil) // a row of OptionTable.outputChoices not handled here
         }
     }
 

@@ -37,6 +37,12 @@ package enum CommandLineTool {
         case .version(let request):
             POSIX.write(VersionCommand.text(request, libraries: request.listsLibraries ? LoadedLibraries.all : []), to: STDOUT_FILENO)
             return exitSuccess
+        case .manPage:
+            POSIX.write(ManPage.render(), to: STDOUT_FILENO)
+            return exitSuccess
+        case .completionScript(let shell):
+            POSIX.write(CompletionScript.render(shell), to: STDOUT_FILENO)
+            return exitSuccess
         case .inspect(let request):
             return exitCode(InspectCommand.run(request))
         case .compare(let request):

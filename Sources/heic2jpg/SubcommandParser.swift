@@ -46,9 +46,7 @@ enum SubcommandParser {
         if wantsHelp(arguments) { return .help(.inspect) }
         var request = InspectRequest()
         var outputs = ConversionOptions()
-        let options = [OptionSpec("--json"), OptionSpec("--source", value: "<file>")]
-            + CommandLineParser.options.filter { CommandLineParser.outputOptions.contains($0.long) }
-        var scanner = ArgumentScanner(arguments[...], options: options)
+        var scanner = ArgumentScanner(arguments[...], options: scanned(OptionTable.inspect))
         while let token = try scanner.next() {
             switch token {
             case .input(let file): request.files.append(file)
@@ -61,21 +59,14 @@ enum SubcommandParser {
             }
         }
         request.outputs = outputs.outputChoices
-        try requireFiles(request.files, usage: Self.inspectUsage)
+        try requireFiles(request.files, usage: CommandDescription.inspect.synopsis)
         return .inspect(request)
     }
-
-    /// `inspect`'s synopsis, for its usage errors.
-    static let inspectUsage = "inspect [--json] [--source <file>] [--images <which>] [--stereo <layout>] [--aux <kinds>] [--hdr <output>] [--metadata <mode>] <file> ..."
-
-    /// `compare`'s synopsis, for its usage errors.
-    static let compareUsage = "compare [--json] [-q <1-100>] [--timeout <seconds>] <file> ..."
 
     static func compare(_ arguments: [String]) throws(UsageError) -> Command {
         if wantsHelp(arguments) { return .help(.compare) }
         var request = CompareRequest()
-        var scanner = ArgumentScanner(arguments[...], options: [OptionSpec("--json"), OptionSpec("--quality", "q", value: "<1-100>"),
-                                                                OptionSpec("--timeout", value: "<seconds>")])
+        var scanner = ArgumentScanner(arguments[...], options: scanned(OptionTable.compare))
         while let token = try scanner.next() {
             switch token {
             case .input(let file): request.files.append(file)
@@ -92,27 +83,33 @@ enum SubcommandParser {
                         throw .invalidValue(text, for: option.label(spelled), WorkerLimits.timeoutExpected)
                     }
                     request.timeoutSeconds = seconds
-                default:
-                    request.json = true
+                case "--json": request.json = true
+                default: throw .unknownOption(spelled, suggestion: nil) // a row of OptionTable.compare not handled here
                 }
             }
         }
-        try requireFiles(request.files, usage: compareUsage)
+        try requireFiles(request.files, usage: CommandDescription.compare.synopsis)
         return .compare(request)
     }
 
     static func status(_ arguments: [String]) throws(UsageError) -> Command {
         if wantsHelp(arguments) { return .help(.status) }
         var request = StatusRequest()
-        var scanner = ArgumentScanner(arguments[...], options: [OptionSpec("--json")])
+        var scanner = ArgumentScanner(arguments[...], options: scanned(OptionTable.status))
         while let token = try scanner.next() {
             switch token {
             case .input(let file): request.states.append(file)
             case .option: request.json = true
             }
         }
-        try requireFiles(request.states, usage: "status [--json] <state> ...")
+        try requireFiles(request.states, usage: CommandDescription.status.synopsis)
         return .status(request)
+    }
+
+    /// A subcommand's options as its scanner takes them: all of its table's but
+    /// `--help`, which `wantsHelp` has looked for already.
+    private static func scanned(_ entries: [OptionEntry]) -> [OptionSpec] {
+        entries.filter { $0.long != OptionTable.help.long }.map(\.spec)
     }
 
     /// `-h`/`--help` before any `--`: help wins over every other argument.

@@ -1,0 +1,170 @@
+import H2JMetadata
+import H2JOutputPlan
+import H2JPipeline
+
+/// What an option's value may be: the help, the man page and the completion scripts all
+/// say it from here, and completions offer exactly these values or paths.
+enum OptionValue: Sendable, Equatable {
+    /// A flag: no value.
+    case none
+    /// Exactly one of these words.
+    case choice([String])
+    /// A comma-separated list of `items`, or one of `alone` by itself (`--aux all`).
+    case list(items: [String], alone: [String])
+    case file
+    case directory
+    /// Anything else (numbers, sizes, colours): completions offer nothing.
+    case text
+}
+
+/// One row of the option table: how the scanner reads the option (`spec`), what it
+/// takes, the help sentence and the default. The parsers take their options from here,
+/// so what `--help`, the man page and the completions list is what the parser accepts.
+struct OptionEntry: Sendable {
+    let spec: OptionSpec
+    let value: OptionValue
+    let help: String
+    let defaultValue: String?
+
+    init(_ long: String, _ short: Character? = nil, _ valueName: String? = nil, optional: Bool = false,
+         _ value: OptionValue = .none, help: String, default defaultValue: String? = nil) {
+        self.spec = OptionSpec(long, short, value: valueName, optional: optional)
+        self.value = value
+        self.help = help
+        self.defaultValue = defaultValue
+    }
+
+    var long: String { spec.long }
+
+    /// `-o`, `--output`: every name the option answers to.
+    var names: [String] { (spec.short.map { ["-\($0)"] } ?? []) + [spec.long] }
+
+    /// How help and man page head its row: `-o, --output <dir>`, `--wait[=<seconds>]`.
+    var label: String { spec.label(names.joined(separator: ", ")) }
+
+    /// The help sentence with the allowed values and the default appended, as
+    /// swift-argument-parser appends them: `… (values: keep, strip; default: keep)`.
+    var fullHelp: String {
+        var notes: [String] = []
+        switch value {
+        case .choice(let words): notes.append("values: " + words.joined(separator: ", "))
+        case .list(let items, let alone):
+            notes.append("values: a comma-separated list of " + items.joined(separator: ", ") + ", or " + alone.joined(separator: ", "))
+        default: break
+        }
+        if let defaultValue { notes.append("default: " + defaultValue) }
+        return notes.isEmpty ? help : help + " (" + notes.joined(separator: "; ") + ")"
+    }
+}
+
+/// The option table of every command, in the order help lists them.
+enum OptionTable {
+    /// The defaults shown are the parser's own.
+    private static let defaults = ConversionOptions()
+
+    static let help = OptionEntry("--help", "h", help: "Show help information.")
+
+    static let json = OptionEntry("--json", help: "Print one JSON array.")
+
+    static let quality = OptionEntry("--quality", "q", "<1-100>", .text, help: "JPEG quality.", default: String(defaults.quality))
+
+    /// The options that choose which files a source's conversion writes and what they
+    /// carry (`OutputChoices`): `inspect` takes them too, to show what would be written.
+    static let outputChoices: [OptionEntry] = [
+        OptionEntry("--metadata", nil, "<mode>", .choice(MetadataMode.allCases.map(\.rawValue)),
+                    help: "keep: EXIF, XMP and ICC are grafted (Orientation set to 1); strip: pixels and ICC only.",
+                    default: defaults.metadata.rawValue),
+        OptionEntry("--images", nil, "<which>", .choice(ImageSelection.allCases.map(\.rawValue)),
+                    help: "all: every photo a file holds becomes a JPEG, the primary as NAME.jpg, the others as NAME-2.jpg, NAME-3.jpg, … (collections, bursts, stereo pairs); primary: the primary alone, the others named in a warning.",
+                    default: defaults.images.rawValue),
+        OptionEntry("--hdr", nil, "<output>", .choice(HDROutput.allCases.map(\.rawValue)),
+                    help: "A source with an HDR gain map (iPhone, Samsung, ISO 21496-1): ultrahdr writes an Ultra HDR JPEG (the SDR image, then its gain map, with Adobe's and ISO's metadata), in keep mode; sdr writes the SDR image only.",
+                    default: defaults.hdr.rawValue),
+        OptionEntry("--aux", nil, "<kinds>", .list(items: AuxiliaryOutput.allCases.map(\.rawValue), alone: ["all", "none"]),
+                    help: "Also write auxiliary images as grayscale JPEGs with the XMP that describes them: NAME.depth.jpg, NAME.matte.jpg, NAME.gainmap.jpg, NAME.alpha.jpg.",
+                    default: "none"),
+        OptionEntry("--stereo", nil, "<layout>", .choice(StereoLayout.allCases.map(\.rawValue)),
+                    help: "A stereo pair ('ster' group): mpo writes one Multi-Picture file, left eye first (MP type disparity); split writes NAME-left.jpg and NAME-right.jpg.",
+                    default: defaults.stereo.rawValue),
+    ]
+
+    static let convert: [OptionEntry] = [
+        OptionEntry("--output", "o", "<dir>", .directory,
+                    help: "Output root; outputs mirror the input tree. '-' writes the JPEG to stdout (one input only).",
+                    default: "next to each source"),
+        quality,
+        OptionEntry("--jobs", "j", "<n>", .text, help: "Files converted in parallel.", default: "number of CPUs"),
+        outputChoices[0],
+        OptionEntry("--strip-gps", help: "In keep mode, remove the GPS IFD and the XMP GPS properties (location privacy)."),
+        OptionEntry("--no-mark", help: "Do not write the provenance mark (XMP h2j: source name and SHA-256, mode, quality, version; EXIF ImageUniqueID in keep mode)."),
+        OptionEntry("--overwrite", help: "Replace outputs heic2jpg wrote earlier for the same source instead of skipping them. Any other file is never replaced."),
+    ] + outputChoices.dropFirst() + [
+        OptionEntry("--on-conflict", nil, "<policy>", .choice(ConflictPolicy.allCases.map(\.rawValue)),
+                    help: "When a file heic2jpg did not write is at the output path: fail (the source fails, naming it) or suffix (write NAME-1.jpg, NAME-2.jpg, … beside it).",
+                    default: defaults.onConflict.rawValue),
+        OptionEntry("--dry-run", help: "Report what would be done; write nothing."),
+        OptionEntry("--report", nil, "<file>", .file, help: "Write a JSON Lines report, one object per input plus a summary; '-' for stdout."),
+        OptionEntry("--background", nil, "<#rrggbb>", .text, help: "Colour transparent pixels are flattened onto.", default: defaults.background.description),
+        OptionEntry("--max-pixels", nil, "<MP>", .text,
+                    help: "Refuse images with more megapixels than this after rotation and cropping (decompression bombs).",
+                    default: String(defaults.maxPixels / 1_000_000)),
+        OptionEntry("--max-memory", nil, "<size>", .text,
+                    help: "Memory each decoder process may use, such as 2G or 512M; a file that needs more fails alone.",
+                    default: "from --max-pixels, 2.4G for 256 MP"),
+        OptionEntry("--timeout", nil, "<seconds>", .text,
+                    help: "Time one file may take before its decoder is stopped and the file fails; 0 for none.", default: "120"),
+        OptionEntry("--state", nil, "<file>", .file,
+                    help: "Remember every source in this SQLite database: a rerun converts only what changed (reported updated), and reports vanished sources (missing-source). One run at a time holds it."),
+        OptionEntry("--wait", nil, "<seconds>", optional: true, .text,
+                    help: "When another run holds the lock, wait for it (for ever, or this long) instead of exiting at once."),
+        OptionEntry("--recheck", help: "With --state: re-hash sources and outputs before calling them up to date."),
+        OptionEntry("--files-from", nil, "<file>", .file,
+                    help: "Read the sources from this list ('-': stdin), one path per line, relative to --base; outputs mirror those paths. Directories in it are ignored."),
+        OptionEntry("--null", "0", help: "The list is NUL-separated (find -print0)."),
+        OptionEntry("--base", nil, "<dir>", .directory, help: "What listed paths are relative to.", default: "."),
+        OptionEntry("--shard", nil, "<k/n>", .text,
+                    help: "Convert only shard K of N (0 <= K < N) by a stable hash of each path; '{shard}' in --state becomes K."),
+        OptionEntry("--delete-source",
+                    help: "With --state: delete each original once its outputs are re-read, decoded, recorded and synced, and only when they carry all of it."),
+        OptionEntry("--move-source", nil, "<dir>", .directory, help: "The same, moving originals under <dir> instead."),
+        OptionEntry("--verbose", "v", help: "Print one line per input and the engine that ran, and every warning (normally one line per kind)."),
+        OptionEntry("--quiet", help: "Print errors only, then the summary line if the run failed; a clean run prints nothing."),
+        OptionEntry("--generate-man-page", help: "Print the manual page, heic2jpg.1, in roff."),
+        OptionEntry("--generate-completion-script", nil, "<shell>", .choice(CompletionShell.allCases.map(\.rawValue)),
+                    help: "Print the completion script for this shell."),
+        OptionEntry("--version", help: "Show the version; -v or --json adds the C libraries."),
+        help,
+    ]
+
+    static let inspect: [OptionEntry] = [
+        json,
+        OptionEntry("--source", nil, "<file>", .file,
+                    help: "Check that each file's provenance mark names this file's SHA-256 (exit 1 when one does not or a file has no mark)."),
+    ] + outputChoices.map {
+        OptionEntry($0.spec, $0.value, help: "As for convert, to plan the outputs shown: " + $0.help, default: $0.defaultValue)
+    } + [help]
+
+    static let compare: [OptionEntry] = [
+        json,
+        quality,
+        OptionEntry("--timeout", nil, "<seconds>", .text,
+                    help: "Time one conversion or decode may take before its decoder is stopped and the file fails; 0 for none.",
+                    default: "120"),
+        help,
+    ]
+
+    static let status: [OptionEntry] = [
+        OptionEntry("--json", help: "Print one JSON object."),
+        help,
+    ]
+}
+
+extension OptionEntry {
+    /// The same option with another help sentence (a subcommand's reading of it).
+    init(_ spec: OptionSpec, _ value: OptionValue, help: String, default defaultValue: String?) {
+        self.spec = spec
+        self.value = value
+        self.help = help
+        self.defaultValue = defaultValue
+    }
+}
