@@ -95,8 +95,20 @@ struct CommandDescription: Sendable {
             usageError,
         ])
 
+    static let version = CommandDescription(
+        name: "version",
+        abstract: "Print heic2jpg's version; with --verbose or --json, the C libraries loaded at run time too.",
+        synopsis: "version [--verbose] [--json]",
+        discussion: ["heic2jpg --version takes the same options. One line per library: libheif, libde265, libjpeg-turbo, LittleCMS, SQLite, libcrypto, zlib, Brotli, libseccomp, as loaded, for a bug report."],
+        arguments: [],
+        options: OptionTable.version,
+        exitCodes: [
+            ("0", "the version was printed"),
+            usageError,
+        ])
+
     /// The subcommands, in the order help lists them.
-    static let subcommands: [CommandDescription] = [compare, inspect, status]
+    static let subcommands: [CommandDescription] = [compare, inspect, status, version]
 
     /// The description of `topic`'s command.
     static func of(_ topic: HelpTopic) -> CommandDescription {
@@ -105,6 +117,7 @@ struct CommandDescription: Sendable {
         case .inspect: inspect
         case .compare: compare
         case .status: status
+        case .version: version
         }
     }
 }

@@ -30,6 +30,7 @@ package enum HelpTopic: String, CaseIterable, Equatable, Sendable {
     case inspect
     case compare
     case status
+    case version
 }
 
 /// Parses `heic2jpg [convert] [OPTIONS] <input>...` (and hands `inspect` and `compare`

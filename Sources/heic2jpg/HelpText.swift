@@ -12,12 +12,14 @@ package enum HelpText {
         case .inspect: inspectHelp
         case .compare: compareHelp
         case .status: statusHelp
+        case .version: versionHelp
         }
     }
 
     package static let help = render(.convert)
     package static let inspectHelp = render(.inspect)
     package static let compareHelp = render(.compare)
+    package static let versionHelp = render(.version)
     package static let statusHelp = render(.status)
 
     /// The three lines printed after a usage error.
@@ -34,7 +36,9 @@ package enum HelpText {
         for paragraph in command.discussion { out += wrap(paragraph, indent: 0) + "\n\n" }
         let usageHead = "USAGE: heic2jpg "
         out += wrap(synopsis: command.synopsis, first: usageHead, indent: usageHead.count + command.name.count + 1) + "\n\n"
-        out += "ARGUMENTS:\n" + command.arguments.map { row($0.label, $0.help) }.joined() + "\n"
+        if !command.arguments.isEmpty {
+            out += "ARGUMENTS:\n" + command.arguments.map { row($0.label, $0.help) }.joined() + "\n"
+        }
         out += "OPTIONS:\n" + command.options.map { row($0.label, $0.fullHelp) }.joined() + "\n"
         if command.name == CommandDescription.convert.name {
             out += "SUBCOMMANDS (heic2jpg help <subcommand> for each one's help):\n"

@@ -157,6 +157,12 @@ enum OptionTable {
         OptionEntry("--json", help: "Print one JSON object."),
         help,
     ]
+
+    static let version: [OptionEntry] = [
+        OptionEntry("--verbose", "v", help: "Add a line for each C library, with the version loaded at run time."),
+        OptionEntry("--json", help: "Print the version and the libraries as one JSON object."),
+        help,
+    ]
 }
 
 extension OptionEntry {

@@ -20,14 +20,15 @@ enum SubcommandParser {
     /// is a usage error, since it would do nothing. (A file named `version` is converted
     /// as `./version` or after `--`.)
     static func version(_ arguments: [String]) throws(UsageError) -> Command {
-        if wantsHelp(arguments) { return .help(.convert) }
+        if wantsHelp(arguments) { return .help(arguments.first == "--version" ? .convert : .version) }
         var request = VersionRequest()
-        let options = [OptionSpec("--version"), OptionSpec("--verbose", "v"), OptionSpec("--json")]
+        // `--version` is convert's own option, which brought the arguments here.
+        let options = scanned(OptionTable.version) + [OptionSpec("--version")]
         var scanner = ArgumentScanner(arguments[...], options: options)
         while let token = try scanner.next() {
             switch token {
             case .input(let input):
-                throw UsageError(message: "The version takes no '<input>', not '\(input)' (usage: heic2jpg \(versionUsage))")
+                throw UsageError(message: "The version takes no '<input>', not '\(input)' (usage: heic2jpg \(CommandDescription.version.synopsis))")
             case .option(let option, _, _):
                 switch option.long {
                 case "--verbose": request.verbose = true
@@ -38,9 +39,6 @@ enum SubcommandParser {
         }
         return .version(request)
     }
-
-    /// The version's synopsis, for its usage errors.
-    static let versionUsage = "--version [--verbose] [--json]"
 
     static func inspect(_ arguments: [String]) throws(UsageError) -> Command {
         if wantsHelp(arguments) { return .help(.inspect) }

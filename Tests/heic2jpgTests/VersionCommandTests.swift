@@ -27,7 +27,7 @@ struct VersionCommandTests {
     @Test("Help wins over the version; a file named --version or version is converted after '--' or as ./version")
     func helpAndFiles() throws {
         #expect(try CommandLineParser.parse(["--version", "--help"]) == .help(.convert))
-        #expect(try CommandLineParser.parse(["version", "-h"]) == .help(.convert))
+        #expect(try CommandLineParser.parse(["version", "-h"]) == .help(.version))
         guard case .convert(let dashed) = try CommandLineParser.parse(["--", "--version"]),
               case .convert(let dotted) = try CommandLineParser.parse(["./version"]) else {
             Issue.record("expected convert")
@@ -39,9 +39,9 @@ struct VersionCommandTests {
     @Test("Anything else beside the version is a usage error, never ignored")
     func extraArguments() {
         #expect(usageError(["--version", "x.heic"])
-                == "The version takes no '<input>', not 'x.heic' (usage: heic2jpg --version [--verbose] [--json])")
+                == "The version takes no '<input>', not 'x.heic' (usage: heic2jpg version [--verbose] [--json])")
         #expect(usageError(["version", "x.heic"])
-                == "The version takes no '<input>', not 'x.heic' (usage: heic2jpg --version [--verbose] [--json])")
+                == "The version takes no '<input>', not 'x.heic' (usage: heic2jpg version [--verbose] [--json])")
         #expect(usageError(["version", "--jsn"]) == "Unknown option '--jsn'. Did you mean '--json'?")
         #expect(usageError(["-o", "out", "--version"]) == "Unknown option '-o'.")
         #expect(usageError(["--version", "--json=yes"]) == "The option '--json' does not take a value")
