@@ -57,8 +57,8 @@ let package = Package(
         // SHA-256 by libcrypto: 7.5 times the portable Swift loop (ARCHITECTURE.md).
         .target(name: "H2JDigest", dependencies: ["H2JSupport", "CCrypto"]),
         // Generic compression of `unci` images: deflate/zlib and Brotli (ARCHITECTURE.md).
-        .target(name: "H2JZlib", dependencies: ["CZlib"]),
-        .target(name: "H2JBrotli", dependencies: ["CBrotli"]),
+        .target(name: "H2JZlib", dependencies: ["H2JSupport", "CZlib"]),
+        .target(name: "H2JBrotli", dependencies: ["H2JSupport", "CBrotli"]),
 
         // Commands.
         .target(name: "H2JInspect",

@@ -189,3 +189,10 @@ int h2j_enter_sandbox(int layers, pid_t parent, unsigned long long max_file_byte
     }
     return entered;
 }
+
+void h2j_seccomp_version(unsigned *major, unsigned *minor, unsigned *micro) {
+    const struct scmp_version *version = seccomp_version();
+    *major = version->major;
+    *minor = version->minor;
+    *micro = version->micro;
+}

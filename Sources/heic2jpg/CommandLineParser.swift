@@ -15,7 +15,8 @@ package enum Command: Equatable, Sendable {
     case status(StatusRequest)
     /// `--help`, `-h`, `help [subcommand]` or `SUBCOMMAND --help`.
     case help(HelpTopic)
-    case version
+    /// `--version` or `version`, with `--verbose` and `--json`.
+    case version(VersionRequest)
 }
 
 /// Which command's help to print.
@@ -58,8 +59,12 @@ package enum CommandLineParser {
         case "compare": return try SubcommandParser.compare(Array(rest.dropFirst()))
         case "status": return try SubcommandParser.status(Array(rest.dropFirst()))
         case "help": return try SubcommandParser.help(Array(rest.dropFirst()))
+        case "version": return try SubcommandParser.version(Array(rest.dropFirst()))
         default: break
         }
+        // `--version` wins over convert's arguments, as `--help` does; only the
+        // version's own options may go with it.
+        if rest.prefix(while: { $0 != "--" }).contains("--version") { return try SubcommandParser.version(Array(rest)) }
         var scanner = ArgumentScanner(rest, options: options)
         var sawVerbose = false, sawQuiet = false, sawBase = false
         while let token = try scanner.next() {
@@ -76,7 +81,6 @@ package enum CommandLineParser {
             }
             switch option.long {
             case "--help": return .help(.convert)
-            case "--version": return .version
             case "--output": request.output = try endpoint()
             case "--quality":
                 guard let quality = Int(text), (1...100).contains(quality) else { throw .invalidValue(text, for: label, "expected a whole number from 1 to 100") }

@@ -34,8 +34,8 @@ package enum CommandLineTool {
         case .help(let topic):
             POSIX.write(HelpText.help(topic), to: STDOUT_FILENO)
             return exitSuccess
-        case .version:
-            POSIX.writeLine(Version.current, to: STDOUT_FILENO)
+        case .version(let request):
+            POSIX.write(VersionCommand.text(request, libraries: request.listsLibraries ? LoadedLibraries.all : []), to: STDOUT_FILENO)
             return exitSuccess
         case .inspect(let request):
             return exitCode(InspectCommand.run(request))

@@ -1,7 +1,5 @@
-/// The help, usage and version texts, laid out like swift-argument-parser's.
+/// The help and usage texts, laid out like swift-argument-parser's.
 package enum HelpText {
-    package static let version = "0.1.0"
-
     package static let usage = "heic2jpg [convert] [<options>] <input> ..."
 
     /// The help of `topic`: `heic2jpg --help` (or `help`) is the program's overview.
@@ -104,7 +102,7 @@ package enum HelpText {
                               every warning (normally one line per kind).
       --quiet                 Print errors only, then the summary line if the run
                               failed; a clean run prints nothing.
-      --version               Show the version.
+      --version               Show the version; -v or --json adds the C libraries.
       -h, --help              Show help information.
 
     SUBCOMMANDS (heic2jpg help <subcommand> for each one's help):

@@ -15,6 +15,33 @@ enum SubcommandParser {
         return .help(topic)
     }
 
+    /// `heic2jpg version [--verbose] [--json]`, and `heic2jpg --version …`, whose
+    /// arguments come here whole (so `--version` may appear among them). Anything else
+    /// is a usage error, since it would do nothing. (A file named `version` is converted
+    /// as `./version` or after `--`.)
+    static func version(_ arguments: [String]) throws(UsageError) -> Command {
+        if wantsHelp(arguments) { return .help(.convert) }
+        var request = VersionRequest()
+        let options = [OptionSpec("--version"), OptionSpec("--verbose", "v"), OptionSpec("--json")]
+        var scanner = ArgumentScanner(arguments[...], options: options)
+        while let token = try scanner.next() {
+            switch token {
+            case .input(let input):
+                throw UsageError(message: "The version takes no '<input>', not '\(input)' (usage: heic2jpg \(versionUsage))")
+            case .option(let option, _, _):
+                switch option.long {
+                case "--verbose": request.verbose = true
+                case "--json": request.json = true
+                default: break // "--version"
+                }
+            }
+        }
+        return .version(request)
+    }
+
+    /// The version's synopsis, for its usage errors.
+    static let versionUsage = "--version [--verbose] [--json]"
+
     static func inspect(_ arguments: [String]) throws(UsageError) -> Command {
         if wantsHelp(arguments) { return .help(.inspect) }
         var request = InspectRequest()

@@ -37,13 +37,6 @@ struct CommandLineEndToEndTests {
         #expect((try FileManager.default.contentsOfDirectory(atPath: scratch.path)).isEmpty)
     }
 
-    @Test("--version goes to stdout and exits 0")
-    func version() throws {
-        let outcome = try Tool.run(["--version"])
-        #expect(outcome.status == 0)
-        #expect(outcome.stdoutText == HelpText.version + "\n")
-    }
-
     @Test("A usage error prints the three-line block and exits 64")
     func usageError() throws {
         let outcome = try Tool.run(["--qualty", "80", "x.heic"])

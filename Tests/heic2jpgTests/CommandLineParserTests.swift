@@ -121,7 +121,7 @@ struct CommandLineParserTests {
     func helpAndVersion() throws {
         #expect(try CommandLineParser.parse(["x", "--help"]) == .help(.convert))
         #expect(try CommandLineParser.parse(["-h"]) == .help(.convert))
-        #expect(try CommandLineParser.parse(["--version"]) == .version)
+        #expect(try CommandLineParser.parse(["--version"]) == .version(VersionRequest()))
     }
 
     @Test("stdin and stdout rules")

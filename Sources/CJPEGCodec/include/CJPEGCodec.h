@@ -124,6 +124,13 @@ int cjpegcodec_decode(const uint8_t *data, size_t length, uint8_t **pixels,
 /// Frees a buffer returned by `cjpegcodec_decode`.
 void cjpegcodec_free(void *buffer);
 
+/// The version of the libjpeg-turbo actually loaded ("2.1.5"), which libjpeg-turbo 2.1
+/// offers no call for: read from the "libjpeg-turbo version X.Y.Z" string the library
+/// carries, in the mapped segments of the object that holds libjpeg's message table.
+/// Writes at most `capacity` bytes, NUL included; returns 0, or -1 when no such string
+/// is found (another libjpeg) and `version` is then empty.
+int cjpegcodec_library_version(char *version, size_t capacity);
+
 #ifdef __cplusplus
 }
 #endif
