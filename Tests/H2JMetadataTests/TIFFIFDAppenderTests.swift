@@ -193,6 +193,7 @@ struct TIFFIFDAppenderTests {
         let newTags = new.filter { tag in tag.key != "ExifIFD:ImageUniqueID" && !ignored.contains { tag.key.hasPrefix($0) } }
         let oldTags = old.filter { tag in !ignored.contains { tag.key.hasPrefix($0) } }
         #expect(newTags == oldTags, "\(newTags.filter { oldTags[$0.key] != $0.value }) vs \(oldTags.filter { newTags[$0.key] != $0.value })")
-        #expect(try ExifTool.validationWarnings(of: edited) == ExifTool.validationWarnings(of: original))
+        let warnings = (edited: try ExifTool.validationWarnings(of: edited), original: try ExifTool.validationWarnings(of: original))
+        #expect(warnings.edited == warnings.original, "edited: \(warnings.edited); original: \(warnings.original)")
     }
 }
