@@ -68,7 +68,7 @@ let package = Package(
                 dependencies: ["H2JSupport", "H2JContainer", "H2JJPEG", "H2JMetadata", "H2JOutputPlan", "H2JTiles", "H2JColour",
                                "H2JJPEGCodec", "H2JDe265", "H2JLibheif", "H2JState", "H2JDigest", "H2JUncompressed",
                                "H2JZlib", "H2JBrotli", "CWorkerIPC"]),
-        .executableTarget(name: "heic2jpg", dependencies: ["H2JSupport", "H2JOutputPlan", "H2JPipeline", "H2JInspect"]),
+        .executableTarget(name: "heic2jpg", dependencies: ["H2JSupport", "H2JMetadata", "H2JOutputPlan", "H2JPipeline", "H2JInspect"]),
 
         // libFuzzer target over the parsers of file bytes (Scripts/fuzz builds it with
         // -sanitize=fuzzer -D FUZZING); a normal build replays the files it is given.
@@ -91,7 +91,7 @@ let package = Package(
             dependencies: ["H2JSupport", "H2JContainer", "H2JJPEG", "H2JMetadata", "H2JTiles", "H2JJPEGCodec"],
             path: "Tests/H2JTestSupport"
         ),
-        .testTarget(name: "H2JSupportTests", dependencies: ["H2JSupport", "H2JMetadata", "H2JTestSupport"]),
+        .testTarget(name: "H2JSupportTests", dependencies: ["H2JSupport", "H2JTestSupport"]),
         .testTarget(name: "H2JDigestTests", dependencies: ["H2JSupport", "H2JDigest", "H2JTestSupport"]),
         .testTarget(name: "H2JContainerTests", dependencies: ["H2JSupport", "H2JContainer", "H2JTestSupport"]),
         .testTarget(name: "H2JJPEGTests", dependencies: ["H2JSupport", "H2JJPEG", "H2JInspect", "H2JTestSupport"]),
@@ -102,7 +102,7 @@ let package = Package(
                     dependencies: ["H2JSupport", "H2JContainer", "H2JUncompressed", "H2JZlib", "H2JBrotli", "H2JTestSupport"]),
         .testTarget(name: "H2JStateTests", dependencies: ["H2JSupport", "H2JState", "H2JTestSupport", "CSQLite"]),
         .testTarget(name: "H2JOutputPlanTests",
-                    dependencies: ["H2JSupport", "H2JContainer", "H2JOutputPlan", "H2JTestSupport"]),
+                    dependencies: ["H2JSupport", "H2JContainer", "H2JMetadata", "H2JOutputPlan", "H2JTestSupport"]),
         .testTarget(name: "H2JColourTests", dependencies: ["H2JSupport", "H2JContainer", "H2JColour", "H2JTestSupport"]),
         // Test-only C: a raw-plane JPEG decoder, so tests compare the samples the raw
         // encoder was given with what comes back; the shipped codec never needs it.
@@ -117,8 +117,8 @@ let package = Package(
         .target(name: "CSandboxProbe", dependencies: ["CWorkerIPC"], path: "Tests/CSandboxProbe"),
         .testTarget(name: "H2JPipelineTests",
                     dependencies: ["H2JSupport", "H2JContainer", "H2JJPEG", "H2JMetadata", "H2JJPEGCodec", "H2JOutputPlan", "H2JPipeline", "H2JDigest",
-                                   "H2JTiles", "H2JDe265", "H2JTestSupport", "CSandboxProbe"]),
-        .testTarget(name: "heic2jpgTests", dependencies: ["H2JSupport", "H2JOutputPlan", "H2JPipeline", "heic2jpg"]),
+                                   "H2JTiles", "H2JDe265", "H2JTestSupport", "CSandboxProbe", "CWorkerIPC"]),
+        .testTarget(name: "heic2jpgTests", dependencies: ["H2JSupport", "H2JOutputPlan", "H2JPipeline", "H2JInspect", "heic2jpg"]),
         // The end-to-end tests' independent decoders and pixel comparisons: libheif through
         // its C API, libjpeg through the codec shim, ffmpeg for tiles. Optimised even in
         // debug builds, since they loop over every sample of 12 MP pictures, which -Onone
@@ -126,7 +126,7 @@ let package = Package(
         // the tests themselves still build quickly at -Onone.
         .target(
             name: "H2JReferenceDecoders",
-            dependencies: ["H2JSupport", "H2JContainer", "H2JTiles", "H2JDe265", "CHeif", "CJPEGCodec"],
+            dependencies: ["H2JSupport", "H2JContainer", "H2JJPEG", "H2JTiles", "H2JDe265", "CHeif", "CJPEGCodec"],
             path: "Tests/H2JReferenceDecoders",
             swiftSettings: [.unsafeFlags(["-O"])]
         ),

@@ -1,4 +1,5 @@
 import CBrotli
+import H2JSupport
 
 /// libbrotli's decoder (RFC 7932), in memory, with a cap on the output.
 package enum BrotliDecoding {
@@ -41,4 +42,8 @@ package enum BrotliDecoding {
 package struct BrotliError: Error, CustomStringConvertible {
     let message: String
     package var description: String { "cannot decompress Brotli: \(message)" }
+}
+
+extension BrotliError: CodedError {
+    package var code: ErrorCode { .decodeFailed }
 }

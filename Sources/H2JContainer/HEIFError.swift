@@ -83,3 +83,15 @@ extension HEIFError {
         }
     }
 }
+
+extension HEIFError: CodedError {
+    package var code: ErrorCode {
+        switch self {
+        case .truncatedBox, .corruptStructure, .itemDataOutOfRange: .truncated
+        case .missingBox, .malformedBox, .missingItem, .unusableImage, .missingLocation: .corruptContainer
+        case .limitExceeded: .limitExceeded
+        case .unsupportedItemData, .unsupportedCodec, .imageSequenceOnly, .unsupportedDerivedInput: .unsupported
+        case .unreadable(let error): ErrorCode(errno: error.errno, otherwise: .sourceUnreadable)
+        }
+    }
+}

@@ -1,3 +1,5 @@
+import H2JSupport
+
 /// Where an output's header segments go: libjpeg's encoder (`JPEGWriter`, which writes
 /// them after its frame header) or `JPEGSegmentBytes`, for a JPEG heic2jpg writes
 /// without encoding (a HEIF `jpeg` item's own codestream, `JPEGMarkerFilter.grafting`).
@@ -45,4 +47,8 @@ package struct JPEGSegmentError: Error, CustomStringConvertible {
     package var description: String {
         "a JPEG segment (marker 0x\(String(marker, radix: 16, uppercase: true))) cannot hold \(bytes) bytes"
     }
+}
+
+extension JPEGSegmentError: CodedError {
+    package var code: ErrorCode { .encodeFailed }
 }

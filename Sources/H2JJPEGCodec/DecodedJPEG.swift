@@ -1,4 +1,5 @@
 import CJPEGCodec
+import H2JSupport
 
 /// A whole JPEG decoded by `cjpegcodec_decode` to interleaved RGB (or gray), for
 /// comparing pixels (`compare`'s Y-PSNR). Holds width × height × components bytes.
@@ -40,4 +41,8 @@ package final class DecodedJPEG {
 package struct JPEGDecodeError: Error, CustomStringConvertible {
     let message: String
     package var description: String { "JPEG does not decode: \(message)" }
+}
+
+extension JPEGDecodeError: CodedError {
+    package var code: ErrorCode { .corruptJPEG }
 }

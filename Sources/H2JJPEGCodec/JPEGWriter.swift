@@ -1,4 +1,5 @@
 import CJPEGCodec
+import H2JSupport
 
 /// Why libjpeg could not write a JPEG.
 package struct JPEGError: Error, Equatable, Sendable, CustomStringConvertible {
@@ -118,4 +119,9 @@ package final class JPEGWriter {
     package func finish() throws(JPEGError) {
         try check(cjpegcodec_encoder_finish(encoder), "finish")
     }
+}
+
+extension JPEGError: CodedError {
+    /// A failed write keeps its errno (a full disk); anything else is the encoder's.
+    package var code: ErrorCode { errno.map { ErrorCode(errno: $0, otherwise: .writeFailed) } ?? .encodeFailed }
 }

@@ -63,3 +63,7 @@ package final class LibheifContext {
 extension LibheifError {
     package init(message: String) { self.message = message }
 }
+
+extension LibheifError: CodedError {
+    package var code: ErrorCode { .decodeFailed }
+}

@@ -9,14 +9,14 @@ import H2JSupport
 package struct StateError: Error, Equatable, CustomStringConvertible {
     package let path: String
     /// SQLite's (extended) result code; 0 for our own checks.
-    package let code: Int32
+    package let resultCode: Int32
     package let message: String
     /// `sqlite3_system_errno` after the failure; 0 when no system call failed.
     package var systemErrno: Int32 = 0
 
     package init(path: String, code: Int32, message: String, systemErrno: Int32 = 0) {
         self.path = path
-        self.code = code
+        self.resultCode = code
         self.message = message
         self.systemErrno = systemErrno
     }
@@ -28,8 +28,8 @@ package struct StateError: Error, Equatable, CustomStringConvertible {
     /// opens such a file read-only and reports its first write that way); otherwise the
     /// failed call's own errno. The run stops on these (exit 75), as for an output disk.
     package var resourceErrno: Int32? {
-        if code & 0xFF == SQLITE_FULL { return ENOSPC }
-        if [SQLITE_READONLY, SQLITE_CANTOPEN, SQLITE_IOERR].contains(code & 0xFF), POSIX.isOnReadOnlyFileSystem(path) { return EROFS }
+        if resultCode & 0xFF == SQLITE_FULL { return ENOSPC }
+        if [SQLITE_READONLY, SQLITE_CANTOPEN, SQLITE_IOERR].contains(resultCode & 0xFF), POSIX.isOnReadOnlyFileSystem(path) { return EROFS }
         return systemErrno != 0 ? systemErrno : nil
     }
 }
@@ -198,4 +198,8 @@ extension SQLValue {
     var integer: Int? { if case .integer(let value) = self { value } else { nil } }
     var text: String? { if case .text(let value) = self { value } else { nil } }
     var blob: [UInt8]? { if case .blob(let value) = self { value } else { nil } }
+}
+
+extension StateError: CodedError {
+    package var code: ErrorCode { ErrorCode(errno: resourceErrno, otherwise: .stateUnusable) }
 }

@@ -33,7 +33,7 @@ package final class StateDatabase: @unchecked Sendable {
         do throws(StateError) {
             if let unusable = Self.unusableFile(path) { throw StateError(path: path, code: 0, message: unusable) }
             opened = try Self.openChecked(path)
-        } catch where error.code == 0 || [SQLITE_CORRUPT, SQLITE_NOTADB].contains(error.code & 0xFF) {
+        } catch where error.resultCode == 0 || [SQLITE_CORRUPT, SQLITE_NOTADB].contains(error.resultCode & 0xFF) {
             let aside = path + ".damaged-\(POSIX.utcTime(compact: true))"
             for suffix in ["", "-wal", "-shm"] where POSIX.fileInfo(path + suffix) != nil {
                 guard POSIX.renameNoReplace(path + suffix, aside + suffix) == 0 else {

@@ -128,3 +128,7 @@ extension POSIX {
         return entries
     }
 }
+
+extension WriteError: CodedError {
+    package var code: ErrorCode { ErrorCode(errno: errno, otherwise: .writeFailed) }
+}

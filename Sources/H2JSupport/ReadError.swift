@@ -28,3 +28,7 @@ package enum ReadError: Error, Equatable, Sendable, CustomStringConvertible {
         if case .system(let error) = self { error.errno } else { nil }
     }
 }
+
+extension ReadError: CodedError {
+    package var code: ErrorCode { ErrorCode(errno: errno, otherwise: .sourceUnreadable) }
+}

@@ -117,3 +117,7 @@ package struct SourceError: Error, CustomStringConvertible {
 
     package var description: String { reason }
 }
+
+extension SourceError: CodedError {
+    package var code: ErrorCode { fileType != nil ? .notARegularFile : ErrorCode(errno: errno, otherwise: .sourceUnreadable) }
+}

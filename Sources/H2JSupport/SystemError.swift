@@ -19,3 +19,7 @@ package struct SystemError: Error, Equatable, Sendable, CustomStringConvertible 
     /// `strerror(errno)`, the text every file-system message ends with.
     package var description: String { POSIX.describe(errno) }
 }
+
+extension SystemError: CodedError {
+    package var code: ErrorCode { ErrorCode(errno: errno, otherwise: .sourceUnreadable) }
+}

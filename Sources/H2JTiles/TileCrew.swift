@@ -114,3 +114,7 @@ package struct TileCrewError: Error, Equatable, CustomStringConvertible {
     let cause: SystemError
     package var description: String { "cannot start a tile-decoding thread: \(cause)" }
 }
+
+extension TileCrewError: CodedError {
+    package var code: ErrorCode { .decodeFailed }
+}

@@ -1,3 +1,5 @@
+import H2JSupport
+
 /// Why one HEVC tile could not be decoded. `message` says what failed, with
 /// the decoder's own text where it reported one, e.g.
 /// "HEVC decoding failed: slice header invalid" or "the tile produced no picture".
@@ -6,4 +8,8 @@ package struct TileDecodingError: Error, Equatable, Sendable, CustomStringConver
     package var description: String { message }
 
     package init(_ message: String) { self.message = message }
+}
+
+extension TileDecodingError: CodedError {
+    package var code: ErrorCode { .decodeFailed }
 }

@@ -1,3 +1,5 @@
+import H2JSupport
+
 /// Why an uncompressed (`unci`, ISO/IEC 23001-17) image cannot be decoded. Each names the
 /// box or the data at fault; `unsupported` ones are valid files of a kind heic2jpg does
 /// not decode (floating-point samples, a palette, a Bayer pattern).
@@ -10,4 +12,8 @@ package struct UncompressedError: Error, Equatable, Sendable, CustomStringConver
     package static func unsupported(_ reason: String) -> Self { Self(reason: reason, unsupported: true) }
 
     package var description: String { "uncompressed image: \(reason)" }
+}
+
+extension UncompressedError: CodedError {
+    package var code: ErrorCode { unsupported ? .unsupported : .decodeFailed }
 }

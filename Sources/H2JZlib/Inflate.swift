@@ -1,4 +1,5 @@
 import CZlib
+import H2JSupport
 
 /// zlib's inflate: a raw deflate stream (RFC 1951) or a zlib stream (RFC 1950), in
 /// memory, with a cap on the output.
@@ -48,4 +49,8 @@ package enum Inflate {
 package struct InflateError: Error, CustomStringConvertible {
     let message: String
     package var description: String { "cannot inflate: \(message)" }
+}
+
+extension InflateError: CodedError {
+    package var code: ErrorCode { .decodeFailed }
 }

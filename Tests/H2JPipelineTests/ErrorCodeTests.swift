@@ -5,7 +5,7 @@ import H2JJPEGCodec
 @testable import H2JPipeline
 @testable import H2JSupport
 
-@Suite("Error codes: one classification of leaf errors")
+@Suite("Error codes: carried by each error, one errno table")
 struct ErrorCodeTests {
     @Test("Container errors: cut short, corrupt, unsupported, over a limit, unreadable")
     func containerErrors() {
@@ -23,12 +23,15 @@ struct ErrorCodeTests {
         #expect(ErrorCode(classifying: WriteError(path: "a", reason: "No space left on device", errno: ENOSPC)) == .diskFull)
         #expect(ErrorCode(classifying: WriteError(path: "a", reason: "Disk quota exceeded", errno: EDQUOT)) == .diskFull)
         #expect(ErrorCode(classifying: WriteError(path: "a", reason: "Permission denied", errno: EACCES)) == .writeFailed)
-        for code in [EFBIG, EROFS, EMFILE, ENFILE] {
+        for code in [EFBIG, EROFS, EMFILE, ENFILE, EAGAIN, ENOMEM] {
             #expect(ErrorCode(classifying: WriteError(path: "a", reason: "", errno: code)) == .outOfResources)
             #expect(ErrorCode(classifying: SourceError(reason: "", errno: code)) == .outOfResources)
         }
         #expect(ErrorCode(classifying: SourceError(reason: "", errno: EACCES)) == .sourceUnreadable)
         #expect(ErrorCode(classifying: SystemError(errno: EMFILE)) == .outOfResources)
+        // The worker supervisor's "no process for a decoder" goes through the same table.
+        #expect(ErrorCode(errno: EAGAIN, otherwise: .decoderCrashed) == .outOfResources)
+        #expect(ErrorCode(errno: EPERM, otherwise: .decoderCrashed) == .decoderCrashed)
         #expect(ErrorCode(classifying: HEIFError(.system(SystemError(errno: ENFILE)))) == .outOfResources)
         // libjpeg's destination keeps the errno of the write that failed.
         #expect(ErrorCode(classifying: JPEGError(stage: "rows", message: "cannot write output", errno: ENOSPC)) == .diskFull)
@@ -45,6 +48,7 @@ struct ErrorCodeTests {
         #expect(ErrorCode(classifying: SourceError.notRegular(S_IFIFO)) == .notARegularFile)
         #expect(ErrorCode(classifying: SourceError.notRegular(S_IFDIR, throughLink: true)) == .notARegularFile)
         #expect(ErrorCode(classifying: CorruptJPEGError(reason: "x")) == .corruptJPEG)
+        #expect(ErrorCode(classifying: OtherImageError(item: 2, output: "a-2.jpg", underlying: HEIFError.missingBox("ipma"))) == .corruptContainer)
         let wrapped = PipelineError(.parse, HEIFError.truncatedBox("file"))
         #expect(wrapped.code == .truncated && wrapped.stage == .parse)
         #expect(wrapped.description == "'file' box is truncated")

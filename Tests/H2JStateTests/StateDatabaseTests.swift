@@ -113,6 +113,9 @@ struct StateDatabaseTests {
         #expect(StateError(path: "/s.db", code: SQLITE_IOERR | (3 << 8), message: "disk I/O error", systemErrno: EDQUOT).resourceErrno == EDQUOT)
         #expect(StateError(path: "/s.db", code: SQLITE_CORRUPT, message: "malformed").resourceErrno == nil)
         #expect(StateError(path: "/s.db", code: 0, message: "integrity check: bad").resourceErrno == nil)
+        // The code each carries: a resource that ran out stops the run; the rest is the state's.
+        #expect(StateError(path: "/s.db", code: SQLITE_FULL, message: "database or disk is full").code == .diskFull)
+        #expect(StateError(path: "/s.db", code: SQLITE_CORRUPT, message: "malformed").code == .stateUnusable)
     }
 
     @Test("A handed-off source is recorded as such and no longer counted or looked for; a kept one keeps its reason, and a changed one becomes source-changed; a new record clears both")

@@ -41,3 +41,19 @@ extension Warning.Code {
     /// An image other than the primary could not be converted; the message says why.
     static let imageNotConverted = Warning.Code("image-not-converted")
 }
+
+extension LimitError: CodedError {
+    var code: ErrorCode { .limitExceeded }
+}
+
+extension OutputSizeError: CodedError {
+    var code: ErrorCode { .limitExceeded }
+}
+
+extension CorruptJPEGError: CodedError {
+    var code: ErrorCode { .corruptJPEG }
+}
+
+extension OtherImageError: CodedError {
+    var code: ErrorCode { ErrorCode(classifying: underlying) }
+}

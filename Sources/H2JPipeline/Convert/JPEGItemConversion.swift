@@ -164,3 +164,7 @@ extension Warning.Code {
     /// A JPEG item's alpha plane was not applied to its pixels.
     static let alphaNotApplied = Warning.Code("alpha-not-applied")
 }
+
+extension JPEGItemError: CodedError {
+    var code: ErrorCode { .corruptJPEG }
+}

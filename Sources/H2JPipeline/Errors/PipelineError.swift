@@ -1,6 +1,8 @@
+import H2JSupport
+
 /// A failure of one input: the stable code, the stage it happened in, and the leaf
 /// error, whose text is the reason the user reads (the reporter prefixes the path).
-package struct PipelineError: Error, CustomStringConvertible {
+package struct PipelineError: CodedError, CustomStringConvertible {
     /// Where in the pipeline the input failed.
     package enum Stage: String, Sendable {
         /// Walking the inputs and planning (sniffing, naming, the never-overwrite rules).

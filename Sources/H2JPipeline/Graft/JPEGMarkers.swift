@@ -1,7 +1,6 @@
 import H2JSupport
 import H2JContainer
 import H2JJPEG
-import H2JJPEGCodec
 import H2JMetadata
 
 /// The metadata segments one output JPEG gets, decided once per file from the source's

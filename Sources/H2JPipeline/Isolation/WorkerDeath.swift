@@ -5,7 +5,7 @@ import H2JSupport
 
 /// Why a worker stopped in the middle of a file, in the words the file's failure gives:
 /// "decoder crashed: SIGABRT in libheif, decoding; it last said: …".
-struct WorkerDeath {
+struct WorkerDeath: CodedError {
     enum Cause {
         /// The worker died (a signal, or an exit) on its own.
         case died(WorkerExit)

@@ -81,9 +81,8 @@ package final class WorkerSupervisor: @unchecked Sendable {
             worker = try checkOut()
         } catch {
             // No process or memory for it is a resource that ran out: the run stops.
-            let exhausted: Set<Int32> = [EAGAIN, ENOMEM, EMFILE, ENFILE]
             return (.failed(source: job.source.display, output: job.output.display,
-                            exhausted.contains(error.errno) ? .outOfResources : .decoderCrashed,
+                            ErrorCode(errno: error.errno, otherwise: .decoderCrashed),
                             "cannot start a decoder process: \(error)"), nil)
         }
         worker.stderr.reset()

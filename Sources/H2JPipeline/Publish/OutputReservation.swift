@@ -93,3 +93,15 @@ package struct ForeignOutputError: Error, Equatable, CustomStringConvertible {
         return "\(output) \(whose); it is left alone\(advice)"
     }
 }
+
+extension CollisionError: CodedError {
+    package var code: ErrorCode { .outputCollision }
+}
+
+extension ForeignOutputError: CodedError {
+    package var code: ErrorCode { .outputNotOurs }
+}
+
+extension PublishInterrupted: CodedError {
+    package var code: ErrorCode { .interrupted }
+}

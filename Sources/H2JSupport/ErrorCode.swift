@@ -1,16 +1,6 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import H2JBrotli
-import H2JContainer
-import H2JJPEG
-import H2JJPEGCodec
-import H2JLibheif
-import H2JState
-import H2JSupport
-import H2JTiles
-import H2JUncompressed
-import H2JZlib
 
 /// Why an input failed, as a stable token for machines: the report's `errorCode` and,
 /// later, the state database. The `reason` beside it is for people and may be reworded;
@@ -72,33 +62,12 @@ package enum ErrorCode: String, Sendable, CaseIterable {
     /// The `--state` database could not be opened (or is from a newer heic2jpg). A full
     /// or read-only disk under it is `disk-full` or `out-of-resources` instead.
     case stateUnusable = "state-unusable"
-    /// An error this table does not classify: a gap in the table, to be reported as a bug.
+    /// An error that carries no code (not a `CodedError`): a gap, to be reported as a bug.
     case unclassified
 
-    /// The code for an error a stage threw: the one place leaf errors are classified.
+    /// The code an error carries (`CodedError`); `unclassified` for one that carries none.
     package init(classifying error: any Error) {
-        switch error {
-        case let error as PipelineError: self = error.code
-        case let error as OtherImageError: self = Self(classifying: error.underlying)
-        case let error as SourceError:
-            self = error.fileType != nil ? .notARegularFile : Self(errno: error.errno, otherwise: .sourceUnreadable)
-        case let error as ReadError: self = Self(errno: error.errno, otherwise: .sourceUnreadable)
-        case let error as SystemError: self = Self(errno: error.errno, otherwise: .sourceUnreadable)
-        case let error as HEIFError: self = Self(error)
-        case is LimitError, is OutputSizeError: self = .limitExceeded
-        case is LibheifError, is TileEngineError, is TileDecodingError, is TileCrewError: self = .decodeFailed
-        case is CorruptJPEGError, is JPEGItemError, is JPEGDecodeError: self = .corruptJPEG
-        case is JPEGSegmentError: self = .encodeFailed
-        case let error as UncompressedError: self = error.unsupported ? .unsupported : .decodeFailed
-        case is InflateError, is BrotliError: self = .decodeFailed
-        case let error as JPEGError: self = error.errno.map { Self(errno: $0, otherwise: .writeFailed) } ?? .encodeFailed
-        case is CollisionError: self = .outputCollision
-        case is ForeignOutputError: self = .outputNotOurs
-        case is PublishInterrupted: self = .interrupted
-        case let error as WriteError: self = Self(errno: error.errno, otherwise: .writeFailed)
-        case let error as StateError: self = Self(errno: error.resourceErrno, otherwise: .stateUnusable)
-        default: self = .unclassified
-        }
+        self = (error as? any CodedError)?.code ?? .unclassified
     }
 
     /// Whether the run must stop starting files (and exit 75): a resource ran out.
@@ -106,25 +75,17 @@ package enum ErrorCode: String, Sendable, CaseIterable {
 
     /// Errnos that mean the disk is full.
     static let diskFullErrnos: Set<Int32> = [ENOSPC, EDQUOT]
-    /// Errnos that mean another resource ran out.
-    static let exhaustionErrnos: Set<Int32> = [EFBIG, EROFS, EMFILE, ENFILE]
+    /// Errnos that mean another resource ran out: the file size limit, a read-only file
+    /// system, descriptors, processes or memory.
+    static let exhaustionErrnos: Set<Int32> = [EFBIG, EROFS, EMFILE, ENFILE, EAGAIN, ENOMEM]
 
-    /// The code for a failed call's `errno`: a resource that ran out, or `otherwise`.
+    /// The code for a failed call's `errno`: a resource that ran out, or `otherwise`. The
+    /// one errno table: every error that carries an errno is classified through it.
     package init(errno: Int32?, otherwise: ErrorCode) {
         switch errno {
         case let code? where Self.diskFullErrnos.contains(code): self = .diskFull
         case let code? where Self.exhaustionErrnos.contains(code): self = .outOfResources
         default: self = otherwise
-        }
-    }
-
-    private init(_ error: HEIFError) {
-        switch error {
-        case .truncatedBox, .corruptStructure, .itemDataOutOfRange: self = .truncated
-        case .missingBox, .malformedBox, .missingItem, .unusableImage, .missingLocation: self = .corruptContainer
-        case .limitExceeded: self = .limitExceeded
-        case .unsupportedItemData, .unsupportedCodec, .imageSequenceOnly, .unsupportedDerivedInput: self = .unsupported
-        case .unreadable(let error): self = Self(errno: error.errno, otherwise: .sourceUnreadable)
         }
     }
 }
