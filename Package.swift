@@ -64,11 +64,19 @@ let package = Package(
         .target(name: "H2JInspect",
                 dependencies: ["H2JSupport", "H2JContainer", "H2JJPEG", "H2JMetadata", "H2JOutputPlan", "H2JColour", "H2JDigest",
                                "H2JUncompressed"]),
-        .target(name: "H2JPipeline",
+        // One image's conversion: source → derive → pixels → encode (and the graft),
+        // written once for every image a source gives; it knows nothing of batches.
+        .target(name: "H2JConvert",
                 dependencies: ["H2JSupport", "H2JContainer", "H2JJPEG", "H2JMetadata", "H2JOutputPlan", "H2JTiles", "H2JColour",
-                               "H2JJPEGCodec", "H2JDe265", "H2JLibheif", "H2JState", "H2JDigest", "H2JUncompressed",
+                               "H2JJPEGCodec", "H2JLibheif", "H2JDigest", "H2JUncompressed",
                                "H2JZlib", "H2JBrotli", "CWorkerIPC"]),
-        .executableTarget(name: "heic2jpg", dependencies: ["H2JSupport", "H2JMetadata", "H2JOutputPlan", "H2JPipeline", "H2JInspect"]),
+        // Batch work over many sources: walk, plan, pool, isolation, publish, state, report,
+        // and the `compare` and `status` commands; it runs H2JConvert in worker processes.
+        .target(name: "H2JBatch",
+                dependencies: ["H2JSupport", "H2JContainer", "H2JJPEG", "H2JMetadata", "H2JOutputPlan", "H2JConvert", "H2JTiles",
+                               "H2JJPEGCodec", "H2JDe265", "H2JLibheif", "H2JState", "H2JDigest", "H2JColour",
+                               "H2JZlib", "H2JBrotli", "CWorkerIPC"]),
+        .executableTarget(name: "heic2jpg", dependencies: ["H2JSupport", "H2JMetadata", "H2JOutputPlan", "H2JConvert", "H2JBatch", "H2JInspect"]),
 
         // libFuzzer target over the parsers of file bytes (Scripts/fuzz builds it with
         // -sanitize=fuzzer -D FUZZING); a normal build replays the files it is given.
@@ -96,7 +104,7 @@ let package = Package(
         .testTarget(name: "H2JContainerTests", dependencies: ["H2JSupport", "H2JContainer", "H2JTestSupport"]),
         .testTarget(name: "H2JJPEGTests", dependencies: ["H2JSupport", "H2JJPEG", "H2JInspect", "H2JTestSupport"]),
         .testTarget(name: "H2JMetadataTests",
-                    dependencies: ["H2JSupport", "H2JContainer", "H2JJPEG", "H2JMetadata", "H2JPipeline", "H2JTestSupport"]),
+                    dependencies: ["H2JSupport", "H2JContainer", "H2JJPEG", "H2JMetadata", "H2JConvert", "H2JTestSupport"]),
         .testTarget(name: "H2JTilesTests", dependencies: ["H2JContainer", "H2JTiles", "H2JTestSupport"]),
         .testTarget(name: "H2JUncompressedTests",
                     dependencies: ["H2JSupport", "H2JContainer", "H2JUncompressed", "H2JZlib", "H2JBrotli", "H2JTestSupport"]),
@@ -115,10 +123,13 @@ let package = Package(
         // Test-only C: forks a child into the worker's seccomp filter and reports what it
         // could still do (a forked child of a threaded process must stay in C).
         .target(name: "CSandboxProbe", dependencies: ["CWorkerIPC"], path: "Tests/CSandboxProbe"),
-        .testTarget(name: "H2JPipelineTests",
-                    dependencies: ["H2JSupport", "H2JContainer", "H2JJPEG", "H2JMetadata", "H2JJPEGCodec", "H2JOutputPlan", "H2JPipeline", "H2JDigest",
-                                   "H2JTiles", "H2JDe265", "H2JTestSupport", "CSandboxProbe", "CWorkerIPC"]),
-        .testTarget(name: "heic2jpgTests", dependencies: ["H2JSupport", "H2JOutputPlan", "H2JPipeline", "H2JInspect", "heic2jpg"]),
+        .testTarget(name: "H2JConvertTests",
+                    dependencies: ["H2JSupport", "H2JContainer", "H2JJPEGCodec", "H2JOutputPlan", "H2JConvert",
+                                   "H2JTiles", "H2JDe265", "H2JTestSupport"]),
+        .testTarget(name: "H2JBatchTests",
+                    dependencies: ["H2JSupport", "H2JContainer", "H2JJPEG", "H2JMetadata", "H2JOutputPlan", "H2JConvert",
+                                   "H2JBatch", "H2JDigest", "H2JTestSupport", "CSandboxProbe", "CWorkerIPC"]),
+        .testTarget(name: "heic2jpgTests", dependencies: ["H2JSupport", "H2JOutputPlan", "H2JConvert", "H2JBatch", "H2JInspect", "heic2jpg"]),
         // The end-to-end tests' independent decoders and pixel comparisons: libheif through
         // its C API, libjpeg through the codec shim, ffmpeg for tiles. Optimised even in
         // debug builds, since they loop over every sample of 12 MP pictures, which -Onone

@@ -1,7 +1,8 @@
 import H2JInspect
 import H2JMetadata
 import H2JOutputPlan
-import H2JPipeline
+import H2JBatch
+import H2JConvert
 import H2JSupport
 
 /// What the command line asks for.

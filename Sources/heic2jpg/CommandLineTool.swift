@@ -2,7 +2,8 @@
 import Glibc
 #endif
 import H2JInspect
-import H2JPipeline
+import H2JBatch
+import H2JConvert
 import H2JSupport
 
 /// The `heic2jpg` program: parse, run, and map the outcome to an exit code.

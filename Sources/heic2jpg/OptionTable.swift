@@ -1,6 +1,7 @@
 import H2JMetadata
 import H2JOutputPlan
-import H2JPipeline
+import H2JBatch
+import H2JConvert
 
 /// What an option's value may be: the help, the man page and the completion scripts all
 /// say it from here, and completions offer exactly these values or paths.

@@ -2,7 +2,8 @@
 import Glibc
 #endif
 import Dispatch
-import H2JPipeline
+import H2JBatch
+import H2JConvert
 import H2JSupport
 
 /// Every signal that ends a run by default (INT, TERM, HUP, PIPE, QUIT, USR1, USR2,

@@ -1,4 +1,5 @@
-import H2JPipeline
+import H2JBatch
+import H2JConvert
 import H2JSupport
 
 /// `heic2jpg --version` or `heic2jpg version`, and what it shows.

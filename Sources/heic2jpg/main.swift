@@ -2,7 +2,8 @@
 import Glibc
 #endif
 
-import H2JPipeline
+import H2JBatch
+import H2JConvert
 import H2JSupport
 
 // Before anything is opened (a worker's socket would otherwise take a closed stdout's

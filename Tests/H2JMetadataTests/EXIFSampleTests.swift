@@ -2,7 +2,7 @@ import Foundation
 import H2JTestSupport
 import Testing
 @testable import H2JContainer
-@testable import H2JPipeline
+@testable import H2JConvert
 @testable import H2JMetadata
 @testable import H2JSupport
 

@@ -4,7 +4,7 @@ import Testing
 @testable import H2JContainer
 @testable import H2JJPEG
 @testable import H2JMetadata
-@testable import H2JPipeline
+@testable import H2JConvert
 @testable import H2JSupport
 
 /// Real JPEG files written through `JPEGMarkers` and `JPEGWriter`, read back by exiftool.

@@ -5,7 +5,7 @@ import FoundationXML
 import H2JTestSupport
 import Testing
 @testable import H2JContainer
-@testable import H2JPipeline
+@testable import H2JConvert
 @testable import H2JJPEG
 @testable import H2JMetadata
 @testable import H2JSupport

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
-@testable import H2JPipeline
+@testable import H2JBatch
+@testable import H2JConvert
 @testable import H2JSupport
 @testable import heic2jpg
 

@@ -1,7 +1,8 @@
 import Testing
 @testable import H2JInspect
 import H2JOutputPlan
-@testable import H2JPipeline
+@testable import H2JBatch
+@testable import H2JConvert
 @testable import heic2jpg
 
 /// `inspect` and `compare` parse through the same `ArgumentScanner` as `convert`: the

@@ -1,5 +1,6 @@
 import Foundation
-import H2JPipeline
+import H2JBatch
+import H2JConvert
 import H2JSupport
 import Testing
 @testable import heic2jpg

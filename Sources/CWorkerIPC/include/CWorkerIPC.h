@@ -34,7 +34,7 @@ int h2j_fork_worker(int socket, int error_output);
 
 /// The uid and gid a worker started by root runs as: nobody and nogroup.
 #define H2J_WORKER_ID 65534
-/// The descriptor a worker finds its socket on (`WorkerProcess.socketDescriptor`).
+/// The descriptor a worker finds its socket on (`WorkerSocket.workerDescriptor`).
 #define H2J_WORKER_SOCKET 3
 
 /// The layers `h2j_enter_sandbox` put in place, one bit each.

@@ -1,0 +1,121 @@
+import H2JContainer
+import H2JConvert
+import H2JMetadata
+import H2JSupport
+
+/// One HEIF file converted in both modes, in memory, by the real `Converter` in a worker
+/// process (`WorkerSupervisor`, as `convert` runs it): what each output weighs, how long
+/// it took, what metadata it holds (read back from the JPEG by heic2jpg's own parsers),
+/// and how close its pixels are to the decoded source (Y-PSNR, measured in a worker too:
+/// `LumaMeasurement`). No decoder meets the file in this process, so a file that crashes
+/// or hangs one fails its own comparison, with the worker's reason.
+///
+/// Memory, in the worker: besides the two JPEGs, the source is decoded whole by libheif
+/// (3 bytes per pixel) and each output is decoded whole in turn (3 bytes per pixel):
+/// acceptable for a diagnostic, unlike the converter's bounded memory.
+struct FileComparison {
+    /// What the source holds.
+    struct Source {
+        /// File size.
+        let bytes: Int
+        /// The upright size, as libheif decodes it.
+        let width: Int
+        let height: Int
+        /// Its own metadata; `iccBytes` is its own profile, not one built from nclx.
+        let metadata: MetadataSummary
+        /// Colour given only as nclx: the outputs carry a profile built for it.
+        let nclxOnly: Bool
+    }
+
+    /// One mode's output.
+    struct Output {
+        let mode: MetadataMode
+        /// The converter's result: engine, ms, warnings.
+        let result: ConversionResult
+        let bytes: Int
+        let metadata: MetadataSummary
+        let exifTags: EXIFTagTally
+        /// +infinity when the luma is identical to the source's.
+        let yPSNR: Double
+    }
+
+    /// The modes in column order: lossless-metadata, then lossy.
+    static let modes: [MetadataMode] = [.keep, .strip]
+
+    let path: String
+    let source: Source
+    /// One per entry of `modes`, in that order.
+    let outputs: [Output]
+
+    /// Converts `path` in each mode with `options` (whose `metadata` is overridden) in
+    /// `workers`, whose `-o -` outputs land in `output`, then measures. Throws the first
+    /// failure, naming the mode or step.
+    ///
+    /// `warmUp`: convert once more first and discard it, so that the one-time costs of a
+    /// worker's first conversion (decoder contexts, lazy binding, the file's pages) are
+    /// not charged to the first mode (a 512×384 sample measured 52 ms in the first mode
+    /// and 17 ms in the second without it); its failure is the file's.
+    init(path: String, options: ConversionOptions, workers: WorkerSupervisor, output: MemoryOutputFile, warmUp: Bool = false) throws {
+        guard path != "-" else { throw CompareError("compare reads files, not stdin ('-')") }
+        let file = try SourceFile(path: path)
+        let format = ImageFormat.sniff(try file.prefix(ImageFormat.sniffLength))
+        guard format.isHEIF else { throw CompareError(Planner.notHEIF(format, source: path, output: nil).reason ?? "not a HEIF image") }
+        let job = Job(source: .path(path), output: .standardStream, action: .convert, file: file)
+
+        if warmUp {
+            // A file the warm-up cannot convert fails the same way again: say so at once,
+            // rather than crash or wait out --timeout once per mode.
+            let (result, _) = try Self.convert(job, Self.modes[0], options, workers, output)
+            guard result.status == .converted else { throw CompareError(result.reason ?? "conversion failed") }
+        }
+        let attempts = try Self.modes.map { mode in (mode: mode, conversion: try Self.convert(job, mode, options, workers, output)) }
+        let failures = attempts.compactMap { mode, conversion in
+            conversion.result.status == .converted ? nil : (mode, conversion.result.reason ?? "conversion failed")
+        }
+        if let (mode, reason) = failures.first {
+            // A defect of the file fails both modes alike: say it once, without a mode.
+            let same = failures.count == attempts.count && failures.allSatisfy { $0.1 == reason }
+            throw CompareError(same ? reason : "\(mode.name): \(reason)")
+        }
+
+        // A `mini` file is read, and decoded for reference, as the HEIF it stands for.
+        let container = try MinimizedImage.translating(file.byteSource) ?? file.byteSource
+        let structure = try HEIFStructure.read(from: container)
+        let primary = try structure.primaryImage()
+        // The reference decode is libheif's: refuse what would reach its weak spots, and
+        // what it cannot decode at all (heic2jpg's own JPEG-item and `unci` engines would
+        // be measured against themselves).
+        try structure.checkDerivation(from: container, maxPixels: options.maxPixels)
+        guard !HEIFStructure.standaloneTypes.contains(primary.itemType) else {
+            throw CompareError("no Y-PSNR: libheif 1.15, the reference decoder, cannot decode \(HEIFError.codecName(primary.itemType)); "
+                               + "convert the file instead")
+        }
+        let items = try SourceMetadata(storedIn: structure, primary: primary.id, source: container)
+        let colour = SourceMetadata.colour(structure, primary.id)
+        let sourceMetadata = MetadataSummary(source: items)
+        let measured = try workers.measure(job, outputs: attempts.map { ($0.mode.name, $0.conversion.jpeg) }, options: options).get()
+
+        self.path = path
+        source = Source(bytes: file.size, width: measured.width, height: measured.height, metadata: sourceMetadata,
+                        nclxOnly: colour.icc == nil && colour.nclx != nil)
+        outputs = zip(attempts, measured.decibels).map { attempt, psnr in
+            let (result, jpeg) = attempt.conversion
+            let metadata = MetadataSummary(jpeg: jpeg)
+            return Output(mode: attempt.mode, result: result, bytes: jpeg.count, metadata: metadata,
+                          exifTags: EXIFTagTally(source: sourceMetadata.exifTags, output: metadata.exifTags), yPSNR: psnr)
+        }
+    }
+
+    /// One conversion by the real `Converter` in a worker, timed, its output captured in
+    /// memory (empty when it failed).
+    private static func convert(_ job: Job, _ mode: MetadataMode, _ options: ConversionOptions, _ workers: WorkerSupervisor,
+                                _ output: MemoryOutputFile) throws(CompareError) -> (result: ConversionResult, jpeg: [UInt8]) {
+        var modeOptions = options
+        modeOptions.metadata = mode
+        let start = POSIX.monotonicSeconds()
+        var result = workers.run(job, options: modeOptions)
+        result.milliseconds = Int((POSIX.monotonicSeconds() - start) * 1000)
+        let jpeg = try output.take()
+        return (result, result.status == .converted ? jpeg : [])
+    }
+}

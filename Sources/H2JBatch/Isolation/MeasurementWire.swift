@@ -1,0 +1,51 @@
+import H2JConvert
+
+/// How `compare`'s `measure` and `measured` messages carry their bodies.
+extension Result<LumaMeasurement, CompareError> {
+    /// Most JPEGs one measurement compares (compare has two modes).
+    static var maxOutputs: Int { 16 }
+
+    /// The `measured` message's body: a flag, then the size and the decibels' bits, or the reason.
+    func encode(to out: inout WireWriter) {
+        switch self {
+        case .success(let measurement):
+            out.bool(true)
+            out.int(measurement.width)
+            out.int(measurement.height)
+            out.int(measurement.decibels.count)
+            for value in measurement.decibels { out.int(Int(Int64(bitPattern: value.bitPattern))) }
+        case .failure(let error):
+            out.bool(false)
+            out.string(error.description)
+        }
+    }
+
+    init(from reader: inout WireReader) throws(WireError) {
+        guard try reader.bool() else {
+            self = .failure(CompareError(try reader.string()))
+            return
+        }
+        let width = try reader.int(), height = try reader.int(), count = try reader.int()
+        guard width > 0, height > 0, (0...Self.maxOutputs).contains(count) else { throw WireError(reason: "a measurement out of range") }
+        let decibels = try (0..<count).map { _ throws(WireError) in Double(bitPattern: UInt64(bitPattern: Int64(try reader.int()))) }
+        guard !decibels.contains(where: \.isNaN) else { throw WireError(reason: "a measurement that is not a number") }
+        self = .success(LumaMeasurement(width: width, height: height, decibels: decibels))
+    }
+}
+
+/// The outputs a `measure` message carries: each mode's name and JPEG.
+enum MeasuredOutputs {
+    static func encode(_ outputs: [(name: String, jpeg: [UInt8])], to out: inout WireWriter) {
+        out.int(outputs.count)
+        for (name, jpeg) in outputs {
+            out.string(name)
+            out.data(jpeg)
+        }
+    }
+
+    static func decode(from reader: inout WireReader) throws(WireError) -> [(name: String, jpeg: [UInt8])] {
+        let count = try reader.int()
+        guard (0...Result<LumaMeasurement, CompareError>.maxOutputs).contains(count) else { throw WireError(reason: "\(count) outputs to measure") }
+        return try (0..<count).map { _ throws(WireError) in (name: try reader.string(), jpeg: try reader.data()) }
+    }
+}

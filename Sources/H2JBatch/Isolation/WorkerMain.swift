@@ -1,0 +1,113 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import H2JConvert
+import H2JDe265
+import H2JDigest
+import H2JOutputPlan
+import H2JSupport
+import H2JTiles
+
+/// A worker process's whole life: limits on itself, the sandbox, then job after job from
+/// the parent until the socket closes.
+///
+/// The worker opens nothing: each source's descriptor comes with its job, and each
+/// output's when the worker asks for it, so the sandbox forbids every path.
+package enum WorkerMain {
+    /// The first argument that makes the executable a worker.
+    package static let argument = "--internal-worker"
+
+    /// Runs the worker; `arguments` follow `argument`: the parent's pid, then the
+    /// limits. Returns the exit status: 0 when the parent closed the socket.
+    package static func run(_ arguments: ArraySlice<String>) -> Int32 {
+        guard let parent = arguments.first.flatMap({ pid_t($0) }), parent > 0,
+              let limits = WorkerLimits(arguments: arguments.dropFirst()) else {
+            POSIX.writeLine("heic2jpg: \(argument) is started by heic2jpg itself", to: STDERR_FILENO)
+            return 64
+        }
+        return run(limits, parent: parent)
+    }
+
+    /// The worker's life with `limits`, started by `parent` (a forked worker starts here).
+    static func run(_ limits: WorkerLimits, parent: pid_t) -> Int32 {
+        var data = rlimit(rlim_cur: rlim_t(limits.memoryBytes), rlim_max: rlim_t(limits.memoryBytes))
+        setrlimit(__rlimit_resource_t(RLIMIT_DATA.rawValue), &data)
+        // What reads a file must happen before the sandbox: libcrypto loads its
+        // configuration (openssl.cnf) on the first digest, glibc the time zone
+        // (/etc/localtime) on the first local time.
+        _ = SHA256.digest([])
+        tzset()
+        guard WorkerSandbox.enter(parent: parent, limits: limits) else {
+            POSIX.writeLine("heic2jpg: a decoder process cannot enter its sandbox: \(POSIX.lastError())", to: STDERR_FILENO)
+            return 71
+        }
+        let socket = WorkerSocket(fd: WorkerSocket.workerDescriptor, maxFrame: Int(UInt32.max))
+        let decoders = TileDecoderPool.libde265()
+        while true {
+            guard let (message, descriptor) = try? socket.receive() else { return 0 }
+            if case .measure(let work, let outputs) = message {
+                guard let job = try? work.job(adopting: descriptor) else { return 70 }
+                if limits.timeoutSeconds > 0 { alarm(UInt32(limits.timeoutSeconds + 30)) }
+                let measured = Result { () throws(CompareError) in try LumaMeasurement.measure(job, outputs: outputs, options: work.options) }
+                guard (try? socket.send(.measured(measured))) != nil else { return 0 }
+                alarm(0)
+                continue
+            }
+            guard case .job(let work) = message else {
+                if let descriptor { close(descriptor) }
+                return 70
+            }
+            guard let job = try? work.job(adopting: descriptor) else { return 70 }
+            // Should the parent be gone, the worker still stops a while after --timeout.
+            if limits.timeoutSeconds > 0 { alarm(UInt32(limits.timeoutSeconds + 30)) }
+            let output = ParentOutput(socket: socket, limit: limits.outputBytes)
+            let converter = Converter(options: work.options, decoders: decoders, destination: output,
+                                      onStage: { stage, engine, image in try? socket.send(.stage(stage, engine, image: image)) })
+            let result = converter.run(job)
+            guard (try? socket.send(.result(result))) != nil else { return 0 }
+            alarm(0)
+        }
+    }
+}
+
+/// A worker's output: it asks the parent for the temp file (`ready`), writes to the
+/// descriptor that comes back, and says when the file is complete (`written`).
+/// A write that reached `limit` (RLIMIT_FSIZE) fails the file as too large, not as a
+/// resource that ran out.
+struct ParentOutput: OutputDestination {
+    let socket: WorkerSocket
+    let limit: Int
+
+    func write(_ job: ConversionJob, name: OutputName, attributes: OutputAttributes?,
+               _ body: (Int32) throws -> Void) throws -> WrittenOutput {
+        try socket.send(.ready(name, attributes))
+        let (message, descriptor) = try socket.receive()
+        guard case .output = message, let descriptor else {
+            if let descriptor { close(descriptor) }
+            throw WriteError(path: job.output.display, reason: "the parent has no output file for it")
+        }
+        defer { close(descriptor) }
+        var info = stat()
+        do {
+            try body(descriptor)
+            guard fstat(descriptor, &info) == 0 else { throw WriteError.system(job.output.display, "fstat") }
+        } catch {
+            try? socket.send(.dropped)
+            guard fstat(descriptor, &info) == 0, info.st_size >= limit else { throw error }
+            throw OutputSizeError(limit: limit)
+        }
+        try socket.send(.written)
+        return WrittenOutput(bytes: Int(info.st_size))
+    }
+}
+
+/// An output that reached the worker's file size limit (`WorkerLimits.outputBytes`): no
+/// conversion within the pixel limit writes that much, so the file is refused like a bomb.
+struct OutputSizeError: Error, CustomStringConvertible {
+    let limit: Int
+    var description: String { "output reached \(limit) bytes, the most an image within the pixel limit can need" }
+}
+
+extension OutputSizeError: CodedError {
+    var code: ErrorCode { .limitExceeded }
+}

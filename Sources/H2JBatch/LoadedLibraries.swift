@@ -1,0 +1,18 @@
+import H2JBrotli
+import H2JColour
+import H2JConvert
+import H2JDe265
+import H2JDigest
+import H2JJPEGCodec
+import H2JLibheif
+import H2JState
+import H2JSupport
+import H2JZlib
+
+/// Every C library the program loads, with the version each reports at run time: the
+/// pipeline is the one target that sees them all. `heic2jpg --version --verbose` lists them.
+package enum LoadedLibraries {
+    package static var all: [LibraryVersion] {
+        [.libheif, .libde265, .libjpegTurbo, .littleCMS, .sqlite, .libcrypto, .zlib, .brotli, .libseccomp]
+    }
+}

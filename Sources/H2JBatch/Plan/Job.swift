@@ -1,0 +1,55 @@
+import H2JConvert
+import H2JSupport
+
+/// One unit of work for the worker pool, fully decided by the planner: the conversion a
+/// worker runs, and what the parent keeps to publish, record and hand off its outputs.
+package struct Job: Sendable, Equatable {
+    package typealias Action = ConversionJob.Action
+
+    /// What the worker is given.
+    package private(set) var conversion: ConversionJob
+    /// This job's claim on its output path (made by the planner in walk order), settled
+    /// when the job ends; nil for stdout.
+    package let reservation: OutputReservation?
+    /// The planner found this source's own earlier output at the path and `--overwrite`
+    /// asks to replace it; otherwise publishing never replaces a file.
+    package let replacesExisting: Bool
+    /// `--state`: the absolute paths the state records as this source's outputs, each its
+    /// own with or without a mark (`OutputOwnership`), another image's included.
+    package let recordedOutputs: Set<String>
+    /// What the planner's `fstat` of the source saw (nil for stdin): the hand-off removes
+    /// the source only while it is still this file (`SourceIdentity`).
+    package let sourceIdentity: SourceIdentity?
+    /// The planner's SHA-256 of the source, read after that `fstat` (`--no-mark` with a
+    /// hand-off, where no worker computes one); nil otherwise.
+    package let sourceSHA256: String?
+
+    package init(source: Endpoint, output: Endpoint, action: Action, bytes: [UInt8]? = nil, file: SourceFile? = nil,
+                reservation: OutputReservation? = nil, replacesExisting: Bool = false, recordedOutputs: Set<String> = [],
+                sourceIdentity: SourceIdentity? = nil, sourceSHA256: String? = nil) {
+        self.conversion = ConversionJob(source: source, output: output, action: action, bytes: bytes, file: file)
+        self.reservation = reservation
+        self.replacesExisting = replacesExisting
+        self.recordedOutputs = recordedOutputs
+        self.sourceIdentity = sourceIdentity
+        self.sourceSHA256 = sourceSHA256
+    }
+
+    package var source: Endpoint { conversion.source }
+    package var output: Endpoint { conversion.output }
+    package var action: Action { conversion.action }
+    package var file: SourceFile? { conversion.file }
+    package var omittedImages: [OmittedImage] { conversion.omittedImages }
+
+    /// The same job, leaving out one more image.
+    package func omitting(_ image: OmittedImage) -> Job {
+        var job = self
+        job.conversion = conversion.omitting(image)
+        return job
+    }
+
+    package static func == (a: Job, b: Job) -> Bool {
+        a.conversion == b.conversion && a.reservation === b.reservation && a.replacesExisting == b.replacesExisting
+            && a.recordedOutputs == b.recordedOutputs && a.sourceIdentity == b.sourceIdentity && a.sourceSHA256 == b.sourceSHA256
+    }
+}

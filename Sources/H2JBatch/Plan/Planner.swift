@@ -1,0 +1,232 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import H2JContainer
+import H2JConvert
+import H2JDigest
+import H2JState
+import H2JSupport
+
+/// What the planner decided for one candidate.
+package enum Plan: Sendable, Equatable {
+    /// Work for the pool.
+    case job(Job)
+    /// Decided without decoding: skipped, planned (dry run) or failed.
+    case done(ConversionResult)
+    /// Not an image we handle, and not named like one: no result at all.
+    case ignore
+}
+
+/// Decides, cheaply and in walk order, what happens to each file: sniff its content,
+/// name its output, and refuse what must not be written.
+///
+/// Decisions: HEIF content → convert, whatever the name. JPEG content under a HEIF
+/// extension → copy. Other content → failed when named like HEIF or named on the
+/// command line, ignored otherwise. An output that another input of this run already
+/// claimed → failed (never overwritten silently). An output that is the source itself,
+/// or that holds HEIF data, is never written. An existing file that heic2jpg wrote for
+/// this source (`OutputOwnership`) → skipped, or replaced with `overwrite`; any other
+/// existing file → failed, or the output moves to `NAME-N.jpg` with `--on-conflict
+/// suffix`. Runs on one thread: claims are made in walk order, so "the second one fails"
+/// is deterministic.
+package final class Planner {
+    private let options: ConversionOptions
+    /// Holds the claims: the planner reserves each output in walk order.
+    private let publisher: OutputPublisher
+    /// `--no-mark` with a hand-off: no worker computes the source's SHA-256, so the
+    /// planner hashes it, through the descriptor its `fstat` was of (`Job.sourceSHA256`).
+    package var digestsSources = false
+
+    package init(options: ConversionOptions, publisher: OutputPublisher) {
+        self.options = options
+        self.publisher = publisher
+    }
+
+    /// Plans one file found by the walker. `refreshing` is the state's record of this
+    /// source when it changed since (`RunState.Verdict.changed`): its own earlier outputs
+    /// are then replaced, without `--overwrite`, and a file recorded as its output is
+    /// its own even with no mark. `replacingOwn` replaces this source's own earlier
+    /// output (by its mark) rather than skipping it: a hand-off must look into the source,
+    /// and an output of a run killed before it recorded anything was never verified.
+    package func plan(_ candidate: Candidate, refreshing: SourceRecord? = nil, replacingOwn: Bool = false) -> Plan {
+        let namedLikeHEIF = HEIFExtensions.matches(candidate.path)
+        let source: SourceFile
+        let format: ImageFormat
+        do {
+            source = try SourceFile(path: candidate.path)
+            format = ImageFormat.sniff(try source.prefix(ImageFormat.sniffLength))
+        } catch {
+            guard candidate.explicit || namedLikeHEIF else { return .ignore }
+            return .done(.failed(source: candidate.path, output: nil, ErrorCode(classifying: error), error.description))
+        }
+        guard let action = Self.action(for: format, copyingJPEG: namedLikeHEIF) else {
+            guard candidate.explicit || namedLikeHEIF else { return .ignore }
+            return .done(Self.notHEIF(format, source: candidate.path, output: nil))
+        }
+        return decide(source: .path(candidate.path), file: source, bytes: nil,
+                      output: .path(candidate.outputStem + ".jpg"), action: action, refreshing: refreshing,
+                      replacingOwn: replacingOwn, digest: digestsSources ? try? SourceDigest.hex(of: source.byteSource) : nil)
+    }
+
+    /// Plans a file whose output goes to stdout (`-o -`): nothing to claim or skip.
+    package func planToStandardOutput(_ candidate: Candidate) -> Plan {
+        do {
+            let source = try SourceFile(path: candidate.path)
+            let format = ImageFormat.sniff(try source.prefix(ImageFormat.sniffLength))
+            guard let action = Self.action(for: format, copyingJPEG: true) else {
+                return .done(Self.notHEIF(format, source: candidate.path, output: "-"))
+            }
+            return decide(source: .path(candidate.path), file: source, bytes: nil, output: .standardStream, action: action)
+        } catch {
+            return .done(.failed(source: candidate.path, output: "-", ErrorCode(classifying: error), error.description))
+        }
+    }
+
+    /// Plans one image read from stdin, written to `output` (stdout or a path).
+    package func planStandardInput(bytes: [UInt8], output: Endpoint) -> Plan {
+        let format = ImageFormat.sniff(Array(bytes.prefix(ImageFormat.sniffLength)))
+        guard let action = Self.action(for: format, copyingJPEG: true) else {
+            return .done(Self.notHEIF(format, source: "-", output: nil))
+        }
+        return decide(source: .standardStream, file: nil, bytes: bytes, output: output, action: action)
+    }
+
+    /// Convert HEIF; copy JPEG where allowed (named like HEIF, or a stream); nil for anything else.
+    static func action(for format: ImageFormat, copyingJPEG: Bool) -> Job.Action? {
+        if format.isHEIF { return .convert }
+        return format == .jpeg && copyingJPEG ? .copy : nil
+    }
+
+    static func notHEIF(_ format: ImageFormat, source: String, output: String?) -> ConversionResult {
+        .failed(source: source, output: output, .notHEIF, "not a HEIF image: looks like \(format)")
+    }
+
+    /// Claims a path output and applies the never-overwrite rules; stdout needs neither.
+    private func decide(source: Endpoint, file: SourceFile?, bytes: [UInt8]?, output: Endpoint, action: Job.Action,
+                        refreshing: SourceRecord? = nil, replacingOwn: Bool = false, digest: String? = nil) -> Plan {
+        var reservation: OutputReservation?
+        var output = output, replacing = false
+        if case .path(let path) = output {
+            let sourceName = source.display
+            let ownership = Ownership(name: source.fileName, times: file?.times,
+                                      markExpected: options.mark && action == .convert, refreshing: refreshing,
+                                      replacesOwn: replacingOwn || refreshing != nil)
+            var decision = reserveAndCheck(output: path, sourceName: sourceName, source: file, ownership: ownership)
+            if decision.verdict == .foreign, options.onConflict == .suffix,
+               let suffixed = reserveSuffixed(path, sourceName: sourceName, source: file, ownership: ownership) {
+                decision = suffixed
+            }
+            switch decision.verdict {
+            case .refused(let plan): return plan
+            case .foreign:
+                let error = ForeignOutputError(output: decision.path, suffixesTaken: options.onConflict == .suffix,
+                                               handedOffSource: publisher.handedOffSource(ofOutput: decision.path))
+                return .done(.failed(source: sourceName, output: decision.path, .outputNotOurs, error.description))
+            case .free: break
+            case .ours: replacing = true
+            }
+            reservation = decision.reservation
+            output = .path(decision.path)
+        }
+        if options.dryRun { return .done(ConversionResult(source: source.display, output: output.display, status: .planned)) }
+        return .job(Job(source: source, output: output, action: action, bytes: bytes, file: file, reservation: reservation,
+                        replacesExisting: replacing, recordedOutputs: Set(refreshing?.outputs.map(\.path) ?? []),
+                        sourceIdentity: file.map { SourceIdentity($0.info) }, sourceSHA256: digest))
+    }
+
+    /// What an existing output must show to be this source's (`OutputOwnership`), and
+    /// the state's record when the source is being refreshed.
+    private struct Ownership {
+        let name: String
+        let times: FileTimes?
+        let markExpected: Bool
+        let refreshing: SourceRecord?
+        /// This source's own existing output is replaced, not skipped.
+        let replacesOwn: Bool
+
+        /// The state records `path` as this source's output.
+        func recorded(_ path: String) -> Bool {
+            refreshing?.recordsOutput(at: path) ?? false
+        }
+    }
+
+    /// What the never-overwrite rules say about one output path.
+    private enum Verdict: Equatable {
+        /// Nothing is there: write it.
+        case free
+        /// Our own earlier output is there and `overwrite` asks to replace it.
+        case ours
+        /// A file heic2jpg did not write for this source is there.
+        case foreign
+        /// The job must not run: skipped, or failed for another reason.
+        case refused(Plan)
+    }
+
+    /// Reserves `output` for this source and applies the never-overwrite rules. Every
+    /// reservation but a `.free` or `.ours` one is settled before returning.
+    private func reserveAndCheck(output: String, sourceName: String, source: SourceFile?, ownership: Ownership)
+        -> (verdict: Verdict, reservation: OutputReservation, path: String) {
+        let reservation = publisher.reserve(output, for: sourceName)
+        let verdict = check(output: output, sourceName: sourceName, source: source, after: reservation.previous,
+                            ownership: ownership)
+        switch verdict {
+        case .refused(.done(let result)):
+            // A refused input keeps the output only when it was skipped or planned.
+            reservation.settle(published: result.status == .skipped || result.status == .planned)
+        case .foreign, .refused: reservation.settle(published: false)
+        case .free, .ours: break
+        }
+        return (verdict, reservation, output)
+    }
+
+    /// The decision for the first `NAME-N.jpg` (N = 1, 2, …; `OutputPublisher.suffixedPaths`)
+    /// that is not claimed in this run and holds no foreign file: free, or already this
+    /// source's own output. nil when every name is taken. The names are deterministic and
+    /// Windows-safe.
+    private func reserveSuffixed(_ output: String, sourceName: String, source: SourceFile?, ownership: Ownership)
+        -> (verdict: Verdict, reservation: OutputReservation, path: String)? {
+        for candidate in OutputPublisher.suffixedPaths(of: output) {
+            guard !publisher.isClaimed(candidate) else { continue }
+            let decision = reserveAndCheck(output: candidate, sourceName: sourceName, source: source, ownership: ownership)
+            if decision.verdict != .foreign { return decision }
+        }
+        return nil
+    }
+
+    private func check(output: String, sourceName: String, source: SourceFile?, after: OutputReservation?,
+                       ownership: Ownership) -> Verdict {
+        func refuse(_ code: ErrorCode, _ reason: String) -> Verdict {
+            .refused(.done(.failed(source: sourceName, output: output, code, reason)))
+        }
+        if let after, options.dryRun || !options.overwrite && pathExists(output) {
+            return refuse(.outputCollision, CollisionError(output: output, owner: after.owner).description)
+        }
+        if let source, source.isSameFile(as: output) || Array(output.utf8) == Array(source.path.utf8) {
+            return refuse(.outputIsSource, "output would overwrite the source itself; use --output to write elsewhere")
+        }
+        let existing: SourceFile
+        do {
+            existing = try SourceFile(path: output)
+        } catch {
+            if error.fileType == S_IFDIR { return refuse(.outputIsDirectory, "output \(output) exists and is a directory") }
+            // Anything else there (a FIFO, a file we cannot read) is not ours.
+            return pathExists(output) ? .foreign : .free
+        }
+        if let prefix = try? existing.prefix(ImageFormat.sniffLength), ImageFormat.sniff(prefix).isHEIF {
+            return refuse(.outputHoldsHEIF, "output \(output) exists and holds HEIF data; refusing to overwrite what may be a source")
+        }
+        // The output of an original handed off before is nobody's to replace (a new photo with its old name).
+        if publisher.handedOffSource(ofOutput: output) != nil { return .foreign }
+        guard OutputOwnership.isOurs(existing, sourceName: ownership.name, sourceTimes: ownership.times,
+                                     markExpected: ownership.markExpected, recorded: ownership.recorded(output)) else { return .foreign }
+        guard options.overwrite || ownership.replacesOwn else {
+            return .refused(.done(ConversionResult(source: sourceName, output: output, status: .skipped,
+                                                   reason: "output exists (use --overwrite to replace it)")))
+        }
+        return .ours
+    }
+
+    private func pathExists(_ path: String) -> Bool {
+        POSIX.fileInfo(path, followingLinks: false) != nil
+    }
+}

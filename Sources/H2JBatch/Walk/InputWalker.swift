@@ -1,0 +1,205 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import H2JContainer
+import H2JConvert
+import H2JSupport
+
+/// One file the walker found, with where its output belongs.
+package struct Candidate: Sendable, Equatable {
+    /// Path of the file as the user will see it (input joined with the relative path).
+    package let path: String
+    /// Output path without extension: `<root>/<relative dir>/<stem>`.
+    package let outputStem: String
+    /// Named on the command line (then content that is not HEIF is an error, not ignored).
+    package let explicit: Bool
+    /// The input it was found under (a directory input, or a file input's directory), and
+    /// its path relative to that: what the state database records it by.
+    package var root: String = "."
+    package var relativePath: String = ""
+    /// Its size, times and inode, as the walk found them.
+    package var info: stat?
+
+    package static func == (a: Candidate, b: Candidate) -> Bool {
+        a.path == b.path && a.outputStem == b.outputStem && a.explicit == b.explicit && a.root == b.root
+            && a.relativePath == b.relativePath
+    }
+}
+
+/// Why an input argument could not be walked.
+package struct WalkError: Error, Equatable, Sendable, CustomStringConvertible {
+    package let path: String
+    package let reason: String
+    /// The failed call's errno.
+    package let errno: Int32
+    /// The report's `errorCode`: from the errno unless said otherwise.
+    package let code: ErrorCode
+    package var description: String { "\(path): \(reason)" }
+
+    package init(path: String, reason: String, errno: Int32, code: ErrorCode? = nil) {
+        self.path = path
+        self.reason = reason
+        self.errno = errno
+        self.code = code ?? ErrorCode(errno: errno, otherwise: .sourceUnreadable)
+    }
+
+    /// The failure of the call just made on `path`: `prefix` and `strerror(errno)`.
+    static func system(_ path: String, _ prefix: String? = nil) -> WalkError {
+        let code = Glibc.errno
+        return WalkError(path: path, reason: prefix.map { "\($0): \(POSIX.describe(code))" } ?? POSIX.describe(code), errno: code)
+    }
+
+    /// `path` is not a regular file but `mode`'s type (reached through a symlink when
+    /// `throughLink`): `not-a-regular-file`, in `SourceError.notRegular`'s words.
+    static func notRegular(_ path: String, _ mode: mode_t, throughLink: Bool = false) -> WalkError {
+        WalkError(path: path, reason: SourceError.notRegular(mode, throughLink: throughLink).reason, errno: 0,
+                  code: .notARegularFile)
+    }
+}
+
+/// Expands command-line inputs into files, lazily, in a stable order: inputs as given,
+/// directory entries sorted by name, depth first.
+///
+/// Invariants: symlinked directories are never entered; `skipDirectory` (the output root,
+/// by device and inode) is never entered; our own temp files are never yielded. Nothing
+/// is skipped silently: a subdirectory that cannot be listed, an entry that cannot be
+/// examined, and a dangling symlink named like HEIF each come out as a `WalkError`, so
+/// the run reports them and fails. Only regular files are yielded, and nothing is
+/// opened here (only `stat`), so no FIFO or device can block the walk: an input
+/// argument that is neither a directory nor a regular file, and an entry named like
+/// HEIF that is not a regular file (a directory, a FIFO, a socket, a device, directly or
+/// through a symlink), fail as `not-a-regular-file`; other special entries are passed
+/// over, as files of no image name and content are. Memory is one directory listing
+/// per level of depth, never the whole tree.
+package final class InputWalker: IteratorProtocol, Sequence {
+    /// A directory being listed: its remaining entry names, the output directory it maps
+    /// to, its input and its path relative to that.
+    private struct Level {
+        let directory: String
+        let outputDirectory: String
+        let root: String
+        let relativeDirectory: String
+        var names: [String]
+    }
+
+    private var inputs: [String]
+    private let outputRoot: String?
+    private let skipDirectory: (dev_t, ino_t)?
+    private var stack: [Level] = []
+    /// Told of each directory the walk has finished listing.
+    private let onLeave: (FinishedDirectory) -> Void
+
+    /// A directory whose entries (subdirectories included) the walk has all yielded.
+    package struct FinishedDirectory {
+        /// The output directory it maps to.
+        package let outputDirectory: String
+        /// The directory input it lies in, and its path relative to that ("" for the input).
+        package let root: String
+        package let relativeDirectory: String
+    }
+
+    /// `outputRoot` nil means "next to each source". `onLeave` hears of every walked
+    /// directory once all its entries (subdirectories included) are done.
+    package init(inputs: [String], outputRoot: String?, onLeave: @escaping (FinishedDirectory) -> Void = { _ in }) {
+        self.inputs = inputs.reversed()
+        self.outputRoot = outputRoot
+        self.onLeave = onLeave
+        if let outputRoot, let info = POSIX.fileInfo(outputRoot) {
+            skipDirectory = (info.st_dev, info.st_ino)
+        } else {
+            skipDirectory = nil
+        }
+    }
+
+    /// The next file, or a failure for an input argument that does not exist or cannot be read.
+    package func next() -> Result<Candidate, WalkError>? {
+        while true {
+            if var level = stack.popLast() {
+                guard let name = level.names.popLast() else {
+                    onLeave(FinishedDirectory(outputDirectory: level.outputDirectory, root: level.root,
+                                              relativeDirectory: level.relativeDirectory))
+                    continue
+                }
+                stack.append(level)
+                let path = Path.join(level.directory, name)
+                if let found = visit(path: path, name: name, in: level) { return found }
+                continue
+            }
+            guard let input = inputs.popLast() else { return nil }
+            return visitInput(input) ?? next()
+        }
+    }
+
+    /// A command-line argument: a file is a candidate, a directory starts a walk, anything
+    /// else fails. A directory named like a HEIF file (`x.heic`) promises a photo, so it
+    /// fails too unless a trailing `/` says a tree is meant.
+    private func visitInput(_ input: String) -> Result<Candidate, WalkError>? {
+        guard let info = POSIX.fileInfo(input) else { return .failure(.system(input)) }
+        if info.st_mode & S_IFMT == S_IFDIR {
+            if !input.hasSuffix("/"), HEIFExtensions.matches(Path.lastComponent(input)) {
+                let refusal = WalkError.notRegular(input, info.st_mode)
+                return .failure(WalkError(path: input, reason: refusal.reason + " (end it with / to convert the tree in it)",
+                                          errno: 0, code: .notARegularFile))
+            }
+            return push(directory: input, outputDirectory: outputRoot ?? input, root: input, relativeDirectory: "")
+                .map { .failure($0) }
+        }
+        guard FileType.isRegular(info.st_mode) else {
+            let throughLink = POSIX.fileInfo(input, followingLinks: false).map { $0.st_mode & S_IFMT == S_IFLNK } ?? false
+            return .failure(.notRegular(input, info.st_mode, throughLink: throughLink))
+        }
+        let name = Path.lastComponent(input)
+        let directory = outputRoot ?? Path.parent(input)
+        return .success(Candidate(path: input, outputStem: Path.join(directory, Path.stem(name)), explicit: true,
+                                  root: Path.parent(input), relativePath: name, info: info))
+    }
+
+    /// An entry inside a walked directory: a file, a directory to walk, a failure, or nil
+    /// for entries passed over (symlinked directories, special files not named like
+    /// HEIF, our temp files).
+    private func visit(path: String, name: String, in level: Level) -> Result<Candidate, WalkError>? {
+        let outputDirectory = level.outputDirectory
+        let relative = level.relativeDirectory.isEmpty ? name : Path.join(level.relativeDirectory, name)
+        guard let link = POSIX.fileInfo(path, followingLinks: false) else { return .failure(.system(path, "cannot examine")) }
+        let namedLikeHEIF = HEIFExtensions.matches(name)
+        var info = link
+        if link.st_mode & S_IFMT == S_IFLNK {
+            guard let target = POSIX.fileInfo(path) else {
+                guard namedLikeHEIF else { return nil }
+                return .failure(.system(path, "symlink to nothing readable"))
+            }
+            info = target
+            guard FileType.isRegular(info.st_mode) else {
+                return namedLikeHEIF ? .failure(.notRegular(path, info.st_mode, throughLink: true)) : nil
+            }
+        }
+        switch info.st_mode & S_IFMT {
+        case S_IFDIR:
+            if let skip = skipDirectory, skip.0 == info.st_dev, skip.1 == info.st_ino { return nil }
+            // A name that promises a photo is not walked into: it fails, so it is seen.
+            if namedLikeHEIF { return .failure(.notRegular(path, info.st_mode)) }
+            return push(directory: path, outputDirectory: Path.join(outputDirectory, name), root: level.root,
+                        relativeDirectory: relative).map { .failure($0) }
+        case S_IFREG:
+            guard !OutputPublisher.isTempName(name) else { return nil }
+            return .success(Candidate(path: path, outputStem: Path.join(outputDirectory, Path.stem(name)), explicit: false,
+                                      root: level.root, relativePath: relative, info: info))
+        default:
+            return namedLikeHEIF ? .failure(.notRegular(path, info.st_mode)) : nil
+        }
+    }
+
+    /// Lists `directory` (sorted, so runs are reproducible) and pushes it on the stack.
+    private func push(directory: String, outputDirectory: String, root: String, relativeDirectory: String) -> WalkError? {
+        let names: [String]
+        do {
+            names = try POSIX.directoryNames(directory)
+        } catch {
+            return WalkError(path: directory, reason: "cannot list directory: \(error)", errno: error.errno)
+        }
+        // Reversed so that popLast yields names in ascending order.
+        stack.append(Level(directory: directory, outputDirectory: outputDirectory, root: root,
+                           relativeDirectory: relativeDirectory, names: names.sorted(by: >)))
+        return nil
+    }
+}

@@ -1,0 +1,119 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import CWorkerIPC
+import H2JContainer
+import H2JJPEG
+import H2JJPEGCodec
+import H2JMetadata
+import H2JOutputPlan
+import H2JSupport
+
+/// The gain map of an Ultra HDR output, already encoded as the JPEG that follows the
+/// primary: the source's own, or one computed from a tone-mapped HDR image.
+struct EncodedGainMap {
+    /// The source's gain map; nil for a computed one.
+    let source: GainMapSource?
+    /// For the report: where the HDR rendition comes from.
+    let description: String
+    /// The whole gain-map JPEG: its XMP (Adobe's gain map), its ISO 21496-1 APP2, pixels.
+    let jpeg: [UInt8]
+}
+
+extension ConversionOptions {
+    /// Keep mode with `--hdr ultrahdr` (`OutputChoices.writesUltraHDR`).
+    var writesUltraHDR: Bool { outputChoices.writesUltraHDR }
+}
+
+extension Converter {
+    /// The primary's gain map encoded for an Ultra HDR output, in keep mode with `--hdr
+    /// ultrahdr`; nil otherwise, or when there is none. A gain map that cannot be used
+    /// (ISO says to ignore it, its headroom is unknown, it does not decode) adds a
+    /// warning, and the output is SDR: the gain map never fails the source. Its stages
+    /// name its item (`onStage`), so a worker that dies on it costs only the gain map: the
+    /// job runs again with it omitted (`ConversionJob.omittedImages`), and the output is SDR.
+    func ultraHDRGainMap(_ context: ConversionContext, warnings: inout [Warning]) -> EncodedGainMap? {
+        guard options.writesUltraHDR else { return nil }
+        let (found, warning) = GainMapSource.find(context.structure, source: context.source)
+        if let warning { warnings.append(warning) }
+        guard let found else { return nil }
+        if let omitted = context.job.omittedImages.first(where: { $0.item == found.item }) {
+            warnings.append(Warning(.gainMapNotUsed, "the gain map (item \(found.item)) cannot be decoded: \(omitted); written as SDR only"))
+            return nil
+        }
+        do {
+            return EncodedGainMap(source: found, description: found.description, jpeg: try encodedGainMap(found, of: context))
+        } catch {
+            warnings.append(Warning(.gainMapNotUsed, "the gain map (item \(found.item)) cannot be decoded: \(error); written as SDR only"))
+            return nil
+        }
+    }
+
+    /// The gain map that takes a tone-mapped image's SDR pixels back to its HDR ones
+    /// (`ToneMappedConversion.gainMap`), encoded; nil, with a warning, when that fails.
+    func computedGainMap(_ engine: ToneMappedConversion, warnings: inout [Warning]) -> EncodedGainMap? {
+        do {
+            let map = try engine.gainMap()
+            let jpeg = try gainMapJPEG(width: map.width, height: map.height, metadata: map.metadata, xmp: nil) { writer in
+                try writer.start(width: map.width, height: map.height, components: 1, quality: options.quality, subsampling: .s444)
+            } pixels: { writer in
+                try map.codes.withUnsafeBufferPointer { codes in
+                    try writer.writeRows(codes.baseAddress!, stride: map.width, count: map.height)
+                }
+            }
+            let stops = map.metadata.alternateHDRHeadroom.value ?? 0
+            return EncodedGainMap(source: nil, description: "gain map computed from the HDR and SDR renditions (\(map.width)×\(map.height), "
+                                  + "up to \(UltraHDRXMP.text(stops)) stops); SDR tone-mapped: " + (engine.toneMapping ?? ""),
+                                  jpeg: jpeg)
+        } catch {
+            warnings.append(Warning(.gainMapNotUsed, "the gain map of the HDR image cannot be computed: \(error); written as SDR only"))
+            return nil
+        }
+    }
+
+    /// The gain-map JPEG: the gain map decoded at its own resolution with its own
+    /// transforms (as the primary of an HEIF of its own, `ConversionContext.standalone`,
+    /// whether it is an auxiliary image or only a `tmap` input), its codes remapped when
+    /// they are Apple's, encoded without chroma subsampling (gray unless its channels
+    /// differ) into an anonymous in-memory file (the worker's sandbox allows no other),
+    /// with the XMP and ISO APP2 that describe it (and the gain map's own XMP).
+    private func encodedGainMap(_ gainMap: GainMapSource, of context: ConversionContext) throws -> [UInt8] {
+        let item = gainMap.item
+        let image = try at(.parse, image: item) { () throws -> ConversionContext in
+            try context.structure.checkCodecs(of: item)
+            try context.structure.checkDerivation(of: item, from: context.source, maxPixels: options.maxPixels)
+            return try context.standalone(item)
+        }
+        var (engine, _) = try at(.engine, image: item) { try ConversionEngines.choose(image, decoders: decoders) }
+        try at(.limit, engine: engine.kind, image: item) { try checkLimit(width: engine.width, height: engine.height) }
+        try at(.decode, engine: engine.kind, image: item) { try engine.decode() }
+        return try at(.write, engine: engine.kind, image: item) {
+            try gainMapJPEG(width: engine.width, height: engine.height, metadata: gainMap.metadata, xmp: gainMap.xmp) { writer in
+                try engine.start(writer, quality: options.quality)
+            } pixels: { writer in
+                try engine.writePixels(to: writer, mapping: gainMap.codeMapping.map(SampleMapping.init(table:)))
+            }
+        }
+    }
+
+    /// A gain-map JPEG written into an anonymous in-memory file (the worker's sandbox
+    /// allows no other) and read back: `start` writes the frame header, then come the XMP
+    /// (`xmp`, a gain map's own, with our claims replacing its own) and the ISO APP2 that
+    /// describe it, then `pixels`.
+    private func gainMapJPEG(width: Int, height: Int, metadata: GainMapMetadata, xmp packet: [UInt8]?,
+                             start: (JPEGWriter) throws -> Void, pixels: (JPEGWriter) throws -> Void) throws -> [UInt8] {
+        let fd = h2j_memory_file()
+        guard fd >= 0 else { throw WriteError.system("gain map", "cannot create an in-memory file") }
+        defer { close(fd) }
+        let writer = try JPEGWriter(fd: fd)
+        try start(writer)
+        let xmp = XMPForJPEG.make(packet: packet, width: width, height: height, adding: UltraHDRXMP.gainMapProperties(metadata))
+        if let payload = xmp.payload { try writer.writeMarker(0xE1, payload) }
+        try writer.writeMarker(0xE2, JPEGAPPSignature.iso21496 + metadata.isoPayload)
+        try pixels(writer)
+        try writer.finish()
+        var info = stat()
+        guard fstat(fd, &info) == 0 else { throw WriteError.system("gain map", "fstat") }
+        return try FileByteSource(fd: fd, size: Int(info.st_size)).read(at: 0, count: Int(info.st_size))
+    }
+}

@@ -1,0 +1,344 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import H2JContainer
+import H2JDigest
+import H2JJPEG
+import H2JJPEGCodec
+import H2JLibheif
+import H2JMetadata
+import H2JOutputPlan
+import H2JSupport
+import H2JTiles
+
+/// Runs one job to its result: sniffed and planned already, so what is left is the
+/// stages parse → engine → limit → graft → decode → write (see `convert`), or a copy.
+///
+/// Invariant: `run` never throws and never traps on bad input; every failure becomes a
+/// `failed` result whose reason names the cause, and leaves no output behind.
+package struct Converter: Sendable {
+    package let options: ConversionOptions
+    /// The tile engine's decoders, shared by every file the converter runs.
+    let decoders: TileDecoderPool
+    /// Where outputs go: published in this process, or handed to the parent by a worker.
+    let destination: any OutputDestination
+    /// Told when each stage starts (and, once chosen, the engine, and the image item when
+    /// the stage is for an output that does not hold the primary): a worker passes it on
+    /// to its parent, which names the stage if the worker dies in it, and runs the job
+    /// again without that image (`ConversionJob.omittedImages`).
+    let onStage: @Sendable (PipelineError.Stage, ConversionResult.Engine?, UInt32?) -> Void
+
+    package init(options: ConversionOptions, decoders: TileDecoderPool, destination: any OutputDestination,
+                 onStage: @escaping @Sendable (PipelineError.Stage, ConversionResult.Engine?, UInt32?) -> Void = { _, _, _ in }) {
+        self.options = options
+        self.decoders = decoders
+        self.destination = destination
+        self.onStage = onStage
+    }
+
+    /// The job's result (its `milliseconds` left for the caller, which also settles the
+    /// job's reservation).
+    package func run(_ job: ConversionJob) -> ConversionResult {
+        var result: ConversionResult
+        var engine: ConversionResult.Engine?
+        do {
+            switch job.action {
+            case .convert: result = try convert(job, engine: &engine)
+            case .copy: result = try at(.copy) { try copy(job) }
+            }
+        } catch {
+            result = .failed(source: job.source.display, output: job.output.display, error)
+            result.engine = engine
+        }
+        return result
+    }
+
+    /// Runs one stage: tells `onStage`, then turns what it throws into a `PipelineError`.
+    /// `image` is the item of an output that does not hold the primary.
+    func at<T>(_ stage: PipelineError.Stage, engine: ConversionResult.Engine? = nil, image: UInt32? = nil,
+               _ body: () throws -> T) throws(PipelineError) -> T {
+        onStage(stage, engine, image)
+        return try PipelineError.at(stage, body)
+    }
+
+    // MARK: - Convert
+
+    /// The stages, in order: open → parse (structure, item, integrity) → choose the
+    /// engine → check the pixel limit on the upright size → decode → graft → write, for
+    /// each output `OutputPlan.plans` lists: the primary's, then (`--images all`, to a
+    /// path) each other still image's as `NAME-2.jpg`, `NAME-3.jpg`, …, a stereo pair as
+    /// one MPO or two files, and the `--aux` images. Nothing is decoded before the limit
+    /// check, and no output is opened before the decode (libheif) has succeeded. The
+    /// primary's failure fails the source, and the parent then publishes none of its
+    /// outputs. Another image that cannot be converted (coded in a type heic2jpg does not
+    /// decode, a broken structure or bitstream) is left out, with an `image-not-converted`
+    /// warning that says why, and named in the `content-not-converted` one, which keeps
+    /// the original from being handed off; only a resource that ran out fails the source
+    /// there. `engineUsed` is set once the engine is chosen, so a failure's report names it.
+    private func convert(_ job: ConversionJob, engine engineUsed: inout ConversionResult.Engine?) throws(PipelineError) -> ConversionResult {
+        var context = try at(.parse) { try parse(job) }
+        // `source` reads through the file's descriptor; keep the file (which closes it
+        // on deinit) alive until every tile has been read.
+        defer { withExtendedLifetime(context.file) {} }
+        let structure = context.structure, primaryID = context.item.id
+        let plans = OutputPlan.plans(structure, images: options.images, stereo: options.stereo, auxiliaries: options.auxiliaries,
+                                     toStream: job.output == .standardStream)
+        var result = ConversionResult(source: job.source.display, output: job.output.display, status: .converted)
+        var warnings = structure.declaredSizeWarnings(from: context.source)
+        // The source's gain map, decoded only when an output will carry it.
+        let ultraHDRPrimary = options.writesUltraHDR && plans.contains { $0.carriesGainMap(primary: primaryID) }
+        let gainMap = ultraHDRPrimary ? ultraHDRGainMap(context, warnings: &warnings) : nil
+        // Auxiliary images written with their metadata: `--aux` ones, and the gain map of an Ultra HDR output.
+        let plannedAuxiliaries = Set(plans.filter { $0.master != nil }.flatMap(\.items) + (gainMap?.source.map { [$0.item] } ?? []))
+        context.carriedAuxiliaries = plannedAuxiliaries
+        var converted: Set<UInt32> = [], auxiliaries: Set<UInt32> = []
+        var sourceSHA256: String?
+        var gainMapWritten: EncodedGainMap?
+        for plan in plans {
+            let holdsPrimary = plan.items.contains(primaryID)
+            /// The image this output is of, named in its stages, unless it holds the primary.
+            let other = holdsPrimary ? nil : plan.items[0]
+            if let other, let omitted = job.omittedImages.first(where: { plan.items.contains($0.item) }) {
+                let failure = OtherImageError(item: other, output: plan.name.path(besides: job.output.display), underlying: omitted)
+                warnings.append(Warning(.imageNotConverted, "\(failure)"))
+                continue
+            }
+            var otherEngine: ConversionResult.Engine?
+            do throws(PipelineError) {
+                let contexts = try plan.items.map { id throws(PipelineError) in
+                    id == primaryID && plan.master == nil ? context
+                        : try at(.parse, image: other) { try imageContext(id, of: context, master: plan.master) }
+                }
+                let ultraHDR = ultraHDRPrimary && plan.carriesGainMap(primary: primaryID)
+                let written = holdsPrimary
+                    ? try write(contexts, as: plan.name, engineUsed: &engineUsed, sourceSHA256: sourceSHA256,
+                                ultraHDR: ultraHDR, gainMap: ultraHDR ? gainMap : nil)
+                    : try write(contexts, as: plan.name, engineUsed: &otherEngine, sourceSHA256: sourceSHA256, image: other)
+                sourceSHA256 = sourceSHA256 ?? written.sourceSHA256
+                result.outputs.append(written.file)
+                if plan.master == nil { converted.formUnion(plan.items) } else { auxiliaries.formUnion(plan.items) }
+                if holdsPrimary {
+                    result.output = written.file.path
+                    result.bytes = written.file.bytes
+                    result.outputSHA256 = written.file.sha256
+                    result.engine = written.engine
+                    result.engineReason = written.refusal
+                    result.width = written.file.width
+                    result.height = written.file.height
+                    result.metadata = written.metadata
+                    if let used = written.gainMap {
+                        result.hdr = "Ultra HDR: " + used.description
+                        gainMapWritten = used
+                        if let item = used.source?.item { auxiliaries.insert(item) }
+                    } else if let toneMapping = written.toneMapping {
+                        result.hdr = "SDR only, tone-mapped: " + toneMapping
+                    }
+                }
+                for (id, said) in written.warnings {
+                    guard id != primaryID || plan.master != nil else {
+                        warnings += said
+                        continue
+                    }
+                    let more = structure.declaredSizeWarnings(of: id, from: context.source)
+                    warnings += (more + said).map { Warning($0.code, "image item \(id): \($0.message)") }
+                }
+            } catch where !holdsPrimary {
+                let failure = OtherImageError(item: plan.items[0], output: plan.name.path(besides: job.output.display),
+                                              underlying: error.underlying)
+                // A resource that ran out, or an interruption, ends the source (and the run);
+                // an image that cannot be read is left out, named, and keeps the original.
+                if error.code.isExhaustion || error.code == .interrupted { throw PipelineError(error.stage, failure) }
+                warnings.append(Warning(.imageNotConverted, "\(failure)"))
+            }
+        }
+        result.sourceSHA256 = sourceSHA256
+        let toneMapCarried = gainMapWritten?.source?.toneMap != nil
+        (result.notCarried, result.leftOut) = structure.contentNotCarried(converted: converted, auxiliaries: auxiliaries, toneMapCarried: toneMapCarried,
+                                                                          hdrCarried: gainMapWritten != nil && gainMapWritten?.source == nil)
+            .split(options.outputChoices)
+        result.warnings = warnings + [HEIFStructure.contentNotConvertedWarning(result.notCarried, excluded: result.leftOut)].compactMap { $0 }
+        return result
+    }
+
+    /// What writing one output gave: the file and what the result reports of it.
+    private struct WrittenImage {
+        let file: OutputFile
+        /// The engine and its refusal, and the metadata kept, of the output's first image.
+        let engine: ConversionResult.Engine
+        let refusal: String?
+        let metadata: MetadataKept
+        let sourceSHA256: String?
+        /// Each image's warnings, by item.
+        let warnings: [(UInt32, [Warning])]
+        /// The gain map written after the first image (an Ultra HDR output), and the tone
+        /// mapping the first image's pixels went through (a PQ or HLG image).
+        let gainMap: EncodedGainMap?
+        let toneMapping: String?
+    }
+
+    /// One image ready to be written: engine chosen, pixel limit checked, decoded
+    /// (libheif), graft decided.
+    private struct PreparedImage {
+        let context: ConversionContext
+        var engine: any ConversionEngine
+        let refusal: String?
+        let graft: MetadataGraft
+    }
+
+    /// engine → limit → decode, for one image (`image`: of an output that does not hold
+    /// the primary).
+    private func decoded(_ context: ConversionContext, engineUsed: inout ConversionResult.Engine?, image: UInt32?)
+        throws(PipelineError) -> (engine: any ConversionEngine, refusal: String?) {
+        var (engine, refusal) = try at(.engine, image: image) { try ConversionEngines.choose(context, decoders: decoders) }
+        engineUsed = engine.kind
+        try at(.limit, engine: engine.kind, image: image) { try checkLimit(width: engine.width, height: engine.height) }
+        try at(.decode, engine: engine.kind, image: image) { try engine.decode() }
+        return (engine, refusal)
+    }
+
+    /// Writes one output `name`: one image, that image with its gain map after it (an
+    /// Ultra HDR JPEG), or (two contexts) a stereo MPO of the left and the right view
+    /// (`MultiPictureOutput`). `ultraHDR` marks the output that may be Ultra HDR: it
+    /// carries `gainMap`, the source's own already encoded, or, with none, a tone-mapped
+    /// (PQ, HLG) image gets one computed. `sourceSHA256` is the digest an earlier image
+    /// computed for the mark. `image` names an output that does not hold the primary in
+    /// its stages.
+    private func write(_ contexts: [ConversionContext], as name: OutputName, engineUsed: inout ConversionResult.Engine?,
+                       sourceSHA256: String?, ultraHDR: Bool = false, gainMap: EncodedGainMap? = nil,
+                       image: UInt32? = nil) throws(PipelineError) -> WrittenImage {
+        let job = contexts[0].job
+        var digest = sourceSHA256
+        var prepared: [PreparedImage] = []
+        var gainMap = gainMap
+        var gainMapWarnings: [Warning] = []
+        for (index, context) in contexts.enumerated() {
+            let (engine, refusal) = try decoded(context, engineUsed: &engineUsed, image: image)
+            if index == 0, ultraHDR, gainMap == nil, let toneMapped = engine as? ToneMappedConversion {
+                gainMap = computedGainMap(toneMapped, warnings: &gainMapWarnings)
+            }
+            let claims = index == 0 ? gainMap.map { UltraHDRXMP.primaryProperties(gainMapLength: $0.jpeg.count) } ?? [] : []
+            let graft = try at(.graft, engine: engine.kind, image: image) {
+                try MetadataGraft(context, engine: engine, sourceSHA256: digest, xmpAdding: claims)
+            }
+            digest = digest ?? graft.sourceSHA256
+            prepared.append(PreparedImage(context: context, engine: engine, refusal: refusal, graft: graft))
+        }
+        let path = name.path(besides: job.output.display)
+        let first = prepared[0]
+        let engine = first.engine.kind
+        let written = try at(.write, engine: engine, image: image) {
+            try destination.write(job, name: name, attributes: first.context.file.map(OutputAttributes.init)) { fd in
+                if let gainMap {
+                    let iso = [0xFF, 0xE2, 0, 0] + JPEGAPPSignature.iso21496 + GainMapMetadata.isoVersionPayload
+                    try MultiPictureOutput.write(to: fd, path: path, types: [.baselinePrimary, .undefined], first: { segment in
+                        try encode(first, to: fd, path: path, extras: [iso, segment], trailer: false)
+                    }, others: [{ try POSIX.writeAll(gainMap.jpeg, to: fd, path: path) }])
+                    try first.graft.writeTrailer(to: fd, path: path)
+                } else if prepared.count == 1 {
+                    try encode(first, to: fd, path: path)
+                } else {
+                    try MultiPictureOutput.write(to: fd, path: path, types: [.disparity, .disparity], first: { segment in
+                        try encode(first, to: fd, path: path, extras: [segment], trailer: false)
+                    }, others: [{
+                        try encode(prepared[1], to: fd, path: path,
+                                   extras: [MultiPictureFormat.attributeSegment(number: 2, type: .disparity)], trailer: false)
+                    }])
+                    // A vendor trailer (the primary's) goes after the last image.
+                    for image in prepared { try image.graft.writeTrailer(to: fd, path: path) }
+                }
+            }
+        }
+        let file = OutputFile(name: name, path: path, item: first.context.item.id, width: first.engine.width,
+                              height: first.engine.height, bytes: written.bytes, sha256: written.sha256)
+        var warnings = prepared.map { ($0.context.item.id, $0.engine.warnings + $0.graft.warnings) }
+        warnings[0].1 += gainMapWarnings
+        return WrittenImage(file: file, engine: engine, refusal: first.refusal, metadata: first.graft.kept, sourceSHA256: digest,
+                            warnings: warnings, gainMap: gainMap, toneMapping: (first.engine as? ToneMappedConversion)?.toneMapping)
+    }
+
+    /// The write sequence of one image: frame header, the graft's segments (then
+    /// `extras`, whole segments such as a Multi-Picture one), pixels, EOI, and the vendor
+    /// trailer.
+    private func encode(_ image: PreparedImage, to fd: Int32, path: String, extras: [[UInt8]] = [], trailer: Bool = true) throws {
+        try image.engine.encode(to: fd, path: path, quality: options.quality) { sink in
+            try image.graft.writeSegments(to: sink)
+            for extra in extras { try sink.writeMarker(Int(extra[1]), Array(extra[4...])) }
+        }
+        if trailer { try image.graft.writeTrailer(to: fd, path: path) }
+    }
+
+    /// The context for another still image of the file, or for an auxiliary image of
+    /// `master` (a gain map, an `--aux` image), checked as the primary is: a codec
+    /// heic2jpg decodes, a sound derivation.
+    func imageContext(_ id: UInt32, of context: ConversionContext, master: UInt32?) throws -> ConversionContext {
+        try context.structure.checkCodecs(of: id)
+        let item = try master == nil ? context.structure.image(id) : context.structure.auxiliaryImage(id)
+        try context.structure.checkDerivation(of: id, from: context.source, maxPixels: options.maxPixels)
+        return context.converting(item, master: master)
+    }
+
+    /// Opens the source and reads its container (a `mini` file as the ordinary HEIF it
+    /// stands for): the primary must be usable, its derivation sound (`checkDerivation`:
+    /// what would reach libheif's weak spots), and every item's data must lie inside the
+    /// file (a file cut short is refused here, before either engine sees it).
+    private func parse(_ job: ConversionJob) throws -> ConversionContext {
+        var file: SourceFile?
+        let fileBytes: ByteSource
+        switch job.source {
+        case .path(let path):
+            let opened = try job.file ?? SourceFile(path: path)
+            file = opened
+            fileBytes = opened.byteSource
+        case .standardStream:
+            fileBytes = MemoryByteSource(job.bytes ?? [])
+        }
+        let source = try MinimizedImage.translating(fileBytes) ?? fileBytes
+        let structure = try HEIFStructure.read(from: source)
+        let item = try structure.primaryImage()
+        try structure.checkCodecs()
+        try structure.checkItemsInFile(size: source.size)
+        try structure.checkDerivation(from: source, maxPixels: options.maxPixels)
+        return ConversionContext(job: job, options: options, source: source, fileBytes: fileBytes, file: file,
+                                 structure: structure, item: item)
+    }
+
+    /// Refuses images over `maxPixels` (decompression bombs) before anything is decoded.
+    func checkLimit(width: Int, height: Int) throws(LimitError) {
+        let (pixels, overflow) = width.multipliedReportingOverflow(by: height)
+        guard width > 0, height > 0, !overflow, pixels <= options.maxPixels else {
+            throw LimitError(width: width, height: height, maxPixels: options.maxPixels)
+        }
+    }
+
+    // MARK: - Copy (JPEG content under a HEIF name)
+
+    private func copy(_ job: ConversionJob) throws -> ConversionResult {
+        var attributes: OutputAttributes?
+        let bytes: [UInt8]
+        switch job.source {
+        case .path(let path):
+            let source = try job.file ?? SourceFile(path: path)
+            attributes = OutputAttributes(of: source)
+            bytes = try source.readAll()
+        case .standardStream:
+            bytes = job.bytes ?? []
+        }
+        let check = JPEGCheck(bytes)
+        if let problem = check.problem { throw CorruptJPEGError(reason: problem) }
+        let output = options.metadata == .strip ? JPEGMarkerFilter.strippingMetadata(from: bytes) : bytes
+        let written = try destination.write(job, name: .primary, attributes: attributes) { fd in
+            try POSIX.writeAll(output, to: fd, path: job.output.display)
+        }
+        var result = ConversionResult(source: job.source.display, output: job.output.display, status: .copied)
+        result.width = check.width
+        result.height = check.height
+        result.bytes = written.bytes
+        result.outputSHA256 = written.sha256
+        result.metadata = JPEGMarkerFilter.metadataPresent(in: output)
+        // What the hand-off proves the source by, as for a conversion's mark.
+        result.sourceSHA256 = SourceDigest.hex(of: bytes)
+        result.outputs = [OutputFile(name: .primary, path: job.output.display, item: 0, width: check.width ?? 0, height: check.height ?? 0,
+                                     bytes: written.bytes, sha256: written.sha256)]
+        return result
+    }
+}

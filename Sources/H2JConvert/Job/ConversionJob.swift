@@ -1,0 +1,94 @@
+import H2JSupport
+
+/// Where a job reads or writes: a path, or the process's standard stream (`-`).
+package enum Endpoint: Sendable, Equatable {
+    case path(String)
+    case standardStream
+
+    /// The path, or `-` for stdin/stdout: what reports and messages show.
+    package var display: String {
+        switch self {
+        case .path(let path): return path
+        case .standardStream: return "-"
+        }
+    }
+
+    /// The file name, or `-` for a stream: what the provenance mark records as the
+    /// source's name, and what `OutputOwnership` looks for in an existing output's mark.
+    package var fileName: String {
+        switch self {
+        case .path(let path): Path.lastComponent(path)
+        case .standardStream: "-"
+        }
+    }
+}
+
+/// What one conversion needs, and all a worker is given of a job: where to read and
+/// write, what to do, and the images an earlier attempt died on. The batch's `ConversionJob` adds
+/// what only the parent uses (the output's claim, the state's records, the hand-off's
+/// identity).
+package struct ConversionJob: Sendable, Equatable {
+    package enum Action: String, Sendable {
+        /// Decode HEIF, encode JPEG.
+        case convert
+        /// The content already is JPEG: copy it (metadata filtered in strip mode).
+        case copy
+    }
+
+    package let source: Endpoint
+    package let output: Endpoint
+    package let action: Action
+    /// For in-memory input (stdin): the bytes already read.
+    package let bytes: [UInt8]?
+    /// The source as the planner opened it: its descriptor goes to the worker with the
+    /// job, so the worker opens nothing. It stays open while the job exists (the pool
+    /// bounds how many do); nil for stdin, or a job made without planning.
+    package private(set) var file: SourceFile?
+    /// Images other than the primary that an earlier attempt's worker died on: the
+    /// converter leaves them out, each with an `image-not-converted` warning.
+    package private(set) var omittedImages: [OmittedImage] = []
+
+    package init(source: Endpoint, output: Endpoint, action: Action, bytes: [UInt8]? = nil, file: SourceFile? = nil) {
+        self.source = source
+        self.output = output
+        self.action = action
+        self.bytes = bytes
+        self.file = file
+    }
+
+    /// The same job, reading `file` (the descriptor a worker received with it).
+    package func reading(_ file: SourceFile) -> ConversionJob {
+        var job = self
+        job.file = file
+        return job
+    }
+
+    /// The same job, leaving out one more image.
+    package func omitting(_ image: OmittedImage) -> ConversionJob {
+        var job = self
+        job.omittedImages.append(image)
+        return job
+    }
+
+    package static func == (a: ConversionJob, b: ConversionJob) -> Bool {
+        a.source == b.source && a.output == b.output && a.action == b.action && a.bytes == b.bytes && a.file === b.file
+            && a.omittedImages == b.omittedImages
+    }
+}
+
+/// An image of a source, not its primary, that a worker died on (a crash, `--timeout`,
+/// `--max-memory`): the job is run again in a fresh worker without it
+/// (`WorkerSupervisor`), so that one image costs only its own output.
+package struct OmittedImage: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The image item, as the worker's last `stage` message named it.
+    package let item: UInt32
+    /// How the worker died, in `WorkerDeath`'s words: the signal and the stage.
+    package let reason: String
+
+    package init(item: UInt32, reason: String) {
+        self.item = item
+        self.reason = reason
+    }
+
+    package var description: String { reason }
+}

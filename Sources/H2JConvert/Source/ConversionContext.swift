@@ -1,0 +1,58 @@
+import H2JContainer
+import H2JSupport
+
+/// One image item on its way through the converter's stages: the job, the source's
+/// bytes and its parsed container, and the item being converted. Built by the parse
+/// stage; every later stage reads it.
+struct ConversionContext {
+    let job: ConversionJob
+    let options: ConversionOptions
+    /// The container the stages read: the source's bytes, or for a `mini` file the
+    /// ordinary HEIF it stands for (`MinimizedImage.translating`).
+    let source: ByteSource
+    /// The source's own bytes, read through the file's descriptor, or memory for stdin:
+    /// what the provenance mark's digest is of.
+    let fileBytes: ByteSource
+    /// The open source file (nil for stdin). It owns the descriptor `source` reads
+    /// through, so the context keeps it open until the last tile is read; its times go
+    /// onto the output.
+    let file: SourceFile?
+    let structure: HEIFStructure
+    /// The image item converted: the primary, another still image, or an auxiliary image.
+    private(set) var item: ImageItem
+    /// For an auxiliary image (`--aux`), the image it belongs to; nil otherwise.
+    var master: UInt32? = nil
+    /// Encoded without chroma subsampling, its colour only when its channels differ
+    /// (`LibheifConversion`): an auxiliary image or a gain map, whose samples are not
+    /// colours but exponents or distances.
+    var fullChroma = false
+    /// The auxiliary images this source's outputs carry (`--aux`): their metadata is not
+    /// said to be lost.
+    var carriedAuxiliaries: Set<UInt32> = []
+
+    /// The name the provenance mark records: the source's file name, or `-` for stdin.
+    var sourceName: String { job.source.fileName }
+
+    /// The same file, for another of its image items (`master`: the image an auxiliary
+    /// image belongs to).
+    func converting(_ item: ImageItem, master: UInt32? = nil) -> ConversionContext {
+        var context = self
+        context.item = item
+        context.master = master
+        context.fullChroma = master != nil
+        return context
+    }
+
+    /// Image item `id` of this file as the primary of an HEIF of its own
+    /// (`HEIFStructure.standaloneImage`), which both engines read like any file: how a
+    /// gain map is decoded, since libheif 1.15 reaches none that is only a `tmap` input.
+    /// Encoded as `fullChroma`; the provenance, times and file stay the source's.
+    func standalone(_ id: UInt32) throws -> ConversionContext {
+        let source = try structure.standaloneImage(id, in: self.source)
+        let structure = try HEIFStructure.read(from: source)
+        var context = ConversionContext(job: job, options: options, source: source, fileBytes: fileBytes, file: file,
+                                        structure: structure, item: try structure.primaryImage())
+        context.fullChroma = true
+        return context
+    }
+}
