@@ -76,7 +76,12 @@ let package = Package(
                 dependencies: ["H2JSupport", "H2JContainer", "H2JJPEG", "H2JMetadata", "H2JOutputPlan", "H2JConvert", "H2JTiles",
                                "H2JJPEGCodec", "H2JDe265", "H2JLibheif", "H2JState", "H2JDigest", "H2JColour",
                                "H2JZlib", "H2JBrotli", "CWorkerIPC"]),
-        .executableTarget(name: "heic2jpg", dependencies: ["H2JSupport", "H2JMetadata", "H2JOutputPlan", "H2JConvert", "H2JBatch", "H2JInspect"]),
+        // `heic2jpg compare`: each file converted in both metadata modes in a worker, the
+        // outputs measured and their metadata tallied side by side.
+        .target(name: "H2JCompare",
+                dependencies: ["H2JSupport", "H2JContainer", "H2JJPEG", "H2JMetadata", "H2JConvert", "H2JBatch"]),
+        .executableTarget(name: "heic2jpg",
+                          dependencies: ["H2JSupport", "H2JMetadata", "H2JOutputPlan", "H2JConvert", "H2JBatch", "H2JCompare", "H2JInspect"]),
 
         // libFuzzer target over the parsers of file bytes (Scripts/fuzz builds it with
         // -sanitize=fuzzer -D FUZZING); a normal build replays the files it is given.
@@ -129,6 +134,8 @@ let package = Package(
         .testTarget(name: "H2JBatchTests",
                     dependencies: ["H2JSupport", "H2JContainer", "H2JJPEG", "H2JMetadata", "H2JOutputPlan", "H2JConvert",
                                    "H2JBatch", "H2JDigest", "H2JTestSupport", "CSandboxProbe", "CWorkerIPC"]),
+        .testTarget(name: "H2JCompareTests",
+                    dependencies: ["H2JSupport", "H2JJPEG", "H2JMetadata", "H2JConvert", "H2JCompare", "H2JTestSupport"]),
         .testTarget(name: "heic2jpgTests", dependencies: ["H2JSupport", "H2JOutputPlan", "H2JConvert", "H2JBatch", "H2JInspect", "heic2jpg"]),
         // The end-to-end tests' independent decoders and pixel comparisons: libheif through
         // its C API, libjpeg through the codec shim, ffmpeg for tiles. Optimised even in

@@ -2,6 +2,7 @@ import H2JInspect
 import H2JMetadata
 import H2JOutputPlan
 import H2JBatch
+import H2JCompare
 import H2JConvert
 import H2JSupport
 

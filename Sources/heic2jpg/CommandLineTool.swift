@@ -3,6 +3,7 @@ import Glibc
 #endif
 import H2JInspect
 import H2JBatch
+import H2JCompare
 import H2JConvert
 import H2JSupport
 

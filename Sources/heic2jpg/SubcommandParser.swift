@@ -1,5 +1,6 @@
 import H2JInspect
 import H2JBatch
+import H2JCompare
 import H2JConvert
 
 /// Parses the arguments after `inspect`, `compare` or `help` over `ArgumentScanner`, with

@@ -100,7 +100,7 @@ package final class WorkerSupervisor: @unchecked Sendable {
     /// `compare`'s Y-PSNR of `outputs` (each mode's JPEG) against `job`'s source, measured
     /// in a worker (`LumaMeasurement`), so that no decoder meets the file in this process;
     /// the worker's death or `--timeout` is the measurement's failure.
-    func measure(_ job: Job, outputs: [(name: String, jpeg: [UInt8])], options: ConversionOptions) -> Result<LumaMeasurement, CompareError> {
+    package func measure(_ job: Job, outputs: [(name: String, jpeg: [UInt8])], options: ConversionOptions) -> Result<LumaMeasurement, CompareError> {
         let worker: WorkerProcess
         do {
             worker = try checkOut()

@@ -97,7 +97,7 @@ package final class Planner {
         return format == .jpeg && copyingJPEG ? .copy : nil
     }
 
-    static func notHEIF(_ format: ImageFormat, source: String, output: String?) -> ConversionResult {
+    package static func notHEIF(_ format: ImageFormat, source: String, output: String?) -> ConversionResult {
         .failed(source: source, output: output, .notHEIF, "not a HEIF image: looks like \(format)")
     }
 

@@ -72,7 +72,7 @@ package struct RunSummary: Sendable, Equatable {
             + (stoppedBy.map { "\nheic2jpg: stopped before the end, files not started were left for a rerun: \($0)" } ?? "")
     }
 
-    static func format(_ value: Double, digits: Int) -> String {
+    package static func format(_ value: Double, digits: Int) -> String {
         var scale = 1.0
         for _ in 0..<digits { scale *= 10 }
         let scaled = Int((value * scale).rounded())

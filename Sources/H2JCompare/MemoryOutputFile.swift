@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import H2JBatch
 import H2JConvert
 import H2JSupport
 

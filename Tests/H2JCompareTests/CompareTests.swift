@@ -3,7 +3,7 @@ import H2JTestSupport
 import Testing
 @testable import H2JJPEG
 @testable import H2JMetadata
-@testable import H2JBatch
+@testable import H2JCompare
 @testable import H2JConvert
 @testable import H2JSupport
 

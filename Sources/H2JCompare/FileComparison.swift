@@ -1,4 +1,5 @@
 import H2JContainer
+import H2JBatch
 import H2JConvert
 import H2JMetadata
 import H2JSupport

@@ -1,3 +1,4 @@
+import H2JBatch
 import H2JConvert
 
 /// What `heic2jpg compare` is asked to do.

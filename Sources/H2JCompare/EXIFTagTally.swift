@@ -1,3 +1,4 @@
+import H2JBatch
 import H2JConvert
 import H2JMetadata
 
