@@ -54,13 +54,8 @@ extension Converter {
     func computedGainMap(_ engine: ToneMappedConversion, warnings: inout [Warning]) -> EncodedGainMap? {
         do {
             let map = try engine.gainMap()
-            let jpeg = try gainMapJPEG(width: map.width, height: map.height, metadata: map.metadata, xmp: nil) { writer in
-                try writer.start(width: map.width, height: map.height, components: 1, quality: options.quality, subsampling: .s444)
-            } pixels: { writer in
-                try map.codes.withUnsafeBufferPointer { codes in
-                    try writer.writeRows(codes.baseAddress!, stride: map.width, count: map.height)
-                }
-            }
+            let jpeg = try gainMapJPEG(ComputedGainMap(codes: map.codes, width: map.width, height: map.height),
+                                       chain: PixelStage.chain(for: options), metadata: map.metadata, xmp: nil)
             let stops = map.metadata.alternateHDRHeadroom.value ?? 0
             return EncodedGainMap(source: nil, description: "gain map computed from the HDR and SDR renditions (\(map.width)×\(map.height), "
                                   + "up to \(UltraHDRXMP.text(stops)) stops); SDR tone-mapped: " + (engine.toneMapping ?? ""),
@@ -73,10 +68,10 @@ extension Converter {
 
     /// The gain-map JPEG: the gain map decoded at its own resolution with its own
     /// transforms (as the primary of an HEIF of its own, `ConversionContext.standalone`,
-    /// whether it is an auxiliary image or only a `tmap` input), its codes remapped when
-    /// they are Apple's, encoded without chroma subsampling (gray unless its channels
-    /// differ) into an anonymous in-memory file (the worker's sandbox allows no other),
-    /// with the XMP and ISO APP2 that describe it (and the gain map's own XMP).
+    /// whether it is an auxiliary image or only a `tmap` input) by the stages every image
+    /// goes through, its codes remapped when they are Apple's (a `CodeMapping` step before
+    /// the pixel stage's), with the XMP and ISO APP2 that describe it (and the gain map's
+    /// own XMP).
     private func encodedGainMap(_ gainMap: GainMapSource, of context: ConversionContext) throws -> [UInt8] {
         let item = gainMap.item
         let image = try at(.parse, image: item) { () throws -> ConversionContext in
@@ -84,36 +79,54 @@ extension Converter {
             try context.structure.checkDerivation(of: item, from: context.source, maxPixels: options.maxPixels)
             return try context.standalone(item)
         }
-        var (engine, _) = try at(.engine, image: item) { try ConversionEngines.choose(image, decoders: decoders) }
-        try at(.limit, engine: engine.kind, image: item) { try checkLimit(width: engine.width, height: engine.height) }
-        try at(.decode, engine: engine.kind, image: item) { try engine.decode() }
+        let stage = PixelStage.chain(for: options)
+        let chain = gainMap.codeMapping.map { PixelChain(operations: [CodeMapping(table: $0)] + stage.operations) } ?? stage
+        var engineUsed: ConversionResult.Engine?
+        let (engine, _) = try decoded(image, chain: chain, engineUsed: &engineUsed, image: item)
         return try at(.write, engine: engine.kind, image: item) {
-            try gainMapJPEG(width: engine.width, height: engine.height, metadata: gainMap.metadata, xmp: gainMap.xmp) { writer in
-                try engine.start(writer, quality: options.quality)
-            } pixels: { writer in
-                try engine.writePixels(to: writer, mapping: gainMap.codeMapping.map(SampleMapping.init(table:)))
-            }
+            try gainMapJPEG(engine, chain: chain, metadata: gainMap.metadata, xmp: gainMap.xmp)
         }
     }
 
-    /// A gain-map JPEG written into an anonymous in-memory file (the worker's sandbox
-    /// allows no other) and read back: `start` writes the frame header, then come the XMP
-    /// (`xmp`, a gain map's own, with our claims replacing its own) and the ISO APP2 that
-    /// describe it, then `pixels`.
-    private func gainMapJPEG(width: Int, height: Int, metadata: GainMapMetadata, xmp packet: [UInt8]?,
-                             start: (JPEGWriter) throws -> Void, pixels: (JPEGWriter) throws -> Void) throws -> [UInt8] {
+    /// A gain-map JPEG encoded (`ImageEncoder`) into an anonymous in-memory file (the
+    /// worker's sandbox allows no other) and read back, with the XMP (`xmp`, a gain map's
+    /// own, with our claims replacing its own) and the ISO APP2 that describe it.
+    private func gainMapJPEG(_ source: any ConversionEngine, chain: PixelChain, metadata: GainMapMetadata,
+                             xmp packet: [UInt8]?) throws -> [UInt8] {
         let fd = h2j_memory_file()
         guard fd >= 0 else { throw WriteError.system("gain map", "cannot create an in-memory file") }
         defer { close(fd) }
-        let writer = try JPEGWriter(fd: fd)
-        try start(writer)
-        let xmp = XMPForJPEG.make(packet: packet, width: width, height: height, adding: UltraHDRXMP.gainMapProperties(metadata))
-        if let payload = xmp.payload { try writer.writeMarker(0xE1, payload) }
-        try writer.writeMarker(0xE2, JPEGAPPSignature.iso21496 + metadata.isoPayload)
-        try pixels(writer)
-        try writer.finish()
+        let size = try ImageEncoder.encodedSize(source, chain: chain)
+        try ImageEncoder.encode(source, chain: chain, quality: options.quality, to: fd, path: "gain map", strip: false) { sink in
+            let xmp = XMPForJPEG.make(packet: packet, width: size.width, height: size.height,
+                                      adding: UltraHDRXMP.gainMapProperties(metadata))
+            if let payload = xmp.payload { try sink.writeMarker(0xE1, payload) }
+            try sink.writeMarker(0xE2, JPEGAPPSignature.iso21496 + metadata.isoPayload)
+        }
         var info = stat()
         guard fstat(fd, &info) == 0 else { throw WriteError.system("gain map", "fstat") }
         return try FileByteSource(fd: fd, size: Int(info.st_size)).read(at: 0, count: Int(info.st_size))
+    }
+}
+
+/// A gain map computed from a tone-mapped image's two renditions (`GainMapComputation`):
+/// one code per 2×2 block, held whole (a quarter of the image's pixels), a source of
+/// gray bands like any engine's.
+private struct ComputedGainMap: ConversionEngine {
+    let codes: [UInt8]
+    let width: Int
+    let height: Int
+
+    var kind: ConversionResult.Engine { .libheif }
+    var warnings: [Warning] { [] }
+    func libraryMetadata() -> SourceMetadata? { nil }
+    mutating func decode() {}
+
+    func pixelFormat() -> PixelFormat {
+        PixelFormat(width: width, height: height, layout: .rows(components: 1, subsampling: .s444))
+    }
+
+    func emit(into sink: any PixelSink) throws {
+        try codes.withUnsafeBufferPointer { try sink.writeRows($0.baseAddress!, stride: width, count: height) }
     }
 }

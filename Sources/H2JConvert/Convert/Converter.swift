@@ -177,19 +177,23 @@ package struct Converter: Sendable {
     }
 
     /// One image ready to be written: engine chosen, pixel limit checked, decoded
-    /// (libheif), graft decided.
+    /// (libheif), pixel stage and graft decided.
     private struct PreparedImage {
         let context: ConversionContext
         var engine: any ConversionEngine
         let refusal: String?
+        let chain: PixelChain
+        /// The size its pixels are encoded at: the output's, and its metadata's.
+        let size: (width: Int, height: Int)
         let graft: MetadataGraft
     }
 
     /// engine → limit → decode, for one image (`image`: of an output that does not hold
-    /// the primary).
-    private func decoded(_ context: ConversionContext, engineUsed: inout ConversionResult.Engine?, image: UInt32?)
+    /// the primary) on its way through `chain`: every image of every output, the gain
+    /// map's included, is decoded here.
+    func decoded(_ context: ConversionContext, chain: PixelChain, engineUsed: inout ConversionResult.Engine?, image: UInt32?)
         throws(PipelineError) -> (engine: any ConversionEngine, refusal: String?) {
-        var (engine, refusal) = try at(.engine, image: image) { try ConversionEngines.choose(context, decoders: decoders) }
+        var (engine, refusal) = try at(.engine, image: image) { try ConversionEngines.choose(context, decoders: decoders, chain: chain) }
         engineUsed = engine.kind
         try at(.limit, engine: engine.kind, image: image) { try checkLimit(width: engine.width, height: engine.height) }
         try at(.decode, engine: engine.kind, image: image) { try engine.decode() }
@@ -211,17 +215,20 @@ package struct Converter: Sendable {
         var prepared: [PreparedImage] = []
         var gainMap = gainMap
         var gainMapWarnings: [Warning] = []
+        let chain = PixelStage.chain(for: options)
         for (index, context) in contexts.enumerated() {
-            let (engine, refusal) = try decoded(context, engineUsed: &engineUsed, image: image)
+            let (engine, refusal) = try decoded(context, chain: chain, engineUsed: &engineUsed, image: image)
             if index == 0, ultraHDR, gainMap == nil, let toneMapped = engine as? ToneMappedConversion {
                 gainMap = computedGainMap(toneMapped, warnings: &gainMapWarnings)
             }
             let claims = index == 0 ? gainMap.map { UltraHDRXMP.primaryProperties(gainMapLength: $0.jpeg.count) } ?? [] : []
-            let graft = try at(.graft, engine: engine.kind, image: image) {
-                try MetadataGraft(context, engine: engine, sourceSHA256: digest, xmpAdding: claims)
+            let (size, graft) = try at(.graft, engine: engine.kind, image: image) {
+                let size = try ImageEncoder.encodedSize(engine, chain: chain)
+                return (size, try MetadataGraft(context, engine: engine, width: size.width, height: size.height,
+                                                sourceSHA256: digest, xmpAdding: claims))
             }
             digest = digest ?? graft.sourceSHA256
-            prepared.append(PreparedImage(context: context, engine: engine, refusal: refusal, graft: graft))
+            prepared.append(PreparedImage(context: context, engine: engine, refusal: refusal, chain: chain, size: size, graft: graft))
         }
         let path = name.path(besides: job.output.display)
         let first = prepared[0]
@@ -248,19 +255,20 @@ package struct Converter: Sendable {
                 }
             }
         }
-        let file = OutputFile(name: name, path: path, item: first.context.item.id, width: first.engine.width,
-                              height: first.engine.height, bytes: written.bytes, sha256: written.sha256)
+        let file = OutputFile(name: name, path: path, item: first.context.item.id, width: first.size.width,
+                              height: first.size.height, bytes: written.bytes, sha256: written.sha256)
         var warnings = prepared.map { ($0.context.item.id, $0.engine.warnings + $0.graft.warnings) }
         warnings[0].1 += gainMapWarnings
         return WrittenImage(file: file, engine: engine, refusal: first.refusal, metadata: first.graft.kept, sourceSHA256: digest,
                             warnings: warnings, gainMap: gainMap, toneMapping: (first.engine as? ToneMappedConversion)?.toneMapping)
     }
 
-    /// The write sequence of one image: frame header, the graft's segments (then
-    /// `extras`, whole segments such as a Multi-Picture one), pixels, EOI, and the vendor
-    /// trailer.
+    /// The write sequence of one image (`ImageEncoder`): frame header, the graft's
+    /// segments (then `extras`, whole segments such as a Multi-Picture one), pixels
+    /// through the pixel stage, EOI, and the vendor trailer.
     private func encode(_ image: PreparedImage, to fd: Int32, path: String, extras: [[UInt8]] = [], trailer: Bool = true) throws {
-        try image.engine.encode(to: fd, path: path, quality: options.quality) { sink in
+        try ImageEncoder.encode(image.engine, chain: image.chain, quality: options.quality, to: fd, path: path,
+                                strip: options.metadata == .strip) { sink in
             try image.graft.writeSegments(to: sink)
             for extra in extras { try sink.writeMarker(Int(extra[1]), Array(extra[4...])) }
         }

@@ -9,11 +9,13 @@ import H2JTiles
 /// otherwise the tile engine's capability check (`EngineChoice.make`) decides, and what
 /// it refuses goes to libheif with the reason.
 enum ConversionEngines {
-    /// The engine for `context`'s item and, for libheif, why the tile engine did not take it.
-    static func choose(_ context: ConversionContext, decoders: TileDecoderPool) throws
+    /// The engine for `context`'s item and, for libheif, why the tile engine did not take
+    /// it. `chain` is the pixel stage the image goes through (a JPEG item is copied only
+    /// when it is empty).
+    static func choose(_ context: ConversionContext, decoders: TileDecoderPool, chain: PixelChain) throws
         -> (engine: any ConversionEngine, refusal: String?) {
         switch context.item.itemType {
-        case "jpeg": return (try JPEGItemConversion(context), nil)
+        case "jpeg": return (try JPEGItemConversion(context, pixelsChange: !chain.operations.isEmpty), nil)
         case "unci": return (try UncompressedConversion(context), nil)
         default: break
         }

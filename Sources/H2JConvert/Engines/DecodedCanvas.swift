@@ -17,7 +17,7 @@ extension DecodedJPEG: DecodedCanvas {}
 
 extension Raster: DecodedCanvas {}
 
-/// Writes a decoded canvas to libjpeg upright: each output pixel read where
+/// Writes a decoded canvas upright into a sink: each output pixel read where
 /// `PlaneGeometry` maps it (`irot`, `imir`, `clap` applied), in bands of 16 rows.
 /// `components` 1 from an RGB canvas writes its BT.601 luma (an auxiliary image).
 struct CanvasBands {
@@ -27,8 +27,8 @@ struct CanvasBands {
 
     static let bandRows = 16
 
-    func write(to writer: JPEGWriter, mapping: SampleMapping?) throws {
-        try forEachBand { rows, stride, count in try writer.writeRows(rows, stride: stride, count: count, mapping: mapping) }
+    func write(to sink: any PixelSink) throws {
+        try forEachBand { rows, stride, count in try sink.writeRows(rows, stride: stride, count: count) }
     }
 
     /// Calls `body` with the upright rows, top to bottom, in bands of at most 16.

@@ -9,15 +9,15 @@ import H2JSupport
 /// copied JPEG. Checked first to decode cleanly (libjpeg), as copies are.
 ///
 /// Only when the item has a rotation, mirror or crop (which no JPEG can state: heic2jpg
-/// writes upright pixels with Orientation 1), or when it is an auxiliary image written
-/// as its luma, are its pixels decoded by libjpeg, placed upright (`CanvasBands`) and
-/// encoded again; a transformed photo says so in a `jpeg-reencoded` warning.
+/// writes upright pixels with Orientation 1), when it is an auxiliary image written as
+/// its luma, or when a pixel step runs, are its pixels decoded by libjpeg, placed upright
+/// (`CanvasBands`) and encoded again; a transformed photo says so in a `jpeg-reencoded`
+/// warning.
 struct JPEGItemConversion: ConversionEngine {
-    private let codestream: JPEGSegments
+    private let coded: JPEGSegments
     private let geometry: PlaneGeometry
     /// Why the pixels are decoded and encoded again; nil for the lossless copy.
     private let reencoding: Reencoding?
-    private let strip: Bool
     private let quality: Int
     /// An alpha plane (auxiliary image) the item has, which a JPEG cannot apply.
     private let alpha: UInt32?
@@ -30,17 +30,20 @@ struct JPEGItemConversion: ConversionEngine {
         case transforms(String)
         /// An auxiliary image: its luma, without chroma subsampling.
         case auxiliary
+        /// The pixel stage changes the pixels: RGB (or gray) as coded, no warning.
+        case pixelStage
     }
 
     /// Reads the codestream (`jpgC` prefix and item data) and its frame header; nothing
     /// is decoded. Throws when the data is no JPEG or its transforms cannot apply.
-    init(_ context: ConversionContext) throws {
+    /// `pixelsChange`: a pixel step runs, so the codestream cannot stand for the pixels.
+    init(_ context: ConversionContext, pixelsChange: Bool) throws {
         let id = context.item.id
         let bytes = try context.structure.jpegCodestream(of: id, from: context.source)
         guard let codestream = JPEGSegments(bytes), let frame = codestream.frameHeader, frame.width > 0, frame.height > 0 else {
             throw JPEGItemError(item: id, reason: "its data is not a JPEG with a readable header (SOI, segments, frame header)")
         }
-        self.codestream = codestream
+        self.coded = codestream
         let transforms = try context.structure.transforms(of: id)
         do {
             geometry = try PlaneGeometry(canvasWidth: frame.width, canvasHeight: frame.height, transforms: transforms)
@@ -53,9 +56,8 @@ struct JPEGItemConversion: ConversionEngine {
         } else if geometry != identity {
             reencoding = .transforms(Self.describe(transforms))
         } else {
-            reencoding = nil
+            reencoding = pixelsChange ? .pixelStage : nil
         }
-        strip = context.options.metadata == .strip
         quality = context.options.quality
         alpha = context.master == nil ? context.structure.auxiliaryImages(of: id).first { $0.kind == .alpha }?.id : nil
         let declared = context.structure.imageSize(of: id)
@@ -88,15 +90,15 @@ struct JPEGItemConversion: ConversionEngine {
     /// The codestream's own EXIF (as a HEIF `Exif` item: a zero TIFF offset, then the
     /// TIFF bytes), XMP and ICC profile.
     var embeddedMetadata: SourceMetadata? {
-        SourceMetadata(exif: codestream.exifTIFF.map { [0, 0, 0, 0] + $0 }, xmp: codestream.xmpPacket, icc: codestream.iccProfile)
+        SourceMetadata(exif: coded.exifTIFF.map { [0, 0, 0, 0] + $0 }, xmp: coded.xmpPacket, icc: coded.iccProfile)
     }
 
     mutating func decode() throws {
         guard reencoding != nil else {
-            if let problem = JPEGCheck(codestream.bytes).problem { throw CorruptJPEGError(reason: problem) }
+            if let problem = JPEGCheck(coded.bytes).problem { throw CorruptJPEGError(reason: problem) }
             return
         }
-        let decoded = try DecodedJPEG(codestream.bytes)
+        let decoded = try DecodedJPEG(coded.bytes)
         guard decoded.width == geometry.canvasWidth, decoded.height == geometry.canvasHeight else {
             throw CorruptJPEGError(reason: "it decodes to \(decoded.width)×\(decoded.height), its frame header says "
                                    + "\(geometry.canvasWidth)×\(geometry.canvasHeight)")
@@ -104,21 +106,17 @@ struct JPEGItemConversion: ConversionEngine {
         canvas = decoded
     }
 
-    func start(_ writer: JPEGWriter, quality: Int) throws {
-        try writer.start(width: width, height: height, components: try bands().components, quality: quality,
-                         subsampling: reencodingAuxiliary ? .s444 : .s420)
+    func pixelFormat() throws -> PixelFormat {
+        PixelFormat(width: width, height: height,
+                    layout: .rows(components: try bands().components, subsampling: reencodingAuxiliary ? .s444 : .s420))
     }
 
-    func writePixels(to writer: JPEGWriter, mapping: SampleMapping?) throws {
-        try bands().write(to: writer, mapping: mapping)
+    func emit(into sink: any PixelSink) throws {
+        try bands().write(to: sink)
     }
 
-    func encode(to fd: Int32, path: String, quality: Int, segments: (any JPEGSegmentSink) throws -> Void) throws {
-        guard reencoding == nil else { return try encodeWithLibjpeg(to: fd, quality: quality, segments: segments) }
-        let header = JPEGSegmentBytes()
-        try segments(header)
-        try POSIX.writeAll(JPEGMarkerFilter.grafting(header.bytes, into: codestream, strip: strip), to: fd, path: path)
-    }
+    /// The item's own codestream, copied with the graft's segments, unless re-encoded.
+    var codestream: JPEGSegments? { reencoding == nil ? coded : nil }
 
     private var reencodingAuxiliary: Bool {
         if case .auxiliary = reencoding { return true }

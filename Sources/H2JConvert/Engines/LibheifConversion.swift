@@ -1,12 +1,11 @@
 import H2JContainer
-import H2JJPEGCodec
 import H2JLibheif
 import H2JSupport
 
 /// libheif's full decode as a `ConversionEngine`, for everything the tile engine does
 /// not take (`LibheifItem` opens it): `decode` applies the transforms (or, where
 /// libheif 1.15 cannot, `UprightPixels` does) and brings more than 8 bits down to 8;
-/// rows go to libjpeg in bands of 16.
+/// rows go to the sink in bands of 16.
 struct LibheifConversion: ConversionEngine {
     private let item: LibheifItem
     private let monochrome: Bool
@@ -49,19 +48,19 @@ struct LibheifConversion: ConversionEngine {
         }
     }
 
-    func start(_ writer: JPEGWriter, quality: Int) throws {
-        // The decoded size, which is the stream's when an `ispe` says otherwise.
+    /// The decoded size, which is the stream's when an `ispe` says otherwise.
+    func pixelFormat() throws -> PixelFormat {
         let (width, height) = try decodedSize()
-        try writer.start(width: width, height: height, components: grayFromRGB ? 1 : try components(),
-                         quality: quality, subsampling: fullChroma ? .s444 : .s420)
+        return PixelFormat(width: width, height: height,
+                           layout: .rows(components: grayFromRGB ? 1 : try components(), subsampling: fullChroma ? .s444 : .s420))
     }
 
-    func writePixels(to writer: JPEGWriter, mapping: SampleMapping?) throws {
+    func emit(into sink: any PixelSink) throws {
         let width = try decodedSize().width
         try forEachBand { (rows, stride, count) throws in
-            guard grayFromRGB else { return try writer.writeRows(rows, stride: stride, count: count, mapping: mapping) }
+            guard grayFromRGB else { return try sink.writeRows(rows, stride: stride, count: count) }
             let gray = EqualChannels.first(rows, stride: stride, count: count, width: width)
-            try gray.withUnsafeBufferPointer { try writer.writeRows($0.baseAddress!, stride: width, count: count, mapping: mapping) }
+            try gray.withUnsafeBufferPointer { try sink.writeRows($0.baseAddress!, stride: width, count: count) }
         }
     }
 

@@ -1,10 +1,9 @@
 import H2JContainer
-import H2JJPEGCodec
 import H2JSupport
 import H2JTiles
 
-/// The streaming tile engine as a `ConversionEngine`: raw YCbCr bands straight into
-/// libjpeg, decoded while they are written.
+/// The streaming tile engine as a `ConversionEngine`: raw YCbCr 4:2:0 (or gray) bands,
+/// decoded while they are written, straight into the sink.
 struct TileConversion: ConversionEngine {
     let engine: TileEngine
 
@@ -16,11 +15,11 @@ struct TileConversion: ConversionEngine {
     func libraryMetadata() -> SourceMetadata? { nil }
     mutating func decode() {}
 
-    func start(_ writer: JPEGWriter, quality: Int) throws {
-        try writer.startRaw(width: width, height: height, components: engine.image.monochrome ? 1 : 3, quality: quality)
+    func pixelFormat() -> PixelFormat {
+        PixelFormat(width: width, height: height, layout: .planes(components: engine.image.monochrome ? 1 : 3))
     }
 
-    func writePixels(to writer: JPEGWriter, mapping: SampleMapping?) throws {
-        if let mapping { try engine.run(into: MappedRawPlaneSink(writer: writer, mapping: mapping)) } else { try engine.run(into: writer) }
+    func emit(into sink: any PixelSink) throws {
+        try engine.run(into: sink)
     }
 }

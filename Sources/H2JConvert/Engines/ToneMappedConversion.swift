@@ -1,11 +1,10 @@
 import H2JColour
 import H2JContainer
-import H2JJPEGCodec
 import H2JLibheif
 import H2JSupport
 
 /// The engine of every PQ or HLG image: libheif decodes it at its own bit depth
-/// (`DeepDecodedImage`), and each band is tone-mapped to SDR on its way to libjpeg
+/// (`DeepDecodedImage`), and each band is tone-mapped to SDR on its way to the sink
 /// (`HDRToneMapping`) into Display P3, whose profile the output carries in either mode
 /// (`outputColour`), as every output keeps its colour. For an Ultra HDR output the
 /// converter also asks it for a gain map computed from both renditions (`gainMap`).
@@ -53,22 +52,22 @@ struct ToneMappedConversion: ConversionEngine {
         self.mapping = mapping
     }
 
-    func start(_ writer: JPEGWriter, quality: Int) throws {
+    func pixelFormat() throws -> PixelFormat {
         _ = try decoded()
-        try writer.start(width: width, height: height, components: 3, quality: quality, subsampling: .s420)
+        return PixelFormat(width: width, height: height, layout: .rows(components: 3, subsampling: .s420))
     }
 
-    /// The SDR rendition, band by band. `mapping` (a source gain map's codes) never applies.
-    func writePixels(to writer: JPEGWriter, mapping _: SampleMapping?) throws {
+    /// The SDR rendition, band by band.
+    func emit(into sink: any PixelSink) throws {
         let (image, mapping) = try decoded()
         let stride = width * 3
         var band = [UInt8](repeating: 0, count: stride * Self.bandRows)
         var y = 0
         while y < height {
             let count = min(Self.bandRows, height - y)
-            try band.withUnsafeMutableBufferPointer { (out) throws(JPEGError) in
+            try band.withUnsafeMutableBufferPointer { out in
                 for r in 0..<count { sdrRow(y + r, image, mapping, into: out.baseAddress! + r * stride) }
-                try writer.writeRows(out.baseAddress!, stride: stride, count: count)
+                try sink.writeRows(out.baseAddress!, stride: stride, count: count)
             }
             y += count
         }

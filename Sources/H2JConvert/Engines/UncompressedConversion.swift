@@ -1,6 +1,5 @@
 import H2JBrotli
 import H2JContainer
-import H2JJPEGCodec
 import H2JSupport
 import H2JUncompressed
 import H2JZlib
@@ -9,7 +8,7 @@ import H2JZlib
 /// own decoder (`UncompressedImage`) turns the item's data, inflated by zlib or
 /// libbrotli when it is generically compressed, into an 8-bit gray or RGB raster, alpha
 /// flattened onto `--background`; `CanvasBands` writes it upright (`irot`, `imir`, `clap`)
-/// to libjpeg. The whole image is decoded before the output is opened, as with libheif.
+/// into the sink. The whole image is decoded before the output is opened, as with libheif.
 struct UncompressedConversion: ConversionEngine {
     private let image: UncompressedImage
     private let geometry: PlaneGeometry
@@ -46,14 +45,13 @@ struct UncompressedConversion: ConversionEngine {
                                   background: context.options.background)
     }
 
-    func start(_ writer: JPEGWriter, quality: Int) throws {
-        try writer.start(width: width, height: height, components: components, quality: quality,
-                         subsampling: context.master != nil ? .s444 : .s420)
+    func pixelFormat() -> PixelFormat {
+        PixelFormat(width: width, height: height, layout: .rows(components: components, subsampling: context.master != nil ? .s444 : .s420))
     }
 
-    func writePixels(to writer: JPEGWriter, mapping: SampleMapping?) throws {
+    func emit(into sink: any PixelSink) throws {
         guard let raster else { throw UncompressedError.malformed("the image was not decoded") }
-        try CanvasBands(canvas: raster, geometry: geometry, components: components).write(to: writer, mapping: mapping)
+        try CanvasBands(canvas: raster, geometry: geometry, components: components).write(to: sink)
     }
 
     /// Gray for a gray image and for an auxiliary one (its luma), else RGB.

@@ -25,11 +25,12 @@ struct MetadataGraft {
     /// The source's SHA-256 (hex), when the provenance mark computed it.
     let sourceSHA256: String?
 
-    /// `sourceSHA256` is the digest an earlier image of the same source computed (the
-    /// file is hashed once); the vendor trailer goes only into the primary's output.
-    /// `xmpAdding`: properties the output's XMP gets besides the mark (an Ultra HDR
-    /// primary's gain-map claims).
-    init(_ context: ConversionContext, engine: any ConversionEngine, sourceSHA256 known: String? = nil,
+    /// `width`×`height` is the size the pixels are encoded at, which the EXIF and XMP
+    /// dimensions state. `sourceSHA256` is the digest an earlier image of the same source
+    /// computed (the file is hashed once); the vendor trailer goes only into the primary's
+    /// output. `xmpAdding`: properties the output's XMP gets besides the mark (an Ultra
+    /// HDR primary's gain-map claims).
+    init(_ context: ConversionContext, engine: any ConversionEngine, width: Int, height: Int, sourceSHA256 known: String? = nil,
          xmpAdding: [XMPProperty] = []) throws {
         let options = context.options
         var metadata: SourceMetadata
@@ -60,7 +61,7 @@ struct MetadataGraft {
         let mark = sourceSHA256.map { ProvenanceMark(sourceName: context.sourceName, sourceSHA256: $0, mode: options.metadata,
                                                      quality: options.quality, version: Version.current) }
         segments = JPEGMarkers(source: metadata, mode: options.metadata, stripGPS: options.stripGPS, mark: mark,
-                               xmpAdding: xmpAdding, width: engine.width, height: engine.height)
+                               xmpAdding: xmpAdding, width: width, height: height)
         warnings = segments.warnings + (trailers?.warnings ?? [])
             + (options.metadata == .keep && context.master == nil
                 ? AuxiliaryMetadata.warnings(context.structure, primary: context.item.id, carried: context.carriedAuxiliaries) : [])
