@@ -18,22 +18,22 @@ import H2JTiles
 /// `failed` result whose reason names the cause, and leaves no output behind.
 package struct Converter: Sendable {
     package let options: ConversionOptions
-    /// The tile engine's decoders, shared by every file the converter runs.
-    let decoders: TileDecoderPool
     /// Where outputs go: published in this process, or handed to the parent by a worker.
     let destination: any OutputDestination
-    /// Told when each stage starts (and, once chosen, the engine, and the image item when
-    /// the stage is for an output that does not hold the primary): a worker passes it on
-    /// to its parent, which names the stage if the worker dies in it, and runs the job
-    /// again without that image (`ConversionJob.omittedImages`).
-    let onStage: @Sendable (PipelineError.Stage, ConversionResult.Engine?, UInt32?) -> Void
+    /// The stages every image goes through before it is encoded, announced as they start.
+    let stages: ImageStages
+    /// The gain maps of Ultra HDR outputs, through the same stages.
+    private var gainMaps: GainMapStage { GainMapStage(stages: stages) }
 
+    /// `onStage` is told when each stage starts (and, once chosen, the engine, and the
+    /// image item when the stage is for an output that does not hold the primary): a
+    /// worker passes it on to its parent, which names the stage if the worker dies in it,
+    /// and runs the job again without that image (`ConversionJob.omittedImages`).
     package init(options: ConversionOptions, decoders: TileDecoderPool, destination: any OutputDestination,
                  onStage: @escaping @Sendable (PipelineError.Stage, ConversionResult.Engine?, UInt32?) -> Void = { _, _, _ in }) {
         self.options = options
-        self.decoders = decoders
         self.destination = destination
-        self.onStage = onStage
+        stages = ImageStages(options: options, decoders: decoders, onStage: onStage)
     }
 
     /// The job's result (its `milliseconds` left for the caller, which also settles the
@@ -53,12 +53,10 @@ package struct Converter: Sendable {
         return result
     }
 
-    /// Runs one stage: tells `onStage`, then turns what it throws into a `PipelineError`.
-    /// `image` is the item of an output that does not hold the primary.
-    func at<T>(_ stage: PipelineError.Stage, engine: ConversionResult.Engine? = nil, image: UInt32? = nil,
-               _ body: () throws -> T) throws(PipelineError) -> T {
-        onStage(stage, engine, image)
-        return try PipelineError.at(stage, body)
+    /// Runs one stage, announced (`ImageStages.at`).
+    private func at<T>(_ stage: PipelineError.Stage, engine: ConversionResult.Engine? = nil, image: UInt32? = nil,
+                       _ body: () throws -> T) throws(PipelineError) -> T {
+        try stages.at(stage, engine: engine, image: image, body)
     }
 
     // MARK: - Convert
@@ -87,7 +85,7 @@ package struct Converter: Sendable {
         var warnings = structure.declaredSizeWarnings(from: context.source)
         // The source's gain map, decoded only when an output will carry it.
         let ultraHDRPrimary = options.writesUltraHDR && plans.contains { $0.carriesGainMap(primary: primaryID) }
-        let gainMap = ultraHDRPrimary ? ultraHDRGainMap(context, warnings: &warnings) : nil
+        let gainMap = ultraHDRPrimary ? gainMaps.ultraHDRGainMap(context, warnings: &warnings) : nil
         // Auxiliary images written with their metadata: `--aux` ones, and the gain map of an Ultra HDR output.
         let plannedAuxiliaries = Set(plans.filter { $0.master != nil }.flatMap(\.items) + (gainMap?.source.map { [$0.item] } ?? []))
         context.carriedAuxiliaries = plannedAuxiliaries
@@ -188,18 +186,6 @@ package struct Converter: Sendable {
         let graft: MetadataGraft
     }
 
-    /// engine → limit → decode, for one image (`image`: of an output that does not hold
-    /// the primary) on its way through `chain`: every image of every output, the gain
-    /// map's included, is decoded here.
-    func decoded(_ context: ConversionContext, chain: PixelChain, engineUsed: inout ConversionResult.Engine?, image: UInt32?)
-        throws(PipelineError) -> (engine: any ConversionEngine, refusal: String?) {
-        var (engine, refusal) = try at(.engine, image: image) { try ConversionEngines.choose(context, decoders: decoders, chain: chain) }
-        engineUsed = engine.kind
-        try at(.limit, engine: engine.kind, image: image) { try checkLimit(width: engine.width, height: engine.height) }
-        try at(.decode, engine: engine.kind, image: image) { try engine.decode() }
-        return (engine, refusal)
-    }
-
     /// Writes one output `name`: one image, that image with its gain map after it (an
     /// Ultra HDR JPEG), or (two contexts) a stereo MPO of the left and the right view
     /// (`MultiPictureOutput`). `ultraHDR` marks the output that may be Ultra HDR: it
@@ -217,9 +203,9 @@ package struct Converter: Sendable {
         var gainMapWarnings: [Warning] = []
         let chain = PixelStage.chain(for: options)
         for (index, context) in contexts.enumerated() {
-            let (engine, refusal) = try decoded(context, chain: chain, engineUsed: &engineUsed, image: image)
+            let (engine, refusal) = try stages.decoded(context, chain: chain, engineUsed: &engineUsed, image: image)
             if index == 0, ultraHDR, gainMap == nil, let toneMapped = engine as? ToneMappedConversion {
-                gainMap = computedGainMap(toneMapped, warnings: &gainMapWarnings)
+                gainMap = gainMaps.computedGainMap(toneMapped, warnings: &gainMapWarnings)
             }
             let claims = index == 0 ? gainMap.map { UltraHDRXMP.primaryProperties(gainMapLength: $0.jpeg.count) } ?? [] : []
             let (size, graft) = try at(.graft, engine: engine.kind, image: image) {
@@ -308,14 +294,6 @@ package struct Converter: Sendable {
         try structure.checkDerivation(from: source, maxPixels: options.maxPixels)
         return ConversionContext(job: job, options: options, source: source, fileBytes: fileBytes, file: file,
                                  structure: structure, item: item)
-    }
-
-    /// Refuses images over `maxPixels` (decompression bombs) before anything is decoded.
-    func checkLimit(width: Int, height: Int) throws(LimitError) {
-        let (pixels, overflow) = width.multipliedReportingOverflow(by: height)
-        guard width > 0, height > 0, !overflow, pixels <= options.maxPixels else {
-            throw LimitError(width: width, height: height, maxPixels: options.maxPixels)
-        }
     }
 
     // MARK: - Copy (JPEG content under a HEIF name)

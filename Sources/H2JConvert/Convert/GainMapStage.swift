@@ -25,7 +25,12 @@ extension ConversionOptions {
     var writesUltraHDR: Bool { outputChoices.writesUltraHDR }
 }
 
-extension Converter {
+/// The gain map of an Ultra HDR output: the source's own (decoded through the stages
+/// every image goes through, `ImageStages`), or one computed from a tone-mapped image.
+struct GainMapStage {
+    let stages: ImageStages
+    private var options: ConversionOptions { stages.options }
+
     /// The primary's gain map encoded for an Ultra HDR output, in keep mode with `--hdr
     /// ultrahdr`; nil otherwise, or when there is none. A gain map that cannot be used
     /// (ISO says to ignore it, its headroom is unknown, it does not decode) adds a
@@ -74,7 +79,7 @@ extension Converter {
     /// own XMP).
     private func encodedGainMap(_ gainMap: GainMapSource, of context: ConversionContext) throws -> [UInt8] {
         let item = gainMap.item
-        let image = try at(.parse, image: item) { () throws -> ConversionContext in
+        let image = try stages.at(.parse, image: item) { () throws -> ConversionContext in
             try context.structure.checkCodecs(of: item)
             try context.structure.checkDerivation(of: item, from: context.source, maxPixels: options.maxPixels)
             return try context.standalone(item)
@@ -82,8 +87,8 @@ extension Converter {
         let stage = PixelStage.chain(for: options)
         let chain = gainMap.codeMapping.map { PixelChain(operations: [CodeMapping(table: $0)] + stage.operations) } ?? stage
         var engineUsed: ConversionResult.Engine?
-        let (engine, _) = try decoded(image, chain: chain, engineUsed: &engineUsed, image: item)
-        return try at(.write, engine: engine.kind, image: item) {
+        let (engine, _) = try stages.decoded(image, chain: chain, engineUsed: &engineUsed, image: item)
+        return try stages.at(.write, engine: engine.kind, image: item) {
             try gainMapJPEG(engine, chain: chain, metadata: gainMap.metadata, xmp: gainMap.xmp)
         }
     }

@@ -1,0 +1,44 @@
+import H2JContainer
+import H2JSupport
+import H2JTiles
+
+/// What every image goes through before it is encoded, whichever output it is for (the
+/// primary, another still image, an auxiliary image, a gain map): each stage announced
+/// as it starts (`at`), the engine chosen (a grid of tiles, a derived image, one coded
+/// item), the pixel limit checked on the upright size before anything is decoded, and
+/// the decode that must happen before the output is opened.
+struct ImageStages: Sendable {
+    let options: ConversionOptions
+    /// The tile engine's decoders, shared by every file the converter runs.
+    let decoders: TileDecoderPool
+    /// Told when each stage starts (see `Converter.init`).
+    let onStage: @Sendable (PipelineError.Stage, ConversionResult.Engine?, UInt32?) -> Void
+
+    /// Runs one stage: tells `onStage`, then turns what it throws into a `PipelineError`.
+    /// `image` is the item of an output that does not hold the primary.
+    func at<T>(_ stage: PipelineError.Stage, engine: ConversionResult.Engine? = nil, image: UInt32? = nil,
+               _ body: () throws -> T) throws(PipelineError) -> T {
+        onStage(stage, engine, image)
+        return try PipelineError.at(stage, body)
+    }
+
+    /// engine → limit → decode, for one image (`image`: of an output that does not hold
+    /// the primary) on its way through `chain`: every image of every output, the gain
+    /// map's included, is decoded here.
+    func decoded(_ context: ConversionContext, chain: PixelChain, engineUsed: inout ConversionResult.Engine?, image: UInt32?)
+        throws(PipelineError) -> (engine: any ConversionEngine, refusal: String?) {
+        var (engine, refusal) = try at(.engine, image: image) { try ConversionEngines.choose(context, decoders: decoders, chain: chain) }
+        engineUsed = engine.kind
+        try at(.limit, engine: engine.kind, image: image) { try checkLimit(width: engine.width, height: engine.height) }
+        try at(.decode, engine: engine.kind, image: image) { try engine.decode() }
+        return (engine, refusal)
+    }
+
+    /// Refuses images over `maxPixels` (decompression bombs) before anything is decoded.
+    func checkLimit(width: Int, height: Int) throws(LimitError) {
+        let (pixels, overflow) = width.multipliedReportingOverflow(by: height)
+        guard width > 0, height > 0, !overflow, pixels <= options.maxPixels else {
+            throw LimitError(width: width, height: height, maxPixels: options.maxPixels)
+        }
+    }
+}
