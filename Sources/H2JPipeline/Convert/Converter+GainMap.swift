@@ -20,6 +20,18 @@ struct EncodedGainMap {
     let jpeg: [UInt8]
 }
 
+/// A source's gain map that takes its HDR base to the SDR rendition (`GainMapSource.hdrBase`),
+/// decoded whole: `ToneMappedConversion` applies it to the primary (`GainMapApplication`)
+/// instead of its own tone curve.
+struct AppliedGainMap {
+    let item: UInt32
+    /// As the file states it: from the HDR base to the SDR rendition.
+    let metadata: GainMapMetadata
+    /// The H.273 primaries the gain applies in, which the SDR pixels are written in.
+    let primaries: Int
+    let pixels: Raster
+}
+
 extension ConversionOptions {
     /// Keep mode with `--hdr ultrahdr` (`OutputChoices.writesUltraHDR`).
     var writesUltraHDR: Bool { outputChoices.writesUltraHDR }
@@ -32,9 +44,9 @@ extension Converter {
     /// warning, and the output is SDR: the gain map never fails the source. Its stages
     /// name its item (`onStage`), so a worker that dies on it costs only the gain map: the
     /// job runs again with it omitted (`Job.omittedImages`), and the output is SDR.
-    func ultraHDRGainMap(_ context: ConversionContext, warnings: inout [Warning]) -> EncodedGainMap? {
+    func ultraHDRGainMap(_ found: GainMapSource?, _ warning: Warning?, _ context: ConversionContext,
+                         warnings: inout [Warning]) -> EncodedGainMap? {
         guard options.writesUltraHDR else { return nil }
-        let (found, warning) = GainMapSource.find(context.structure, source: context.source)
         if let warning { warnings.append(warning) }
         guard let found else { return nil }
         if let omitted = context.job.omittedImages.first(where: { $0.item == found.item }) {
@@ -46,6 +58,50 @@ extension Converter {
         } catch {
             warnings.append(Warning(.gainMapNotUsed, "the gain map (item \(found.item)) cannot be decoded: \(error); written as SDR only"))
             return nil
+        }
+    }
+
+    /// The gain map of an HDR base (`found.hdrBase`) decoded whole for the primary's SDR
+    /// rendition, and, for an Ultra HDR output, encoded from the same pixels as the gain
+    /// map back to the HDR base. nil, with a warning, when it cannot be decoded: the
+    /// primary is then tone-mapped by heic2jpg's curve (and its gain map computed). Its
+    /// stages name its item, as `ultraHDRGainMap`'s do.
+    func appliedGainMap(_ found: GainMapSource, of context: ConversionContext, ultraHDR: Bool,
+                        warnings: inout [Warning]) -> (AppliedGainMap, EncodedGainMap?)? {
+        guard let stated = found.hdrBase else { return nil }
+        let item = found.item
+        func notUsed(_ cause: String) -> (AppliedGainMap, EncodedGainMap?)? {
+            warnings.append(Warning(.gainMapNotUsed, "the gain map (item \(item)) cannot be decoded: \(cause); the SDR rendition is tone-mapped instead"))
+            return nil
+        }
+        if let omitted = context.job.omittedImages.first(where: { $0.item == item }) { return notUsed("\(omitted)") }
+        do {
+            let image = try at(.parse, image: item) { () throws -> ConversionContext in
+                try context.structure.checkCodecs(of: item)
+                try context.structure.checkDerivation(of: item, from: context.source, maxPixels: options.maxPixels)
+                return try context.standalone(item)
+            }
+            var engine = try at(.engine, engine: .libheif, image: item) { try LibheifConversion(image) }
+            try at(.limit, engine: .libheif, image: item) { try checkLimit(width: engine.width, height: engine.height) }
+            try at(.decode, engine: .libheif, image: item) { try engine.decode() }
+            let pixels = try at(.decode, engine: .libheif, image: item) { try engine.raster() }
+            // The gain applies in the base's primaries, or the alternate's (the `tmap` item's nclx) when the metadata says so.
+            let base = SourceMetadata.nclx(context.structure, context.structure.primaryID)?.primaries ?? 2
+            let primaries = stated.useBaseColourSpace ? base
+                : found.toneMap.flatMap { SourceMetadata.nclx(context.structure, $0)?.primaries } ?? base
+            let applied = AppliedGainMap(item: item, metadata: stated, primaries: primaries, pixels: pixels)
+            guard ultraHDR else { return (applied, nil) }
+            let jpeg = try at(.write, engine: .libheif, image: item) {
+                try gainMapJPEG(width: pixels.width, height: pixels.height, metadata: found.metadata, xmp: nil) { writer in
+                    try writer.start(width: pixels.width, height: pixels.height, components: pixels.components,
+                                     quality: options.quality, subsampling: .s444)
+                } pixels: { writer in
+                    try writer.writeRows(pixels.pixels.baseAddress!, stride: pixels.width * pixels.components, count: pixels.height)
+                }
+            }
+            return (applied, EncodedGainMap(source: found, description: found.description, jpeg: jpeg))
+        } catch {
+            return notUsed("\(error)")
         }
     }
 

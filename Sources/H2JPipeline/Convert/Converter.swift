@@ -85,9 +85,20 @@ package struct Converter: Sendable {
                                      toStream: job.output == .standardStream)
         var result = ConversionResult(source: job.source.display, output: job.output.display, status: .converted)
         var warnings = structure.declaredSizeWarnings(from: context.source)
-        // The source's gain map, decoded only when an output will carry it.
+        // The source's gain map, decoded only when an output will carry it, or, whatever the
+        // outputs, when it takes an HDR (PQ, HLG) base to its SDR rendition.
         let ultraHDRPrimary = options.writesUltraHDR && plans.contains { $0.carriesGainMap(primary: primaryID) }
-        let gainMap = ultraHDRPrimary ? ultraHDRGainMap(context, warnings: &warnings) : nil
+        let (found, notUsed) = ultraHDRPrimary || structure.hdrTransferName() != nil
+            ? GainMapSource.find(structure, source: context.source) : (nil, nil)
+        var gainMap: EncodedGainMap?
+        if let found, found.hdrBase != nil {
+            if let (applied, encoded) = appliedGainMap(found, of: context, ultraHDR: ultraHDRPrimary, warnings: &warnings) {
+                context.appliedGainMap = applied
+                gainMap = encoded
+            }
+        } else if ultraHDRPrimary {
+            gainMap = ultraHDRGainMap(found, notUsed, context, warnings: &warnings)
+        }
         // Auxiliary images written with their metadata: `--aux` ones, and the gain map of an Ultra HDR output.
         let plannedAuxiliaries = Set(plans.filter { $0.master != nil }.flatMap(\.items) + (gainMap?.source.map { [$0.item] } ?? []))
         context.carriedAuxiliaries = plannedAuxiliaries
@@ -130,6 +141,8 @@ package struct Converter: Sendable {
                         result.hdr = "Ultra HDR: " + used.description
                         gainMapWritten = used
                         if let item = used.source?.item { auxiliaries.insert(item) }
+                    } else if written.toneMapping == nil, context.appliedGainMap != nil, let found {
+                        result.hdr = "SDR only: " + found.description
                     } else if let toneMapping = written.toneMapping {
                         result.hdr = "SDR only, tone-mapped: " + toneMapping
                     }
@@ -154,7 +167,7 @@ package struct Converter: Sendable {
         result.sourceSHA256 = sourceSHA256
         let toneMapCarried = gainMapWritten?.source?.toneMap != nil
         (result.notCarried, result.leftOut) = structure.contentNotCarried(converted: converted, auxiliaries: auxiliaries, toneMapCarried: toneMapCarried,
-                                                                          hdrCarried: gainMapWritten != nil && gainMapWritten?.source == nil)
+                                                                          hdrCarried: gainMapWritten.map { $0.source == nil || $0.source?.hdrBase != nil } ?? false)
             .split(options.outputChoices)
         result.warnings = warnings + [HEIFStructure.contentNotConvertedWarning(result.notCarried, excluded: result.leftOut)].compactMap { $0 }
         return result
