@@ -311,8 +311,9 @@ package struct Converter: Sendable {
         try structure.checkCodecs()
         try structure.checkItemsInFile(size: source.size)
         try structure.checkDerivation(from: source, maxPixels: options.maxPixels)
-        return ConversionContext(job: job, options: options, source: source, fileBytes: fileBytes, file: file,
-                                 structure: structure, item: item)
+        // libheif reads the same bytes, with a `pitm` naming a `tmap` turned to its base.
+        return ConversionContext(job: job, options: options, source: structure.namingBaseAsPrimary(source), fileBytes: fileBytes,
+                                 file: file, structure: structure, item: item)
     }
 
     /// Refuses images over `maxPixels` (decompression bombs) before anything is decoded.
