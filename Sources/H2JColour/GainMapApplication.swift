@@ -18,8 +18,6 @@ import H2JSupport
 package struct GainMapApplication {
     /// H.273 codes of the primaries the pixels are written in (the gain's).
     package let primaries: Int
-    /// The weight the gain map is applied with.
-    package let weight: Double
     private let transfer: HDRTransfer
     private let top: Int
     private let linear: [Float]
@@ -57,7 +55,6 @@ package struct GainMapApplication {
         let (base, alternate) = (metadata.baseHDRHeadroom.value ?? 0, metadata.alternateHDRHeadroom.value ?? 0)
         let w = base == alternate ? 0 : min(max((0 - base) / (alternate - base), 0), 1)
         let signed = alternate < base ? -w : w
-        weight = signed
         factors = metadata.channels.map { channel in
             let (low, high, gamma) = (channel.min.value ?? 0, channel.max.value ?? 0, channel.gamma.value ?? 1)
             return (0...4080).map { step in
@@ -78,11 +75,6 @@ package struct GainMapApplication {
         columns = samples(imageWidth, gainMap.width)
         rows = samples(imageHeight, gainMap.height)
         encode = HDRToneMapping.sRGBEncodingTable()
-    }
-
-    /// What ran, for the report: `PQ (SMPTE ST 2084) base, gain map weight -1, BT.709`.
-    package var description: String {
-        "\(transfer.name) base, gain map weight \(Double((weight * 1000).rounded()) / 1000), in \(ICCFromNCLX.primariesName(primaries))"
     }
 
     /// Maps image row `y` (`columns.count` pixels of `channels` codes, 3 or 4; the 4th,

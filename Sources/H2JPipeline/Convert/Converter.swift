@@ -226,7 +226,10 @@ package struct Converter: Sendable {
         var gainMapWarnings: [Warning] = []
         for (index, context) in contexts.enumerated() {
             let (engine, refusal) = try decoded(context, engineUsed: &engineUsed, image: image)
-            if index == 0, ultraHDR, gainMap == nil, let toneMapped = engine as? ToneMappedConversion {
+            // A tone-mapped image gets a computed gain map: one with none of its own, or whose
+            // own could not be applied to it (then it would not lead back to the HDR base).
+            if index == 0, ultraHDR, let toneMapped = engine as? ToneMappedConversion,
+               gainMap == nil || (gainMap?.source?.hdrBase != nil && toneMapped.toneMapping != nil) {
                 gainMap = computedGainMap(toneMapped, warnings: &gainMapWarnings)
             }
             let claims = index == 0 ? gainMap.map { UltraHDRXMP.primaryProperties(gainMapLength: $0.jpeg.count) } ?? [] : []

@@ -93,11 +93,10 @@ struct ToneMappedConversion: ConversionEngine {
         }
     }
 
-    /// The gain map that takes this SDR rendition back to the HDR one
+    /// The gain map that takes this SDR rendition, the tone curve's, back to the HDR one
     /// (`GainMapComputation`): a second pass over the decoded image, row by row.
     func gainMap() throws -> (codes: [UInt8], width: Int, height: Int, metadata: GainMapMetadata) {
         let (image, mapping) = try decoded()
-        guard application == nil else { throw LibheifError(message: "the SDR rendition is the source's gain map's, not the tone curve's") }
         var computation = GainMapComputation(imageWidth: width, imageHeight: height)
         var sdr = [UInt8](repeating: 0, count: width * 3)
         var light = (hdr: [Float](repeating: 0, count: width), sdr: [Float](repeating: 0, count: width))
