@@ -15,6 +15,9 @@ import H2JSupport
 /// centre (scaled to the image), w the weight of headroom 0 between the base's and the
 /// alternate's headroom, negative when the base is the HDR one (−1 for any valid HDR
 /// base) → the sRGB transfer, 8 bits, in those primaries.
+///
+/// Invariant: `map` never traps, whatever the metadata's values (an infinite gain is
+/// clamped, a NaN is black).
 package struct GainMapApplication {
     /// H.273 codes of the primaries the pixels are written in (the gain's).
     package let primaries: Int
@@ -108,7 +111,8 @@ package struct GainMapApplication {
                 let m = min(c, factors.count - 1)
                 let value = c == 0 ? light.0 : c == 1 ? light.1 : light.2
                 let mapped = (value + baseOffsets[m]) * factors[m][Int(code * 16 + 0.5)] - alternateOffsets[m]
-                out[3 * x + c] = encode[Int(min(max(mapped, 0), 1) * 65535 + 0.5)]
+                // A file's extreme values can make it infinite (clamped) or NaN (black).
+                out[3 * x + c] = encode[mapped.isNaN ? 0 : Int(min(max(mapped, 0), 1) * 65535 + 0.5)]
             }
         }
     }
