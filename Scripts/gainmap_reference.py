@@ -12,8 +12,9 @@ What it does (ISO/IEC 23008-12, ISO/IEC 14496-12, ITU-T H.273):
   * decodes a coded item with ffmpeg: AV1 (`av01`) as its OBUs after a temporal
     delimiter, HEVC (`hvc1`) as Annex B with the `hvcC` parameter sets; a `grid` by its
     tiles, placed and cropped to the descriptor's size;
-  * brings samples to 8 bits as v * 255 / (2^bits - 1), rounded; colour to RGB with the
-    item's `colr` nclx matrix and range (else the bitstream's), chroma repeated;
+  * brings samples to 8 bits as v * 255 / (2^bits - 1), rounded (or, `precise`, to
+    floats 0..1 at the stream's own bit depth); colour to RGB with the item's `colr` nclx
+    matrix and range (else the bitstream's), chroma repeated;
   * applies `irot` (anticlockwise) and `imir` (axis 0: rows reversed, 1: columns) in
     `ipma` order; refuses `clap`.
 Writes an 8-bit array (height x width, or x 3 for colour) with numpy.
@@ -116,11 +117,13 @@ def ffmpeg_frames(stream, demuxer, count):
     return frames, info, bits, chroma
 
 
-def rgb(planes, bits, chroma, nclx, info):
-    """8-bit gray or RGB from decoded planes, with the item's nclx (else the stream's colour)."""
+def rgb(planes, bits, chroma, nclx, info, precise=False):
+    """8-bit gray or RGB from decoded planes, with the item's nclx (else the stream's colour);
+    `precise`: floats 0..1, unrounded."""
     maximum = (1 << bits) - 1
     if chroma is None:
-        return np.round(planes[0].astype(np.float64) * 255 / maximum).astype(np.uint8)
+        gray = planes[0].astype(np.float64) / maximum
+        return gray if precise else np.round(gray * 255).astype(np.uint8)
     height, width = planes[0].shape
     y = planes[0].astype(np.float64)
     cb, cr = (np.repeat(np.repeat(p.astype(np.float64), chroma[1], 0), chroma[0], 1)[:height, :width] for p in planes[1:])
@@ -139,7 +142,8 @@ def rgb(planes, bits, chroma, nclx, info):
         g = (y - kr * r - kb * b) / (1 - kr - kb)
     else:
         raise SystemExit(f"matrix_coefficients {matrix} is not handled")
-    return np.round(np.clip(np.stack([r, g, b], axis=-1), 0, 1) * 255).astype(np.uint8)
+    colour = np.clip(np.stack([r, g, b], axis=-1), 0, 1)
+    return colour if precise else np.round(colour * 255).astype(np.uint8)
 
 
 def coded_stream(meta, item):
@@ -174,8 +178,8 @@ def nclx_of(meta, item):
     return None
 
 
-def decode(meta, item):
-    """The item's 8-bit pixels, its transforms applied."""
+def decode(meta, item, precise=False):
+    """The item's 8-bit pixels (`precise`: floats 0..1), its transforms applied."""
     if meta.types[item] == "grid":
         descriptor = meta.item_data(item)
         rows, columns = descriptor[2] + 1, descriptor[3] + 1
@@ -184,9 +188,9 @@ def decode(meta, item):
         tiles = meta.refs[("dimg", item)]
         streams = [coded_stream(meta, tile) for tile in tiles]
         frames, info, bits, chroma = ffmpeg_frames(b"".join(s for s, _ in streams), streams[0][1], len(tiles))
-        pictures = [rgb(planes, bits, chroma, nclx_of(meta, tile), info) for planes, tile in zip(frames, tiles)]
+        pictures = [rgb(planes, bits, chroma, nclx_of(meta, tile), info, precise) for planes, tile in zip(frames, tiles)]
         th, tw = pictures[0].shape[:2]
-        canvas = np.zeros((rows * th, columns * tw) + pictures[0].shape[2:], np.uint8)
+        canvas = np.zeros((rows * th, columns * tw) + pictures[0].shape[2:], pictures[0].dtype)
         for index, picture in enumerate(pictures):
             row, column = divmod(index, columns)
             canvas[row * th:(row + 1) * th, column * tw:(column + 1) * tw] = picture
@@ -194,7 +198,7 @@ def decode(meta, item):
     else:
         stream, demuxer = coded_stream(meta, item)
         frames, info, bits, chroma = ffmpeg_frames(stream, demuxer, 1)
-        picture = rgb(frames[0], bits, chroma, nclx_of(meta, item), info)
+        picture = rgb(frames[0], bits, chroma, nclx_of(meta, item), info, precise)
     for name, payload in meta.item_properties(item):
         if name == "irot":
             picture = np.rot90(picture, payload[0] & 3)

@@ -51,14 +51,19 @@ package struct HDRToneMapping: Sendable {
         let y = conversion.targetLuminance.map(Float.init)
         luminance = (y[0], y[1], y[2])
         sceneLuminance = (Float(kr), Float(1 - kr - kb), Float(kb))
-        encode = (0...65535).map { index in
-            let v = Double(index) / 65535
-            let signal = v <= 0.0031308 ? 12.92 * v : 1.055 * pow(v, 1 / 2.4) - 0.055
-            return UInt8(max(0, min(255, (signal * 255).rounded())))
-        }
+        encode = Self.sRGBEncodingTable()
         decode = (0...255).map { code in
             let signal = Double(code) / 255
             return Float(signal <= 0.04045 ? signal / 12.92 : pow((signal + 0.055) / 1.055, 2.4))
+        }
+    }
+
+    /// Linear light 0…1 in steps of 1/65535 → its 8-bit sRGB code.
+    package static func sRGBEncodingTable() -> [UInt8] {
+        (0...65535).map { index in
+            let v = Double(index) / 65535
+            let signal = v <= 0.0031308 ? 12.92 * v : 1.055 * pow(v, 1 / 2.4) - 0.055
+            return UInt8(max(0, min(255, (signal * 255).rounded())))
         }
     }
 

@@ -22,8 +22,8 @@ package enum AuxiliaryKind: Sendable, Equatable {
             self = .alpha
         case "urn:mpeg:mpegB:cicp:systems:auxiliary:depth", "urn:mpeg:hevc:2015:auxid:2", "urn:mpeg:avc:2015:auxid:2":
             self = .depth
-        case "urn:com:apple:photo:2020:aux:hdrgainmap", "urn:com:photo:aux:hdrgainmap":
-            // Apple's, and Adobe's pre-ISO one (Photoshop and Camera Raw exports).
+        case "urn:com:apple:photo:2020:aux:hdrgainmap", "urn:com:photo:aux:hdrgainmap", "urn:com:samsung:photo:2024:aux:hdrgainmap":
+            // Apple's, Adobe's pre-ISO one (Photoshop and Camera Raw exports), Samsung's (Galaxy S24, One UI 6–7).
             self = .hdrGainMap
         default:
             if urn.hasSuffix(":depthmap") || urn.contains("depth") { self = .depth }

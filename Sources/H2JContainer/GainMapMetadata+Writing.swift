@@ -34,6 +34,19 @@ extension GainMapMetadata {
         }
     }
 
+    /// The same gain map with base and alternate exchanged: what takes the alternate
+    /// rendition back to the base. A gain map's codes always state the gain from the SDR
+    /// towards the HDR rendition, and a reader applies it with a negative weight when the
+    /// base is the HDR one (ISO 21496-1's weight, as libavif applies it), so only the
+    /// headrooms and the offsets change places. The alternate is written in the colour
+    /// space the gain applies in, so that space becomes the base's.
+    package var exchangingBaseAndAlternate: GainMapMetadata {
+        GainMapMetadata(useBaseColourSpace: true, baseHDRHeadroom: alternateHDRHeadroom, alternateHDRHeadroom: baseHDRHeadroom,
+                        channels: channels.map {
+                            Channel(min: $0.min, max: $0.max, gamma: $0.gamma, baseOffset: $0.alternateOffset, alternateOffset: $0.baseOffset)
+                        })
+    }
+
     /// Whether the base image is the HDR rendition (its headroom above the alternate's).
     package var baseIsHDR: Bool {
         (baseHDRHeadroom.value ?? 0) > (alternateHDRHeadroom.value ?? 0)

@@ -133,7 +133,7 @@ package struct ToneMappedImage: Sendable, Equatable {
 extension HEIFStructure {
     /// The file's `tmap` item, checked as ISO 21496-1 and ISO/IEC 23008-12 ask before it
     /// is used: the file has the `tmap` brand; an `altr` group lists the tmap before its
-    /// base (prefers it); it derives from the primary and one gain map; its metadata
+    /// base, or the `pitm` names it (prefers it); it derives from the primary and one gain map; its metadata
     /// parses with a supported version and valid values. nil without a `tmap` item.
     package func toneMappedImage(from source: ByteSource) -> ToneMappedImage? {
         guard let item = items.values.filter({ $0.type == "tmap" }).min(by: { $0.id < $1.id }) else { return nil }
@@ -143,7 +143,8 @@ extension HEIFStructure {
             ToneMappedImage(id: item.id, base: base, gainMap: gainMap, metadata: .failure(.init(description: reason)))
         }
         guard brands.contains("tmap") else { return ignored("the file lacks the 'tmap' brand") }
-        let preferred = entityGroups.contains { group in
+        // A `pitm` naming the tmap prefers it too.
+        let preferred = primaryToneMap == item.id || entityGroups.contains { group in
             group.type == "altr" && group.entities.firstIndex(of: item.id).map { index in
                 base.map { group.entities.firstIndex(of: $0).map { index < $0 } ?? false } ?? false
             } ?? false
@@ -157,5 +158,17 @@ extension HEIFStructure {
             return ignored("its metadata cannot be read: \(error)")
         }
         return ToneMappedImage(id: item.id, base: base, gainMap: gainMap, metadata: GainMapMetadata.parse(body))
+    }
+
+    /// `source` as libheif 1.15 can open it when the `pitm` names a `tmap` item, which it
+    /// refuses ("'pitm' box references a non-existing image"): the same bytes with the
+    /// `pitm` naming the tmap's base image, `primaryID`. `source` itself otherwise, or when
+    /// the base's ID does not fit the field.
+    package func namingBaseAsPrimary(_ source: ByteSource) -> ByteSource {
+        guard primaryToneMap != nil, let field = primaryField else { return source }
+        let width = field.count
+        guard width == 4 || primaryID <= 0xFFFF else { return source }
+        let id = (0..<width).map { UInt8(truncatingIfNeeded: primaryID >> (8 * UInt32(width - 1 - $0))) }
+        return PatchedByteSource(source, replacing: field.lowerBound, with: id)
     }
 }

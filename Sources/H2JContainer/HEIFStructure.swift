@@ -42,7 +42,12 @@ package struct HEIFStructure: Sendable {
     package internal(set) var entityGroups: [EntityGroup] = []
     /// `grpl` children that could not be read as groups.
     package internal(set) var unreadableGroups = 0
+    /// The primary image: the `pitm` item, or, when that is a `tmap` item, its base image.
     package let primaryID: UInt32
+    /// The `tmap` item the `pitm` names, whose base image is then `primaryID`.
+    package internal(set) var primaryToneMap: UInt32?
+    /// Where the `pitm`'s item ID lies in the file.
+    package internal(set) var primaryField: Range<Int>?
     package let items: [UInt32: Item]
     package let references: [Reference]
     /// `ipco` properties in order; `ipma` indices are 1-based into this array.
@@ -109,6 +114,7 @@ extension HEIFStructure {
     package static func read(from source: ByteSource) throws(HEIFError) -> HEIFStructure {
         var brands: [String] = []
         var meta: [UInt8]?
+        var metaStart = 0
         var vendorBoxes: [VendorBox] = []
         var hasMovie = false
         var tracks: [SequenceTrack] = []
@@ -136,6 +142,7 @@ extension HEIFStructure {
                     brands = parseBrands(payload)
                 } else if meta == nil {
                     meta = payload
+                    metaStart = offset + box.payloadStart
                 }
             } else if box.type == "moov" {
                 if !hasMovie, box.payloadLength <= HEIFLimits.maxMetaBytes {
@@ -152,6 +159,7 @@ extension HEIFStructure {
             throw hasMovie ? .imageSequenceOnly(HEIFStructure.sequencePhrase(tracks)) : .missingBox("meta")
         }
         var structure = try parse(metaPayload: meta, brands: brands)
+        structure.primaryField = structure.primaryField.map { (metaStart + $0.lowerBound)..<(metaStart + $0.upperBound) }
         structure.vendorBoxes = vendorBoxes
         structure.hasImageSequence = hasMovie
         structure.sequenceTracks = tracks
@@ -184,6 +192,7 @@ extension HEIFStructure {
         var idat: [UInt8]?
         var handler: String?
         var groups: (groups: [EntityGroup], unreadable: Int) = ([], 0)
+        var primaryField: Range<Int>?
         for box in try BoxHeader.children(reader, from: 4, to: reader.count) {
             switch box.type {
             case "hdlr":
@@ -192,6 +201,7 @@ extension HEIFStructure {
                 let version = reader.u8(box.payloadStart) ?? 0
                 primaryID = version == 0 ? reader.u16(box.payloadStart + 4).map(UInt32.init) : reader.u32(box.payloadStart + 4)
                 guard primaryID != nil else { throw .truncatedBox("pitm") }
+                primaryField = (box.payloadStart + 4)..<(box.payloadStart + (version == 0 ? 6 : 8))
             case "iinf":
                 items = try parseItemInfo(reader, box)
             case "iref":
@@ -215,11 +225,15 @@ extension HEIFStructure {
         guard handler == "pict" else {
             throw handler == nil ? .missingBox("hdlr") : .malformedBox("hdlr", reason: "handler '\(handler ?? "")' is not 'pict'")
         }
-        guard let primaryID else { throw .missingBox("pitm") }
-        var structure = HEIFStructure(brands: brands, primaryID: primaryID, items: items, references: references,
+        guard let named = primaryID else { throw .missingBox("pitm") }
+        // A `pitm` naming a `tmap` item makes its base image (first `dimg` input) the photo.
+        let toneMapBase = items[named]?.type == "tmap" ? references.first { $0.type == "dimg" && $0.from == named }?.to.first : nil
+        var structure = HEIFStructure(brands: brands, primaryID: toneMapBase ?? named, items: items, references: references,
                                       properties: properties, associations: associations, locations: locations ?? [:],
                                       idat: idat ?? [], locationError: locationError)
         (structure.entityGroups, structure.unreadableGroups) = groups
+        structure.primaryToneMap = toneMapBase == nil ? nil : named
+        structure.primaryField = primaryField
         return structure
     }
 

@@ -53,4 +53,13 @@ extension HEIFStructure {
     package var appleGainMap: UInt32? {
         auxiliaryImages(of: primaryID).map(\.id).first { auxiliaryType(of: $0) == Self.appleGainMapURN }
     }
+
+    /// The URNs of gain maps described by Adobe's `hdrgm:` XMP: Samsung's (Galaxy S24,
+    /// One UI 6–7) and Adobe's pre-ISO one (Photoshop and Camera Raw exports, libavif).
+    package static let hdrgmGainMapURNs: Set<String> = ["urn:com:samsung:photo:2024:aux:hdrgainmap", "urn:com:photo:aux:hdrgainmap"]
+
+    /// The primary's gain map of one of `hdrgmGainMapURNs`, if any.
+    package var hdrgmGainMap: UInt32? {
+        auxiliaryImages(of: primaryID).map(\.id).first { auxiliaryType(of: $0).map(Self.hdrgmGainMapURNs.contains) ?? false }
+    }
 }

@@ -8,7 +8,8 @@ import H2JSupport
 /// same account of what the outputs leave out (`contentNotCarried`, `split`) as a
 /// conversion, assuming every image decodes. A PQ or HLG primary is tone-mapped to SDR,
 /// and its Ultra HDR gain map is computed from both renditions when it has none of its
-/// own: what that computation finds shows only when converting. An
+/// own: what that computation finds shows only when converting; one whose gain map takes
+/// it to SDR gets that rendition instead, in any mode (`GainMapSource.hdrBase`). An
 /// image whose codec or structure the converter refuses before decoding (the checks it
 /// makes first: `checkCodecs`, `image`, `auxiliaryImage`) is left out here as there:
 /// another image's output is not written (`image-not-converted`), the primary's fails
@@ -26,11 +27,14 @@ enum OutputForecast {
         }
         let plans = OutputPlan.plans(structure, images: choices.images, stereo: choices.stereo, auxiliaries: choices.auxiliaries,
                                      toStream: false)
-        // As the converter: the source's gain map is looked for only when an output will carry it.
+        // As the converter: the source's gain map is looked for only when an output will carry
+        // it, or when it takes an HDR base to its SDR rendition, which it then gives in any mode.
         let ultraHDRPrimary = choices.writesUltraHDR && plans.contains { $0.carriesGainMap(primary: primary) }
-        let (gainMap, notUsed) = ultraHDRPrimary ? GainMapSource.find(structure, source: source) : (nil, nil)
-        outputs.gainMapNotUsed = notUsed?.message
         let hdrTransfer = structure.hdrTransferName()
+        let (found, notUsed) = ultraHDRPrimary || hdrTransfer != nil ? GainMapSource.find(structure, source: source) : (nil, nil)
+        let gainMap = ultraHDRPrimary ? found : nil
+        let applied = found?.hdrBase != nil ? found : nil
+        outputs.gainMapNotUsed = ultraHDRPrimary ? notUsed?.message : nil
         var hdrCarried = false
         var converted: Set<UInt32> = [], auxiliaries: Set<UInt32> = []
         for plan in plans {
@@ -49,13 +53,16 @@ enum OutputForecast {
                     file.gainMap = gainMap.item
                     outputs.hdr = "Ultra HDR: " + gainMap.description
                     auxiliaries.insert(gainMap.item)
+                    hdrCarried = gainMap.hdrBase != nil
                 } else if let hdrTransfer {
                     file.computedGainMap = true
                     outputs.hdr = "Ultra HDR: a gain map computed from the HDR (\(hdrTransfer)) and SDR renditions"
                     hdrCarried = true
                 }
             }
-            if outputs.hdr == nil, plan.master == nil, plan.items.contains(primary), let hdrTransfer {
+            if outputs.hdr == nil, plan.master == nil, plan.items.contains(primary), let applied {
+                outputs.hdr = "SDR only: " + applied.description
+            } else if outputs.hdr == nil, plan.master == nil, plan.items.contains(primary), let hdrTransfer {
                 outputs.hdr = "SDR only, tone-mapped from \(hdrTransfer)"
             }
             if plan.master == nil { converted.formUnion(plan.items) } else { auxiliaries.formUnion(plan.items) }

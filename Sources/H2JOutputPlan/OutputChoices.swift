@@ -44,7 +44,7 @@ package enum AuxiliaryOutput: String, Sendable, Equatable, CaseIterable {
     case depth
     /// Portrait and segmentation mattes.
     case matte
-    /// HDR gain maps that are auxiliary images (Apple's, Adobe's).
+    /// HDR gain maps that are auxiliary images (Apple's, Samsung's, Adobe's).
     case gainmap
     /// Alpha planes (the image itself has its alpha flattened onto `--background`).
     case alpha

@@ -64,6 +64,8 @@ enum FuzzedParsers {
         _ = GainMapMetadata.parse(input)
         // an Apple gain map's XMP and the primary's EXIF with its maker note,
         _ = AppleHDRHeadroom.headroom(gainMapXMP: input, primaryEXIF: input)
+        // a Samsung or Adobe gain map's hdrgm XMP,
+        _ = AdobeGainMapXMP.read(input)
         // and for the payload of an `Exif` item and of an XMP item.
         // The first byte picks whether the GPS removal (`--strip-gps`) runs as well, and
         // whether properties are inserted into the packet; a limit below the input's size

@@ -9,8 +9,9 @@ import Testing
 /// libavif's and CrabbyAvif's gain-map files (`../shared/corpus-wide/gainmap`, see its
 /// SOURCES.md): an AV1 gain map that is only an input of a `tmap` item, hidden, which
 /// libheif 1.15 reaches through no API, becomes the second image of an Ultra HDR JPEG;
-/// the files ISO 21496-1 says to ignore, and those whose base is the HDR rendition, are
-/// written as SDR with a warning that says why, and claim no gain map.
+/// the files ISO 21496-1 says to ignore are written as SDR with a warning that says why,
+/// and claim no gain map; a gain map whose base is the HDR rendition is applied to it for
+/// the SDR rendition (`Scripts/gainmap-sdr-check` checks its pixels).
 /// (`Scripts/ultrahdr-check` runs libultrahdr's decoder over the honoured ones.)
 @Suite("End to end: Ultra HDR from AVIF 'tmap' gain maps, and the files whose gain map is not used",
        .enabled(if: Tool.corpusWide != nil, "../shared/corpus-wide is not present"))
@@ -110,14 +111,55 @@ struct UltraHDRCorpusEndToEndTests {
         ("libavif-unsupported-gainmap-minimum-version.avif", "gain-map metadata minimum version 99 is not supported"),
         // libavif refuses it as an invalid tone-mapped image: writer version 0 with bytes after its metadata.
         ("libavif-supported-gainmap-writer-version-extra-bytes.avif", "4 bytes follow the gain-map metadata of writer version 0"),
-        // Honoured by ISO (writer version 99 may add bytes), but the base is the HDR rendition.
-        ("libavif-unsupported-gainmap-writer-version-extra-bytes.avif", "base image is the HDR rendition"),
-        ("libavif-seine-hdr-gainmap-srgb.avif", "base image is the HDR rendition"),
-        ("libavif-color-grid-gainmap-different-grid.avif", "base image is the HDR rendition"),
-        ("libavif-color-grid-alpha-grid-gainmap-nogrid.avif", "base image is the HDR rendition"),
     ]
 
-    @Test("A tmap ISO 21496-1 says to ignore, or whose base is HDR: a gain-map-not-used warning that says why; an SDR primary is written SDR only, with no hdrgm XMP, Container directory, MPF or ISO segment anywhere in the output; a PQ primary gets a computed gain map instead",
+    /// Files whose base is the HDR (PQ) rendition, their gain map item and its base's headroom
+    /// in stops: the `tmap`s (one with writer version 99, which may add bytes; grids, with
+    /// alpha) and Adobe's pre-ISO `hdrgm` auxiliary images.
+    static let hdrBases: [(file: String, gainMap: UInt32, stops: String)] = [
+        ("libavif-seine-hdr-gainmap-srgb.avif", 3, "1.3"),
+        ("libavif-unsupported-gainmap-writer-version-extra-bytes.avif", 4, "3"),
+        ("libavif-color-grid-gainmap-different-grid.avif", 28, "3"),
+        ("libavif-color-grid-alpha-grid-gainmap-nogrid.avif", 28, "3"),
+        ("libavif-seine-hdr-pq-srgb-adobe-auxl-gainmap.avif", 4, "1.3"),
+        ("libavif-colors-hdr-rec2020-pq-adobe-auxl-gainmap.avif", 4, "1.2"),
+    ]
+
+    @Test("An HDR (PQ) base with a gain map to SDR: applied for the SDR primary in every mode, written back to the HDR base in the Ultra HDR output (headrooms exchanged, an SDR base); the seine's SDR is the authored one, not a blown-out sky",
+          arguments: hdrBases.map(\.file))
+    func hdrBase(_ file: String) throws {
+        let (_, item, stops) = try #require(Self.hdrBases.first { $0.file == file })
+        let source = Self.path(file)
+        try #require(FileManager.default.fileExists(atPath: source), "\(file) is missing from corpus-wide")
+        let scratch = TemporaryDirectory()
+        let (output, gainMap, gainTags, entry) = try UltraHDREndToEndTests.ultraHDR(source, in: scratch)
+        #expect((entry["hdr"] as? String ?? "").hasSuffix("gain map item \(item)) applied to the PQ base for the SDR rendition"), "\(entry["hdr"] ?? "")")
+        #expect(!(entry["warningCodes"] as? [String] ?? []).contains("gain-map-not-used"), "\(entry["warnings"] ?? "")")
+        for expected in ["BaseRenditionIsHDR              : False", "HDRCapacityMin                  : 0",
+                         "HDRCapacityMax                  : \(stops)"] {
+            #expect(gainTags.contains(expected), "\(expected) in \(gainTags)")
+        }
+        #expect(output.count > gainMap.count)
+        // --hdr sdr: the same SDR pixels, and no claim of a gain map.
+        let name = (file as NSString).deletingPathExtension
+        let sdr = try Tool.run(["--hdr", "sdr", "-o", scratch.sub("sdr"), "--report", scratch.sub("sdr.jsonl"), source])
+        #expect(sdr.status == 0, "\(sdr.stderr)")
+        let sdrEntry = try #require(try ReportFile(scratch.sub("sdr.jsonl")).bySource[file])
+        #expect((sdrEntry["hdr"] as? String ?? "").hasPrefix("SDR only: "), "\(sdrEntry["hdr"] ?? "")")
+        let sdrBytes = try #require(FileManager.default.contents(atPath: scratch.sub("sdr/\(name).jpg")))
+        #expect(sdrBytes.range(of: Data("hdrgm:".utf8)) == nil && sdrBytes.range(of: Data("MPF\0".utf8)) == nil)
+        let primary = try #require(Reference.jpeg(scratch.sub("out/\(name).jpg"))?.picture)
+        #expect(try #require(Reference.jpeg(scratch.sub("sdr/\(name).jpg"))?.picture).psnr(against: primary) == 99)
+        guard file.hasPrefix("libavif-seine") else { return }
+        // The seine's authored SDR rendition is the base of its SDR-base twin; heic2jpg's own
+        // tone curve blew out 32.5 % of its pixels (a channel at 250 or above).
+        let authored = try #require(Reference.heif(Self.path("libavif-seine-sdr-gainmap-srgb.avif")))
+        #expect(primary.psnr(against: authored) >= 32, "\(primary.psnr(against: authored)) dB against the authored SDR")
+        let bright = stride(from: 0, to: primary.pixels.count, by: 3).filter { primary.pixels[$0..<($0 + 3)].contains { $0 >= 250 } }.count
+        #expect(Double(bright) / Double(primary.width * primary.height) < 0.02, "\(bright) pixels at 250 or above")
+    }
+
+    @Test("A tmap ISO 21496-1 says to ignore: a gain-map-not-used warning that says why; an SDR primary is written SDR only, with no hdrgm XMP, Container directory, MPF or ISO segment anywhere in the output; a PQ primary gets a computed gain map instead",
           arguments: ignored.map(\.file))
     func ignoredToneMap(_ file: String) throws {
         let reason = try #require(Self.ignored.first { $0.file == file }?.reason)

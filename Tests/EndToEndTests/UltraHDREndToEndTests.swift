@@ -66,6 +66,37 @@ struct UltraHDREndToEndTests {
         #expect(decoded.psnr(against: try #require(Reference.heifAuxiliary(source, 2))) >= 38, "the codes as they are")
     }
 
+    @Test("Samples/gainmap-samsung-hdrgm.heic (a Galaxy S24 without tmap): the hdrgm values of the gain map's XMP restated, its codes copied; --aux gainmap also writes the gain map, as Apple's")
+    func samsungHDRGMSample() throws {
+        let source = Tool.samples + "/gainmap-samsung-hdrgm.heic"
+        let scratch = TemporaryDirectory()
+        let (_, gainMap, gainTags, entry) = try Self.ultraHDR(source, in: scratch)
+        #expect(entry["hdr"] as? String == "Ultra HDR: Adobe gain map (hdrgm values from its own XMP, gain map item 2)")
+        #expect((entry["warningCodes"] as? [String] ?? []).isEmpty, "\(entry["warnings"] ?? "")")
+        for expected in ["GainMapMin                      : 0", "GainMapMax                      : 2", "Gamma                           : 1",
+                         "OffsetSDR                       : 0.015625", "HDRCapacityMax                  : 2",
+                         "BaseRenditionIsHDR              : False", "ImageSize                       : 192x128"] {
+            #expect(gainTags.contains(expected), "\(expected) in \(gainTags)")
+        }
+        let decoded = try #require(Reference.jpeg(bytes: gainMap)?.picture)
+        #expect(decoded.psnr(against: try #require(Reference.heifAuxiliary(source, 2))) >= 38, "the codes as they are")
+        let aux = try Tool.run(["--aux", "gainmap", "-o", scratch.sub("aux"), source])
+        #expect(aux.status == 0, "\(aux.stderr)")
+        #expect(scratch.files("aux") == ["gainmap-samsung-hdrgm.gainmap.jpg", "gainmap-samsung-hdrgm.jpg"])
+    }
+
+    @Test("Samples/gainmap-tmap-primary.heic: a pitm naming the tmap item makes its base the photo, the tmap honoured; inspect says so")
+    func toneMapAsPrimarySample() throws {
+        let source = Tool.samples + "/gainmap-tmap-primary.heic"
+        let (_, _, gainTags, entry) = try Self.ultraHDR(source, in: TemporaryDirectory())
+        #expect(entry["hdr"] as? String == "Ultra HDR: ISO 21496-1 gain map ('tmap' item 3, gain map item 2)")
+        #expect((entry["warningCodes"] as? [String] ?? []).isEmpty, "\(entry["warnings"] ?? "")")
+        #expect(gainTags.contains("GainMapMax                      : 2"), "\(gainTags)")
+        let inspected = try Tool.run(["inspect", source])
+        #expect(inspected.stdoutText.contains("    #1                hvc1 384×256, primary\n"), "\(inspected.stdoutText)")
+        #expect(inspected.stdoutText.contains("primary           gainmap-tmap-primary.jpg: #1, Ultra HDR with gain map #2"), "\(inspected.stdoutText)")
+    }
+
     /// Apple's codes as heic2jpg remaps them: log2(1 + (H − 1)·L(g)) / log2(H), L the inverse Rec. 709 OETF.
     static func appleRemapped(_ picture: RGBPicture, headroom: Double) -> RGBPicture {
         RGBPicture(width: picture.width, height: picture.height, pixels: picture.pixels.map { code in

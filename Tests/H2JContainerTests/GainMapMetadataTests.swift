@@ -82,4 +82,35 @@ extension GainMapMetadataTests {
         }
         #expect(GainMapMetadata.appleCodeMapping(headroom: 1).allSatisfy { $0 == 0 }, "no headroom, no gain")
     }
+
+    @Test("Base and alternate exchanged: headrooms and offsets change places, the gains stay (they go from SDR towards HDR)")
+    func exchanged() throws {
+        let channel = GainMapMetadata.Channel(min: .init(-1, 4), max: .init(3, 2), gamma: .init(9, 10), baseOffset: .init(1, 64),
+                                              alternateOffset: .init(1, 32))
+        let hdrBase = GainMapMetadata(useBaseColourSpace: false, baseHDRHeadroom: .init(13, 10), alternateHDRHeadroom: .init(0, 1),
+                                      channels: [channel, channel, channel])
+        let sdrBase = hdrBase.exchangingBaseAndAlternate
+        #expect(hdrBase.baseIsHDR && !sdrBase.baseIsHDR && sdrBase.useBaseColourSpace)
+        #expect(sdrBase.baseHDRHeadroom == .init(0, 1) && sdrBase.alternateHDRHeadroom == .init(13, 10))
+        #expect(sdrBase.channels.allSatisfy { $0.baseOffset == .init(1, 32) && $0.alternateOffset == .init(1, 64) })
+        #expect(sdrBase.channels.allSatisfy { $0.min == channel.min && $0.max == channel.max && $0.gamma == channel.gamma })
+    }
+
+    @Test("A pitm naming a tmap item: its base image is the primary, the tmap preferred without an altr group; libheif reads the pitm as the base")
+    func toneMapAsPrimary() throws {
+        let body = Self.body()
+        let file = B.box("ftyp", Array("heic".utf8) + B.u32(0) + Array("mif1heictmap".utf8)) + B.meta(primary: 3, items: [(1, "hvc1"), (2, "hvc1"), (3, "tmap")],
+                                                            references: [B.reference("dimg", from: 3, to: [1, 2])],
+                                                            extraBoxes: [B.iloc([.init(id: 3, construction: 1, extents: [(0, 0, UInt64(body.count))])]),
+                                                                         B.idat(body)])
+        let source = MemoryByteSource(file)
+        let structure = try HEIFStructure.read(from: source)
+        #expect(structure.primaryID == 1 && structure.primaryToneMap == 3)
+        let tmap = try #require(structure.toneMappedImage(from: source))
+        #expect(tmap.base == 1 && tmap.gainMap == 2 && (try? tmap.metadata.get()) != nil)
+        let patched = structure.namingBaseAsPrimary(source)
+        let reread = try HEIFStructure.read(from: patched)
+        #expect(reread.primaryID == 1 && reread.primaryToneMap == nil && patched.size == source.size)
+        #expect(try patched.read(at: 0, count: patched.size).enumerated().filter { $0.element != file[$0.offset] }.count == 1)
+    }
 }

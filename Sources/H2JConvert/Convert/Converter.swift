@@ -83,9 +83,20 @@ package struct Converter: Sendable {
                                      toStream: job.output == .standardStream)
         var result = ConversionResult(source: job.source.display, output: job.output.display, status: .converted)
         var warnings = structure.declaredSizeWarnings(from: context.source)
-        // The source's gain map, decoded only when an output will carry it.
+        // The source's gain map, decoded only when an output will carry it, or, whatever the
+        // outputs, when it takes an HDR (PQ, HLG) base to its SDR rendition.
         let ultraHDRPrimary = options.writesUltraHDR && plans.contains { $0.carriesGainMap(primary: primaryID) }
-        let gainMap = ultraHDRPrimary ? gainMaps.ultraHDRGainMap(context, warnings: &warnings) : nil
+        let (found, notUsed) = ultraHDRPrimary || structure.hdrTransferName() != nil
+            ? GainMapSource.find(structure, source: context.source) : (nil, nil)
+        var gainMap: EncodedGainMap?
+        if let found, found.hdrBase != nil {
+            if let (applied, encoded) = gainMaps.appliedGainMap(found, of: context, ultraHDR: ultraHDRPrimary, warnings: &warnings) {
+                context.appliedGainMap = applied
+                gainMap = encoded
+            }
+        } else if ultraHDRPrimary {
+            gainMap = gainMaps.ultraHDRGainMap(found, notUsed, context, warnings: &warnings)
+        }
         // Auxiliary images written with their metadata: `--aux` ones, and the gain map of an Ultra HDR output.
         let plannedAuxiliaries = Set(plans.filter { $0.master != nil }.flatMap(\.items) + (gainMap?.source.map { [$0.item] } ?? []))
         context.carriedAuxiliaries = plannedAuxiliaries
@@ -128,6 +139,8 @@ package struct Converter: Sendable {
                         result.hdr = "Ultra HDR: " + used.description
                         gainMapWritten = used
                         if let item = used.source?.item { auxiliaries.insert(item) }
+                    } else if written.toneMapping == nil, context.appliedGainMap != nil, let found {
+                        result.hdr = "SDR only: " + found.description
                     } else if let toneMapping = written.toneMapping {
                         result.hdr = "SDR only, tone-mapped: " + toneMapping
                     }
@@ -152,7 +165,7 @@ package struct Converter: Sendable {
         result.sourceSHA256 = sourceSHA256
         let toneMapCarried = gainMapWritten?.source?.toneMap != nil
         (result.notCarried, result.leftOut) = structure.contentNotCarried(converted: converted, auxiliaries: auxiliaries, toneMapCarried: toneMapCarried,
-                                                                          hdrCarried: gainMapWritten != nil && gainMapWritten?.source == nil)
+                                                                          hdrCarried: gainMapWritten.map { $0.source == nil || $0.source?.hdrBase != nil } ?? false)
             .split(options.outputChoices)
         result.warnings = warnings + [HEIFStructure.contentNotConvertedWarning(result.notCarried, excluded: result.leftOut)].compactMap { $0 }
         return result
@@ -204,7 +217,10 @@ package struct Converter: Sendable {
         let chain = PixelStage.chain(for: options)
         for (index, context) in contexts.enumerated() {
             let (engine, refusal) = try stages.decoded(context, chain: chain, engineUsed: &engineUsed, image: image)
-            if index == 0, ultraHDR, gainMap == nil, let toneMapped = engine as? ToneMappedConversion {
+            // A tone-mapped image gets a computed gain map: one with none of its own, or whose
+            // own could not be applied to it (then it would not lead back to the HDR base).
+            if index == 0, ultraHDR, let toneMapped = engine as? ToneMappedConversion,
+               gainMap == nil || (gainMap?.source?.hdrBase != nil && toneMapped.toneMapping != nil) {
                 gainMap = gainMaps.computedGainMap(toneMapped, warnings: &gainMapWarnings)
             }
             let claims = index == 0 ? gainMap.map { UltraHDRXMP.primaryProperties(gainMapLength: $0.jpeg.count) } ?? [] : []
@@ -292,8 +308,9 @@ package struct Converter: Sendable {
         try structure.checkCodecs()
         try structure.checkItemsInFile(size: source.size)
         try structure.checkDerivation(from: source, maxPixels: options.maxPixels)
-        return ConversionContext(job: job, options: options, source: source, fileBytes: fileBytes, file: file,
-                                 structure: structure, item: item)
+        // libheif reads the same bytes, with a `pitm` naming a `tmap` turned to its base.
+        return ConversionContext(job: job, options: options, source: structure.namingBaseAsPrimary(source), fileBytes: fileBytes,
+                                 file: file, structure: structure, item: item)
     }
 
     // MARK: - Copy (JPEG content under a HEIF name)

@@ -20,6 +20,18 @@ struct EncodedGainMap {
     let jpeg: [UInt8]
 }
 
+/// A source's gain map that takes its HDR base to the SDR rendition (`GainMapSource.hdrBase`),
+/// decoded whole: `ToneMappedConversion` applies it to the primary (`GainMapApplication`)
+/// instead of its own tone curve.
+struct AppliedGainMap {
+    let item: UInt32
+    /// As the file states it: from the HDR base to the SDR rendition.
+    let metadata: GainMapMetadata
+    /// The H.273 primaries the gain applies in, which the SDR pixels are written in.
+    let primaries: Int
+    let pixels: Raster
+}
+
 extension ConversionOptions {
     /// Keep mode with `--hdr ultrahdr` (`OutputChoices.writesUltraHDR`).
     var writesUltraHDR: Bool { outputChoices.writesUltraHDR }
@@ -37,9 +49,9 @@ struct GainMapStage {
     /// warning, and the output is SDR: the gain map never fails the source. Its stages
     /// name its item (`onStage`), so a worker that dies on it costs only the gain map: the
     /// job runs again with it omitted (`ConversionJob.omittedImages`), and the output is SDR.
-    func ultraHDRGainMap(_ context: ConversionContext, warnings: inout [Warning]) -> EncodedGainMap? {
+    func ultraHDRGainMap(_ found: GainMapSource?, _ warning: Warning?, _ context: ConversionContext,
+                         warnings: inout [Warning]) -> EncodedGainMap? {
         guard options.writesUltraHDR else { return nil }
-        let (found, warning) = GainMapSource.find(context.structure, source: context.source)
         if let warning { warnings.append(warning) }
         guard let found else { return nil }
         if let omitted = context.job.omittedImages.first(where: { $0.item == found.item }) {
@@ -54,12 +66,52 @@ struct GainMapStage {
         }
     }
 
+    /// The gain map of an HDR base (`found.hdrBase`) decoded whole for the primary's SDR
+    /// rendition, and, for an Ultra HDR output, encoded from the same pixels as the gain
+    /// map back to the HDR base. nil, with a warning, when it cannot be decoded: the
+    /// primary is then tone-mapped by heic2jpg's curve (and its gain map computed). Its
+    /// stages name its item, as `ultraHDRGainMap`'s do.
+    func appliedGainMap(_ found: GainMapSource, of context: ConversionContext, ultraHDR: Bool,
+                        warnings: inout [Warning]) -> (AppliedGainMap, EncodedGainMap?)? {
+        guard let stated = found.hdrBase else { return nil }
+        let item = found.item
+        func notUsed(_ cause: String) -> (AppliedGainMap, EncodedGainMap?)? {
+            warnings.append(Warning(.gainMapNotUsed, "the gain map (item \(item)) cannot be decoded: \(cause); the SDR rendition is tone-mapped instead"))
+            return nil
+        }
+        if let omitted = context.job.omittedImages.first(where: { $0.item == item }) { return notUsed("\(omitted)") }
+        do {
+            let image = try stages.at(.parse, image: item) { () throws -> ConversionContext in
+                try context.structure.checkCodecs(of: item)
+                try context.structure.checkDerivation(of: item, from: context.source, maxPixels: options.maxPixels)
+                return try context.standalone(item)
+            }
+            var engine = try stages.at(.engine, engine: .libheif, image: item) { try LibheifConversion(image) }
+            try stages.at(.limit, engine: .libheif, image: item) { try stages.checkLimit(width: engine.width, height: engine.height) }
+            try stages.at(.decode, engine: .libheif, image: item) { try engine.decode() }
+            let pixels = try stages.at(.decode, engine: .libheif, image: item) { try engine.raster() }
+            // The gain applies in the base's primaries, or the alternate's (the `tmap` item's nclx) when the metadata says so.
+            let base = SourceMetadata.nclx(context.structure, context.structure.primaryID)?.primaries ?? 2
+            let primaries = stated.useBaseColourSpace ? base
+                : found.toneMap.flatMap { SourceMetadata.nclx(context.structure, $0)?.primaries } ?? base
+            let applied = AppliedGainMap(item: item, metadata: stated, primaries: primaries, pixels: pixels)
+            guard ultraHDR else { return (applied, nil) }
+            let held = HeldGainMap(pixels: Array(pixels.pixels), width: pixels.width, height: pixels.height, components: pixels.components)
+            let jpeg = try stages.at(.write, engine: .libheif, image: item) {
+                try gainMapJPEG(held, chain: PixelStage.chain(for: options), metadata: found.metadata, xmp: nil)
+            }
+            return (applied, EncodedGainMap(source: found, description: found.description, jpeg: jpeg))
+        } catch {
+            return notUsed("\(error)")
+        }
+    }
+
     /// The gain map that takes a tone-mapped image's SDR pixels back to its HDR ones
     /// (`ToneMappedConversion.gainMap`), encoded; nil, with a warning, when that fails.
     func computedGainMap(_ engine: ToneMappedConversion, warnings: inout [Warning]) -> EncodedGainMap? {
         do {
             let map = try engine.gainMap()
-            let jpeg = try gainMapJPEG(ComputedGainMap(codes: map.codes, width: map.width, height: map.height),
+            let jpeg = try gainMapJPEG(HeldGainMap(pixels: map.codes, width: map.width, height: map.height, components: 1),
                                        chain: PixelStage.chain(for: options), metadata: map.metadata, xmp: nil)
             let stops = map.metadata.alternateHDRHeadroom.value ?? 0
             return EncodedGainMap(source: nil, description: "gain map computed from the HDR and SDR renditions (\(map.width)×\(map.height), "
@@ -114,13 +166,15 @@ struct GainMapStage {
     }
 }
 
-/// A gain map computed from a tone-mapped image's two renditions (`GainMapComputation`):
-/// one code per 2×2 block, held whole (a quarter of the image's pixels), a source of
-/// gray bands like any engine's.
-private struct ComputedGainMap: ConversionEngine {
-    let codes: [UInt8]
+/// A gain map held whole in memory, a source of bands like any engine's: one computed
+/// from a tone-mapped image's two renditions (`GainMapComputation`, one code per 2×2
+/// block), or an HDR base's own, decoded once to be applied and written back.
+private struct HeldGainMap: ConversionEngine {
+    let pixels: [UInt8]
     let width: Int
     let height: Int
+    /// 1 gray, 3 RGB.
+    let components: Int
 
     var kind: ConversionResult.Engine { .libheif }
     var warnings: [Warning] { [] }
@@ -128,10 +182,10 @@ private struct ComputedGainMap: ConversionEngine {
     mutating func decode() {}
 
     func pixelFormat() -> PixelFormat {
-        PixelFormat(width: width, height: height, layout: .rows(components: 1, subsampling: .s444))
+        PixelFormat(width: width, height: height, layout: .rows(components: components, subsampling: .s444))
     }
 
     func emit(into sink: any PixelSink) throws {
-        try codes.withUnsafeBufferPointer { try sink.writeRows($0.baseAddress!, stride: width, count: height) }
+        try pixels.withUnsafeBufferPointer { try sink.writeRows($0.baseAddress!, stride: width * components, count: height) }
     }
 }

@@ -21,7 +21,9 @@ enum ConversionEngines {
         }
         if context.master == nil, let nclx = SourceMetadata.nclx(context.structure, context.item.id),
            HDRTransfer(nclxTransfer: nclx.transfer) != nil {
-            return (try ToneMappedConversion(context, nclx: nclx), "an HDR image (nclx transfer \(nclx.transfer)), tone-mapped from its full bit depth")
+            let applied = context.item.id == context.structure.primaryID ? context.appliedGainMap : nil
+            return (try ToneMappedConversion(context, nclx: nclx, gainMap: applied),
+                    "an HDR image (nclx transfer \(nclx.transfer)), " + (applied == nil ? "tone-mapped" : "its gain map applied") + " from its full bit depth")
         }
         switch try EngineChoice.make(context.structure, image: context.item, source: context.source) {
         case .tiles(let image) where context.fullChroma && !image.monochrome:

@@ -8,6 +8,8 @@ import H2JSupport
 /// (`HDRToneMapping`) into Display P3, whose profile the output carries in either mode
 /// (`outputColour`), as every output keeps its colour. For an Ultra HDR output the
 /// converter also asks it for a gain map computed from both renditions (`gainMap`).
+/// A source whose gain map takes this HDR base to its SDR rendition gets that rendition
+/// instead (`GainMapApplication`), in the primaries the gain applies in.
 struct ToneMappedConversion: ConversionEngine {
     private let item: LibheifItem
     private let nclx: NCLX
@@ -17,28 +19,37 @@ struct ToneMappedConversion: ConversionEngine {
     private let background: RGBColor
     private var image: DeepDecodedImage?
     private var mapping: HDRToneMapping?
+    /// The source's gain map to the SDR rendition, and once decoded its application.
+    private let appliedGainMap: AppliedGainMap?
+    private var application: GainMapApplication?
+    /// Why the gain map could not be applied.
+    private var applicationWarnings: [Warning] = []
 
     /// Rows tone-mapped and handed to the encoder at once.
     private static let bandRows = 16
 
     /// Opens the item's handle; nothing is decoded. `nclx` is the item's, with an HDR transfer.
-    init(_ conversion: ConversionContext, nclx: NCLX) throws {
+    init(_ conversion: ConversionContext, nclx: NCLX, gainMap: AppliedGainMap? = nil) throws {
         item = try LibheifItem(conversion)
         self.nclx = nclx
+        appliedGainMap = gainMap
         background = conversion.options.background
     }
 
     var kind: ConversionResult.Engine { .libheif }
     var width: Int { geometry?.width ?? item.handle.width }
     var height: Int { geometry?.height ?? item.handle.height }
-    var warnings: [Warning] { image?.warnings ?? [] }
+    var warnings: [Warning] { (image?.warnings ?? []) + applicationWarnings }
     func libraryMetadata() -> SourceMetadata? { item.metadata() }
 
-    /// Display P3 with the sRGB transfer: what the tone-mapped pixels are.
-    var outputColour: NCLX? { NCLX(primaries: HDRToneMapping.displayP3, transfer: 13, matrix: 0, fullRange: true) }
+    /// Display P3 with the sRGB transfer: what the tone-mapped pixels are (the gain's
+    /// primaries when a gain map was applied).
+    var outputColour: NCLX? {
+        NCLX(primaries: application?.primaries ?? HDRToneMapping.displayP3, transfer: 13, matrix: 0, fullRange: true)
+    }
 
-    /// What ran, for the report (after `decode`).
-    var toneMapping: String? { mapping?.description }
+    /// What ran, for the report (after `decode`); nil when the source's gain map was applied.
+    var toneMapping: String? { application == nil ? mapping?.description : nil }
 
     mutating func decode() throws {
         let decoded = try DeepDecodedImage(decoding: item.handle, transformed: item.ownTransforms == nil)
@@ -50,6 +61,14 @@ struct ToneMappedConversion: ConversionEngine {
         }
         image = decoded
         self.mapping = mapping
+        if let applied = appliedGainMap {
+            application = GainMapApplication(nclx: nclx, bitDepth: decoded.bitDepth, metadata: applied.metadata, primaries: applied.primaries,
+                                             gainMap: applied.pixels, imageWidth: width, imageHeight: height)
+            if application == nil {
+                applicationWarnings.append(Warning(.gainMapNotUsed, "the gain map (item \(applied.item)) cannot be applied to nclx "
+                                                   + "\(nclx.primaries)/\(nclx.transfer) at \(decoded.bitDepth) bits; the SDR rendition is tone-mapped instead"))
+            }
+        }
     }
 
     func pixelFormat() throws -> PixelFormat {
@@ -73,7 +92,7 @@ struct ToneMappedConversion: ConversionEngine {
         }
     }
 
-    /// The gain map that takes this SDR rendition back to the HDR one
+    /// The gain map that takes this SDR rendition, the tone curve's, back to the HDR one
     /// (`GainMapComputation`): a second pass over the decoded image, row by row.
     func gainMap() throws -> (codes: [UInt8], width: Int, height: Int, metadata: GainMapMetadata) {
         let (image, mapping) = try decoded()
@@ -100,7 +119,11 @@ struct ToneMappedConversion: ConversionEngine {
     private func sdrRow(_ y: Int, _ image: DeepDecodedImage, _ mapping: HDRToneMapping, into out: UnsafeMutablePointer<UInt8>,
                         light: (hdr: UnsafeMutablePointer<Float>, sdr: UnsafeMutablePointer<Float>)? = nil) {
         withUprightRow(y, image) { row in
-            mapping.map(row, channels: image.channels, width: width, into: out, light: light)
+            if let application {
+                application.map(row, y: y, channels: image.channels, into: out)
+            } else {
+                mapping.map(row, channels: image.channels, width: width, into: out, light: light)
+            }
             guard image.channels == 4 else { return }
             let top = (1 << image.bitDepth) - 1
             let bg = [background.red, background.green, background.blue]

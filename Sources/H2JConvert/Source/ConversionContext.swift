@@ -29,6 +29,9 @@ struct ConversionContext {
     /// The auxiliary images this source's outputs carry (`--aux`): their metadata is not
     /// said to be lost.
     var carriedAuxiliaries: Set<UInt32> = []
+    /// The gain map that takes the primary, an HDR base, to its SDR rendition, when the
+    /// source has one and it decoded (`Converter.appliedGainMap`).
+    var appliedGainMap: AppliedGainMap?
 
     /// The name the provenance mark records: the source's file name, or `-` for stdin.
     var sourceName: String { job.source.fileName }
