@@ -108,32 +108,27 @@ final class JobOutputs {
     }
 
     /// Where another image's staged file is to be published, and whether it replaces
-    /// what is there: its own path when free, or when the file there is this source's
-    /// own; with `--on-conflict suffix` the first `NAME-2-N.jpg` that is free or this
-    /// source's own; otherwise the
-    /// source fails (`ForeignOutputError`).
+    /// what is there, by the planner's rule (`OutputPolicy`): its own path when free or
+    /// this source's own; with `--on-conflict suffix` the first `NAME-2-N.jpg` that is;
+    /// otherwise the source fails (`ForeignOutputError`, or the policy's refusal).
     private func target(of file: StagedFile) throws -> (StagedFile, replacing: Bool) {
-        guard let existing = try? SourceFile(path: file.path) else { return (file, false) }
-        let handedOff = destination.publisher.handedOffSource(ofOutput: file.path)
-        if handedOff == nil, isOwn(existing) { return (file, true) }
-        guard options.onConflict == .suffix else { throw ForeignOutputError(output: file.path, handedOffSource: handedOff) }
-        let publisher = destination.publisher
-        for candidate in OutputPublisher.suffixedPaths(of: file.path) {
-            guard !publisher.isClaimed(candidate) else { continue }
-            // The suffixed name an earlier run chose is this source's own: replaced, not passed over.
-            if let found = try? SourceFile(path: candidate) {
-                if publisher.handedOffSource(ofOutput: candidate) == nil, isOwn(found) { return (file.retargeted(to: candidate), true) }
-                continue
+        let policy = OutputPolicy(publisher: destination.publisher)
+        let ownership = OutputPolicy.Ownership(name: job.source.fileName, times: sourceTimes, markExpected: options.mark,
+                                               recorded: { [recorded = job.recordedOutputs] in recorded.contains(Path.absolute($0)) })
+        switch policy.verdict(file.path, source: job.file, ownership: ownership) {
+        case .free: return (file, false)
+        case .ours: return (file, true)
+        case .refused(let code, let reason): throw OutputRefusal(code: code, description: reason)
+        case .foreign: break
+        }
+        guard options.onConflict == .suffix else { throw policy.foreign(file.path) }
+        for candidate in policy.suffixes(of: file.path) {
+            switch policy.verdict(candidate, source: job.file, ownership: ownership) {
+            case .free: return (file.retargeted(to: candidate), false)
+            case .ours: return (file.retargeted(to: candidate), true)
+            case .foreign, .refused: continue
             }
-            guard POSIX.fileInfo(candidate, followingLinks: false) == nil else { continue }
-            return (file.retargeted(to: candidate), false)
         }
         throw ForeignOutputError(output: file.path, suffixesTaken: true)
-    }
-
-    /// Whether `existing` is this source's own output (`OutputOwnership`, the state's record included).
-    private func isOwn(_ existing: SourceFile) -> Bool {
-        OutputOwnership.isOurs(existing, sourceName: job.source.fileName, sourceTimes: sourceTimes, markExpected: options.mark,
-                               recorded: job.recordedOutputs.contains(Path.absolute(existing.path)))
     }
 }

@@ -33,6 +33,8 @@ package final class Planner {
     private let options: ConversionOptions
     /// Holds the claims: the planner reserves each output in walk order.
     private let publisher: OutputPublisher
+    /// What may be written where, as `JobOutputs` asks it too.
+    private let policy: OutputPolicy
     /// `--no-mark` with a hand-off: no worker computes the source's SHA-256, so the
     /// planner hashes it, through the descriptor its `fstat` was of (`Job.sourceSHA256`).
     package var digestsSources = false
@@ -40,6 +42,7 @@ package final class Planner {
     package init(options: ConversionOptions, publisher: OutputPublisher) {
         self.options = options
         self.publisher = publisher
+        policy = OutputPolicy(publisher: publisher)
     }
 
     /// Plans one file found by the walker. `refreshing` is the state's record of this
@@ -108,8 +111,9 @@ package final class Planner {
         var output = output, replacing = false
         if case .path(let path) = output {
             let sourceName = source.display
-            let ownership = Ownership(name: source.fileName, times: file?.times,
-                                      markExpected: options.mark && action == .convert, refreshing: refreshing,
+            let ownership = Ownership(policy: OutputPolicy.Ownership(name: source.fileName, times: file?.times,
+                                                                     markExpected: options.mark && action == .convert,
+                                                                     recorded: { refreshing?.recordsOutput(at: $0) ?? false }),
                                       replacesOwn: replacingOwn || refreshing != nil)
             var decision = reserveAndCheck(output: path, sourceName: sourceName, source: file, ownership: ownership)
             if decision.verdict == .foreign, options.onConflict == .suffix,
@@ -119,8 +123,7 @@ package final class Planner {
             switch decision.verdict {
             case .refused(let plan): return plan
             case .foreign:
-                let error = ForeignOutputError(output: decision.path, suffixesTaken: options.onConflict == .suffix,
-                                               handedOffSource: publisher.handedOffSource(ofOutput: decision.path))
+                let error = policy.foreign(decision.path, suffixesTaken: options.onConflict == .suffix)
                 return .done(.failed(source: sourceName, output: decision.path, .outputNotOurs, error.description))
             case .free: break
             case .ours: replacing = true
@@ -134,20 +137,11 @@ package final class Planner {
                         sourceIdentity: file.map { SourceIdentity($0.info) }, sourceSHA256: digest))
     }
 
-    /// What an existing output must show to be this source's (`OutputOwnership`), and
-    /// the state's record when the source is being refreshed.
+    /// What an existing output must show to be this source's (`OutputPolicy.Ownership`),
+    /// and whether this source's own existing output is replaced rather than skipped.
     private struct Ownership {
-        let name: String
-        let times: FileTimes?
-        let markExpected: Bool
-        let refreshing: SourceRecord?
-        /// This source's own existing output is replaced, not skipped.
+        let policy: OutputPolicy.Ownership
         let replacesOwn: Bool
-
-        /// The state records `path` as this source's output.
-        func recorded(_ path: String) -> Bool {
-            refreshing?.recordsOutput(at: path) ?? false
-        }
     }
 
     /// What the never-overwrite rules say about one output path.
@@ -179,16 +173,19 @@ package final class Planner {
         return (verdict, reservation, output)
     }
 
-    /// The decision for the first `NAME-N.jpg` (N = 1, 2, …; `OutputPublisher.suffixedPaths`)
-    /// that is not claimed in this run and holds no foreign file: free, or already this
-    /// source's own output. nil when every name is taken. The names are deterministic and
-    /// Windows-safe.
+    /// The decision for the first `NAME-N.jpg` (`OutputPolicy.suffixes`) that is free or
+    /// already this source's own output (then skipped, or replaced). nil when every name
+    /// is taken. The names are deterministic and Windows-safe.
     private func reserveSuffixed(_ output: String, sourceName: String, source: SourceFile?, ownership: Ownership)
         -> (verdict: Verdict, reservation: OutputReservation, path: String)? {
-        for candidate in OutputPublisher.suffixedPaths(of: output) {
-            guard !publisher.isClaimed(candidate) else { continue }
+        for candidate in policy.suffixes(of: output) {
             let decision = reserveAndCheck(output: candidate, sourceName: sourceName, source: source, ownership: ownership)
-            if decision.verdict != .foreign { return decision }
+            switch decision.verdict {
+            case .free, .ours: return decision
+            case .refused(.done(let result)) where result.status == .skipped: return decision
+            // A foreign file, a directory, HEIF data: passed over.
+            case .foreign, .refused: continue
+            }
         }
         return nil
     }
@@ -201,29 +198,17 @@ package final class Planner {
         if let after, options.dryRun || !options.overwrite && pathExists(output) {
             return refuse(.outputCollision, CollisionError(output: output, owner: after.owner).description)
         }
-        if let source, source.isSameFile(as: output) || Array(output.utf8) == Array(source.path.utf8) {
-            return refuse(.outputIsSource, "output would overwrite the source itself; use --output to write elsewhere")
+        switch policy.verdict(output, source: source, ownership: ownership.policy) {
+        case .free: return .free
+        case .foreign: return .foreign
+        case .refused(let code, let reason): return refuse(code, reason)
+        case .ours:
+            guard options.overwrite || ownership.replacesOwn else {
+                return .refused(.done(ConversionResult(source: sourceName, output: output, status: .skipped,
+                                                       reason: "output exists (use --overwrite to replace it)")))
+            }
+            return .ours
         }
-        let existing: SourceFile
-        do {
-            existing = try SourceFile(path: output)
-        } catch {
-            if error.fileType == S_IFDIR { return refuse(.outputIsDirectory, "output \(output) exists and is a directory") }
-            // Anything else there (a FIFO, a file we cannot read) is not ours.
-            return pathExists(output) ? .foreign : .free
-        }
-        if let prefix = try? existing.prefix(ImageFormat.sniffLength), ImageFormat.sniff(prefix).isHEIF {
-            return refuse(.outputHoldsHEIF, "output \(output) exists and holds HEIF data; refusing to overwrite what may be a source")
-        }
-        // The output of an original handed off before is nobody's to replace (a new photo with its old name).
-        if publisher.handedOffSource(ofOutput: output) != nil { return .foreign }
-        guard OutputOwnership.isOurs(existing, sourceName: ownership.name, sourceTimes: ownership.times,
-                                     markExpected: ownership.markExpected, recorded: ownership.recorded(output)) else { return .foreign }
-        guard options.overwrite || ownership.replacesOwn else {
-            return .refused(.done(ConversionResult(source: sourceName, output: output, status: .skipped,
-                                                   reason: "output exists (use --overwrite to replace it)")))
-        }
-        return .ours
     }
 
     private func pathExists(_ path: String) -> Bool {
