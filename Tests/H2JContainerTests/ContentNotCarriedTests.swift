@@ -37,6 +37,19 @@ struct ContentNotCarriedTests {
                 "\(missing)")
     }
 
+    @Test("An iPhone 16's portrait, skin and sky mattes are each named as what they are, a second sky matte once")
+    func mattes() throws {
+        let structure = try Self.structure(
+            items: [(1, "hvc1"), (2, "hvc1"), (3, "hvc1"), (4, "hvc1"), (5, "hvc1")],
+            references: [B.reference("auxl", from: 2, to: [1]), B.reference("auxl", from: 3, to: [1]), B.reference("auxl", from: 4, to: [1]),
+                         B.reference("auxl", from: 5, to: [1])],
+            properties: [Self.auxC("urn:com:apple:photo:2020:aux:semanticskymatte"), Self.auxC("urn:com:apple:photo:2019:aux:semanticskinmatte"),
+                         Self.auxC("urn:com:apple:photo:2018:aux:portraiteffectsmatte")],
+            associations: [(2, [1]), (3, [2]), (4, [3]), (5, [1])])
+        #expect(structure.auxiliaryImages(of: 1).map(\.kind) == [.matte(.sky), .matte(.skin), .matte(.portrait), .matte(.sky)])
+        #expect(structure.contentNotCarried().map(\.phrase) == ["a portrait matte", "a skin matte", "a sky matte"])
+    }
+
     @Test("Still images: the primary first, then the others by ID; hidden items, thumbnails, auxiliary images, tiles and tmap items are not photos of their own; a ster pair is found in its order")
     func stillImages() throws {
         let structure = try Self.structure(
