@@ -10,9 +10,10 @@ import H2JSupport
 /// and its Ultra HDR gain map is computed from both renditions when it has none of its
 /// own: what that computation finds shows only when converting. An
 /// image whose codec or structure the converter refuses before decoding (the checks it
-/// makes first: `checkCodecs`, `image`, `auxiliaryImage`) is left out here as there:
-/// another image's output is not written (`image-not-converted`), the primary's fails
-/// the source. A gain map that does not decode is found only by decoding it.
+/// makes first: `checkCodecs`, `image`, `auxiliaryImage`, and for the source
+/// `checkItemsInFile`, a file cut short) is left out here as there: another image's
+/// output is not written (`image-not-converted`), the primary's fails the source. A gain
+/// map that does not decode is found only by decoding it.
 enum OutputForecast {
     static func forecast(_ structure: HEIFStructure, _ source: ByteSource, _ choices: OutputChoices) -> ImageProperties.Outputs {
         var outputs = ImageProperties.Outputs(choices: choices)
@@ -20,6 +21,7 @@ enum OutputForecast {
         do {
             _ = try structure.primaryImage()
             try structure.checkCodecs()
+            try structure.checkItemsInFile(size: source.size)
         } catch {
             outputs.failure = "\(error)"
             return outputs
