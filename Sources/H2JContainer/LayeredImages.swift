@@ -1,8 +1,8 @@
 import H2JSupport
 
-/// Layered HEVC images (`lhv1`, ISO/IEC 23008-12 §6.3: an L-HEVC layer, decoded with the
-/// layers it depends on), which heic2jpg does not decode: SHVC's enhancement layers and
-/// MV-HEVC's second view.
+/// Layered HEVC images (`lhv1`, ISO/IEC 23008-12's L-HEVC image items: a layer, decoded
+/// with the layers it depends on), which heic2jpg does not decode: SHVC's enhancement
+/// layers and MV-HEVC's second view.
 extension HEIFStructure {
     /// The item type of a layered HEVC image.
     package static let layeredImageType = "lhv1"
