@@ -40,7 +40,7 @@ enum CompareJSON {
     private static func mode(_ output: FileComparison.Output) -> JSONLine {
         var line = JSONLine()
         line.add("bytes", output.bytes)
-        line.add("ms", output.result.milliseconds)
+        line.add("ms", output.milliseconds)
         line.add("engine", output.result.engine?.rawValue)
         line.add("engineReason", output.result.engineReason)
         add(output.metadata, to: &line)

@@ -13,7 +13,7 @@ enum CompareText {
             rows.append([name, sourceCell] + comparison.outputs.map(cell))
         }
         row("bytes", EXIFText.bytes(source.bytes)) { EXIFText.bytes($0.bytes) }
-        row("ms", "") { String($0.result.milliseconds) }
+        row("ms", "") { RunSummary.format($0.milliseconds, digits: 1) }
         row("engine", "") { $0.result.engine?.rawValue ?? "" }
         row("EXIF tags", exifCount(source.metadata)) { exifCount($0.metadata) }
         row("  kept", "") { String($0.exifTags.kept) }

@@ -31,8 +31,11 @@ struct FileComparison {
     /// One mode's output.
     struct Output {
         let mode: MetadataMode
-        /// The converter's result: engine, ms, warnings.
+        /// The converter's result: engine, warnings.
         let result: ConversionResult
+        /// The conversion's time, in the worker and back, in milliseconds: fractional,
+        /// since a small file converts in less than one.
+        let milliseconds: Double
         let bytes: Int
         let metadata: MetadataSummary
         let exifTags: EXIFTagTally
@@ -66,7 +69,7 @@ struct FileComparison {
         if warmUp {
             // A file the warm-up cannot convert fails the same way again: say so at once,
             // rather than crash or wait out --timeout once per mode.
-            let (result, _) = try Self.convert(job, Self.modes[0], options, workers, output)
+            let (result, _, _) = try Self.convert(job, Self.modes[0], options, workers, output)
             guard result.status == .converted else { throw CompareError(result.reason ?? "conversion failed") }
         }
         let attempts = try Self.modes.map { mode in (mode: mode, conversion: try Self.convert(job, mode, options, workers, output)) }
@@ -100,23 +103,25 @@ struct FileComparison {
         source = Source(bytes: file.size, width: measured.width, height: measured.height, metadata: sourceMetadata,
                         nclxOnly: colour.icc == nil && colour.nclx != nil)
         outputs = zip(attempts, measured.decibels).map { attempt, psnr in
-            let (result, jpeg) = attempt.conversion
+            let (result, jpeg, milliseconds) = attempt.conversion
             let metadata = MetadataSummary(jpeg: jpeg)
-            return Output(mode: attempt.mode, result: result, bytes: jpeg.count, metadata: metadata,
+            return Output(mode: attempt.mode, result: result, milliseconds: milliseconds, bytes: jpeg.count, metadata: metadata,
                           exifTags: EXIFTagTally(source: sourceMetadata.exifTags, output: metadata.exifTags), yPSNR: psnr)
         }
     }
 
-    /// One conversion by the real `Converter` in a worker, timed, its output captured in
-    /// memory (empty when it failed).
+    /// One conversion by the real `Converter` in a worker, timed (not truncated to whole
+    /// milliseconds, which made a small file's time 0), its output captured in memory
+    /// (empty when it failed).
     private static func convert(_ job: Job, _ mode: MetadataMode, _ options: ConversionOptions, _ workers: WorkerSupervisor,
-                                _ output: MemoryOutputFile) throws(CompareError) -> (result: ConversionResult, jpeg: [UInt8]) {
+                                _ output: MemoryOutputFile) throws(CompareError)
+        -> (result: ConversionResult, jpeg: [UInt8], milliseconds: Double) {
         var modeOptions = options
         modeOptions.metadata = mode
         let start = POSIX.monotonicSeconds()
-        var result = workers.run(job, options: modeOptions)
-        result.milliseconds = Int((POSIX.monotonicSeconds() - start) * 1000)
+        let result = workers.run(job, options: modeOptions)
+        let milliseconds = (POSIX.monotonicSeconds() - start) * 1000
         let jpeg = try output.take()
-        return (result, result.status == .converted ? jpeg : [])
+        return (result, result.status == .converted ? jpeg : [], milliseconds)
     }
 }

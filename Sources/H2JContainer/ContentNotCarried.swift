@@ -10,7 +10,8 @@ extension Warning.Code {
 extension HEIFStructure {
     /// Each kind of content the outputs do not carry, when the JPEGs written are those of
     /// the images `converted` (item IDs; the primary alone when nil) and of the
-    /// auxiliary images `auxiliaries`: other images (with their item IDs), the converted
+    /// auxiliary images `auxiliaries`: other images (with their item IDs), layered HEVC
+    /// views heic2jpg does not decode (`layeredViews`: MV-HEVC's second view), the converted
     /// images' auxiliary images other than alpha (alpha is flattened into the pixels),
     /// gain-map (`tmap`) items, image sequences (with their frame counts). Thumbnails,
     /// tiles and an image's own derivation are not content of their own. Empty when the
@@ -27,6 +28,7 @@ extension HEIFStructure {
             let ids = others.prefix(8).map { "#\($0)" }.joined(separator: ", ") + (others.count > 8 ? ", …" : "")
             missing.append(ContentPart(.images, (others.count == 1 ? "1 more image" : "\(others.count) more images") + " (\(ids))"))
         }
+        if let layered = layeredViewsPhrase { missing.append(ContentPart(.layeredImages, layered)) }
         var kinds: [AuxiliaryKind] = []
         for image in carried.sorted() {
             for (id, kind) in auxiliaryImages(of: image) where kind != .alpha && !auxiliaries.contains(id) && !kinds.contains(kind) {
@@ -76,6 +78,8 @@ package struct ContentPart: Sendable, Equatable {
     package enum Kind: Sendable, Equatable {
         /// Still images other than those converted.
         case images
+        /// Layered HEVC (`lhv1`) views, which no option converts.
+        case layeredImages
         /// Auxiliary images of one kind (never alpha, which is flattened into the pixels).
         case auxiliary(AuxiliaryKind)
         /// A `tmap` item (an ISO 21496-1 HDR rendition).

@@ -77,6 +77,7 @@ extension HEIFError {
         case "avc1": "AVC (H.264, 'avc1')"
         case "vvc1": "VVC (H.266, 'vvc1')"
         case "j2k1": "JPEG 2000 ('j2k1')"
+        case "lhv1": "layered HEVC ('lhv1')"
         case "jpeg": "a JPEG ('jpeg' item)"
         case "unci": "uncompressed (ISO/IEC 23001-17, 'unci')"
         default: "coded as '\(type)'"

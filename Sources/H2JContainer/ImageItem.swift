@@ -22,7 +22,8 @@ extension HEIFStructure {
     package static let standaloneTypes: Set<String> = ["jpeg", "unci"]
 
     /// Refuses, naming the codec, an image (the primary when nil) that is (or derives
-    /// from) an item coded in something heic2jpg does not decode: AVC, VVC, JPEG 2000, or
+    /// from) an item coded in something heic2jpg does not decode: AVC, VVC, JPEG 2000, a
+    /// layered HEVC image (`lhv1`: a grid of SHVC enhancement layers), or
     /// a JPEG item or an uncompressed (`unci`) image as a derived image's input. Otherwise
     /// libheif 1.15 says only that `pitm` names no image. Walks the `dimg` inputs to
     /// `maxDerivationDepth`, each item once.
@@ -31,7 +32,7 @@ extension HEIFStructure {
         var seen: Set<UInt32> = []
         while let (id, depth) = pending.popLast() {
             guard seen.insert(id).inserted, let item = items[id] else { continue }
-            if Self.codedImageTypes.contains(item.type) && !Self.decodableTypes.contains(item.type) {
+            if Self.codedImageTypes.contains(item.type) && !Self.decodableTypes.contains(item.type) || item.type == Self.layeredImageType {
                 throw .unsupportedCodec(item: id, type: item.type)
             }
             if depth > 0 && Self.standaloneTypes.contains(item.type) {

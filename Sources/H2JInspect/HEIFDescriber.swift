@@ -13,8 +13,8 @@ import H2JSupport
 /// unusable primary, unreadable EXIF, a `clap` outside the image) becomes a warning and
 /// the rest is still described.
 enum HEIFDescriber {
-    /// Item types that are images (coded or derived, `tmap` included).
-    static let imageTypes = HEIFStructure.codedImageTypes.union(["grid", "iovl", "iden", "tmap"])
+    /// Item types that are images (coded or derived, `tmap` and layered HEVC included).
+    static let imageTypes = HEIFStructure.codedImageTypes.union(["grid", "iovl", "iden", "tmap", HEIFStructure.layeredImageType])
     /// A grid descriptor is 8 or 12 bytes; more is never needed.
     static let maxGridDescriptorBytes = 64
 

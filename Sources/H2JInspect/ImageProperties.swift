@@ -34,6 +34,8 @@ package struct ImageProperties: Sendable, Equatable {
         package var headroom: Double?
         package var origin: AppleHDRHeadroom.Origin?
     }
+    /// JPEG: the gain map of an Ultra HDR JPEG.
+    package var gainMap: JPEGGainMap?
     /// HEIF: the files `convert` would write with the options `inspect` was given, and
     /// what they would leave out (`OutputForecast`).
     package var outputs: Outputs?

@@ -13,7 +13,8 @@ import H2JSupport
 ///
 /// Text mode prints a dump per file as it goes (a blank line between files) and an
 /// `error:` line on stderr for each file that fails; `--json` prints one array when every file is done. Exit status 1
-/// when any file failed or (with `--source`) has no mark or a mark for another source.
+/// when any file failed, would fail to convert, or (with `--source`) has no mark or a
+/// mark for another source.
 package enum InspectCommand {
     package static func run(_ request: InspectRequest) -> CommandStatus {
         var digest: String?

@@ -4,11 +4,11 @@ import H2JSupport
 
 /// `inspect --json`: one object per file, keys in a fixed order.
 ///
-/// `{"file", "format", "bytes", "brands"?, "layout"?, "images", "groups"?, "toneMap"?, "appleGainMap"?, "tracks"?,
+/// `{"file", "format", "bytes", "brands"?, "layout"?, "images", "groups"?, "toneMap"?, "appleGainMap"?, "gainMap"?, "tracks"?,
 /// "outputs"?, "primary", "{TIFF}"?, "{Exif}"?, "{GPS}"?, "metadata", "provenance", "sourceMatches"?, "warnings"}`,
 /// or `{"file", "error"}` for a file that could not be described. Absent values are
 /// `null`; keys marked `?` appear only where they apply (HEIF brands, `layout` `mini`
-/// for a low-overhead file, entity groups, gain maps and tracks, the outputs of a HEIF
+/// for a low-overhead file, entity groups, gain maps (a JPEG's: Ultra HDR) and tracks, the outputs of a HEIF
 /// file, EXIF groups with fields, `--source`).
 enum InspectJSON {
     static func value(_ outcome: InspectOutcome) -> JSONValue {
@@ -50,6 +50,7 @@ enum InspectJSON {
             fields.append(("appleGainMap", .object([("id", .integer(Int(apple.id))), ("headroom", .number(apple.headroom)),
                                                     ("from", .string(apple.origin?.rawValue))])))
         }
+        if let gainMap = properties.gainMap { fields.append(("gainMap", self.gainMap(gainMap))) }
         if !properties.tracks.isEmpty {
             fields.append(("tracks", .array(properties.tracks.map { track in
                 .object([("id", .integer(Int(track.id))), ("handler", .string(track.handler)),
@@ -102,6 +103,23 @@ enum InspectJSON {
         if let reason = outputs.gainMapNotUsed { fields.append(("gainMapNotUsed", .string(reason))) }
         fields.append(("notConverted", .array(outputs.notConverted.map(JSONValue.string))))
         fields.append(("leftOut", .array(outputs.leftOut.map(JSONValue.string))))
+        return .object(fields)
+    }
+
+    /// `{"image", "width", "height", "hdrgm", "iso21496", "announced", "baseHeadroom", "alternateHeadroom", "channels",
+    /// "reason"?}`: headrooms in stops (null when not given), `channels` of the ISO metadata (null without it),
+    /// `reason` why its ISO metadata is ignored.
+    static func gainMap(_ gainMap: JPEGGainMap) -> JSONValue {
+        var fields: [(String, JSONValue)] = [("image", .integer(gainMap.image)), ("width", .integer(gainMap.size?.width)),
+                                             ("height", .integer(gainMap.size?.height)), ("hdrgm", .bool(gainMap.hdrgm)),
+                                             ("iso21496", .bool(gainMap.iso21496)), ("announced", .bool(gainMap.announced)),
+                                             ("baseHeadroom", .number(gainMap.headrooms?.base)),
+                                             ("alternateHeadroom", .number(gainMap.headrooms?.alternate))]
+        switch gainMap.metadata {
+        case .success(let iso)?: fields.append(("channels", .integer(iso.channels.count)))
+        case .failure(let refusal)?: fields += [("channels", .null), ("reason", .string(refusal.description))]
+        case nil: fields.append(("channels", .null))
+        }
         return .object(fields)
     }
 

@@ -20,9 +20,10 @@ package struct InspectOutcome: Sendable, Equatable {
         self.error = error
     }
 
-    /// True when the file counts against the exit status: it could not be described,
-    /// or `--source` was given and the mark does not name the source.
-    package var failed: Bool { error != nil || sourceMatches == false }
+    /// True when the file counts against the exit status: it could not be described, its
+    /// conversion would fail (`Outputs.failure`: convert's verdict), or `--source` was
+    /// given and the mark does not name the source.
+    package var failed: Bool { error != nil || properties?.outputs?.failure != nil || sourceMatches == false }
 
     /// `--json`: one element of the printed array.
     package var json: String { InspectJSON.value(self).rendered(level: 1) }

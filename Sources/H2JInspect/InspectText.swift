@@ -48,6 +48,7 @@ enum InspectText {
             let headroom = apple.headroom.map { "headroom \(decimal($0, places: 2))× (\(apple.origin?.rawValue ?? ""))" } ?? "no headroom recorded"
             row(1, "Apple gain map", "#\(apple.id): \(headroom)")
         }
+        if let gainMap = properties.gainMap { row(1, "gain map", describe(gainMap)) }
         if !properties.tracks.isEmpty {
             row(1, "tracks (not converted)")
             for track in properties.tracks { row(2, "track \(track.id)", describe(track)) }
@@ -186,6 +187,22 @@ enum InspectText {
                 + "\(stops(metadata.baseHDRHeadroom)) → \(stops(metadata.alternateHDRHeadroom)) stops, \(channels)"
                 + (metadata.baseIsHDR ? ", the base is the HDR rendition" : "")
         }
+    }
+
+    /// `image 2, 192×128, Ultra HDR (hdrgm XMP, ISO 21496-1 APP2): headroom 0 → 1.74 stops, 1 channel`.
+    static func describe(_ gainMap: JPEGGainMap) -> String {
+        let forms = [gainMap.hdrgm ? "hdrgm XMP" : nil, gainMap.iso21496 ? "ISO 21496-1 APP2" : nil].compactMap { $0 }
+        var text = "image \(gainMap.image)" + (gainMap.size.map { ", " + dimensions($0) } ?? "")
+            + ", Ultra HDR (" + forms.joined(separator: ", ") + ")"
+        if let (base, alternate) = gainMap.headrooms {
+            text += ": headroom \(decimal(base, places: 2)) → \(decimal(alternate, places: 2)) stops"
+        }
+        if case .success(let iso)? = gainMap.metadata {
+            text += ", " + (iso.channels.count == 1 ? "1 channel" : "\(iso.channels.count) channels")
+        }
+        if case .failure(let refusal)? = gainMap.metadata { text += "; ISO 21496-1 metadata ignored: \(refusal)" }
+        if !gainMap.announced { text += "; the primary does not announce it" }
+        return text
     }
 
     /// `pict 1280×720, 60 frames`, `soun, 1 frame`.

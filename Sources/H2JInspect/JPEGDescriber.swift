@@ -45,7 +45,13 @@ enum JPEGDescriber {
         properties.primary = primary
         if let mpf = header.segments.first(where: { $0.marker == 0xE2 && header.bytes[$0.payload].starts(with: Array("MPF\0".utf8)) }) {
             if let listed = MultiPictureFormat.listed(payload: header.bytes[mpf.payload], payloadStart: mpf.payload.lowerBound) {
-                properties.images = multiPictureImages(listed, primary: image, source: source, warnings: &properties.warnings)
+                var headers = [0: header]
+                properties.images = multiPictureImages(listed, primary: image, source: source, headers: &headers,
+                                                       warnings: &properties.warnings)
+                let sizes = Dictionary(uniqueKeysWithValues: properties.images.enumerated().compactMap { index, image in image.size.map { (index, $0) } })
+                let (gainMap, warning) = JPEGGainMap.find(primary: header, images: headers, sizes: sizes)
+                properties.gainMap = gainMap
+                if let warning { properties.warnings.append(warning) }
             } else {
                 properties.warnings.append("Multi-Picture (MPF) segment: not a readable MP Index IFD")
             }
@@ -55,9 +61,9 @@ enum JPEGDescriber {
 
     /// The images an MP Index IFD lists: the primary as described, then each other image
     /// with its own frame size, read from its header at its offset (a cut or foreign
-    /// entry is a warning, never a failure).
+    /// entry is a warning, never a failure); each header read lands in `headers` by position.
     static func multiPictureImages(_ listed: [MultiPictureFormat.Listed], primary: ImageProperties.Image, source: ByteSource,
-                                   warnings: inout [String]) -> [ImageProperties.Image] {
+                                   headers: inout [Int: JPEGSegments], warnings: inout [String]) -> [ImageProperties.Image] {
         var images: [ImageProperties.Image] = []
         for (index, entry) in listed.enumerated() {
             var image = index == 0 ? primary : ImageProperties.Image(type: "jpeg")
@@ -65,6 +71,7 @@ enum JPEGDescriber {
             if index > 0 {
                 let header = entry.start >= 0 && entry.start < source.size
                     ? (try? source.read(at: entry.start, count: min(firstRead, source.size - entry.start))).flatMap(JPEGSegments.init) : nil
+                headers[index] = header
                 if let frame = header?.frameHeader {
                     image.size = ImageSize(width: frame.width, height: frame.height)
                     image.displaySize = image.size

@@ -11,9 +11,10 @@ import H2JSupport
 /// own: what that computation finds shows only when converting; one whose gain map takes
 /// it to SDR gets that rendition instead, in any mode (`GainMapSource.hdrBase`). An
 /// image whose codec or structure the converter refuses before decoding (the checks it
-/// makes first: `checkCodecs`, `image`, `auxiliaryImage`) is left out here as there:
-/// another image's output is not written (`image-not-converted`), the primary's fails
-/// the source. A gain map that does not decode is found only by decoding it.
+/// makes first: `checkCodecs`, `image`, `auxiliaryImage`, and for the source
+/// `checkItemsInFile`, a file cut short) is left out here as there: another image's
+/// output is not written (`image-not-converted`), the primary's fails the source. A gain
+/// map that does not decode is found only by decoding it.
 enum OutputForecast {
     static func forecast(_ structure: HEIFStructure, _ source: ByteSource, _ choices: OutputChoices) -> ImageProperties.Outputs {
         var outputs = ImageProperties.Outputs(choices: choices)
@@ -21,6 +22,7 @@ enum OutputForecast {
         do {
             _ = try structure.primaryImage()
             try structure.checkCodecs()
+            try structure.checkItemsInFile(size: source.size)
         } catch {
             outputs.failure = "\(error)"
             return outputs

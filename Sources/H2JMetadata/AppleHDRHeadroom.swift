@@ -37,9 +37,7 @@ package enum AppleHDRHeadroom {
 
     /// `HDRGainMap:HDRGainMapHeadroom` as an attribute or an element.
     static func xmpHeadroom(_ packet: [UInt8]) -> Double? {
-        let scanner = XMPPropertyScanner(packet)
-        guard let property = scanner.properties(named: "HDRGainMap:HDRGainMapHeadroom").first else { return nil }
-        return Double(String(decoding: packet[property.value], as: UTF8.self).trimmingWhitespace)
+        XMPSimpleValue.number("HDRGainMap:HDRGainMapHeadroom", in: packet)
     }
 
     /// Tags 33 and 48 of the Apple maker note in the EXIF IFD's MakerNote (0x927C): the

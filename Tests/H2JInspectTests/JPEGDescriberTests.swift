@@ -131,4 +131,39 @@ struct JPEGDescriberTests {
             #expect(error.description.contains("SOF"))
         }
     }
+
+    /// An XMP APP1 payload whose one description has `properties` (attribute form, `hdrgm:` declared).
+    static func hdrgmXMP(_ properties: String) -> (Int, [UInt8]) {
+        (0xE1, JPEGAPPSignature.xmp + Array(("<x:xmpmeta xmlns:x=\"adobe:ns:meta/\"><rdf:RDF xmlns:rdf=\"http://www.w3.org/1999/02/22-rdf-syntax-ns#\">"
+            + "<rdf:Description rdf:about=\"\" xmlns:hdrgm=\"http://ns.adobe.com/hdr-gain-map/1.0/\" \(properties)/></rdf:RDF></x:xmpmeta>").utf8))
+    }
+
+    @Test("Ultra HDR by Adobe's XMP alone: the gain map is the MP image whose XMP has hdrgm:GainMapMax, its headroom hdrgm:HDRCapacityMax")
+    func ultraHDRXMPOnly() throws {
+        let base = try JPEGTestSupport.encode(width: 32, height: 16, markers: [Self.hdrgmXMP("hdrgm:Version=\"1.0\"")])
+        let gain = try JPEGTestSupport.encode(width: 16, height: 8, components: 1,
+                                              markers: [Self.hdrgmXMP("hdrgm:Version=\"1.0\" hdrgm:GainMapMax=\"1.5\" hdrgm:HDRCapacityMax=\"1.5\"")])
+        let joined = try #require(MultiPictureFormat.join([(base, .baselinePrimary), (gain, .undefined)]))
+        let properties = try ImageInspection.describe(MemoryByteSource(joined))
+        let gainMap = try #require(properties.gainMap)
+        #expect(gainMap.image == 2 && gainMap.size == ImageSize(width: 16, height: 8))
+        #expect(gainMap.hdrgm && !gainMap.iso21496 && gainMap.announced && gainMap.metadata == nil)
+        #expect(gainMap.headrooms?.base == 0 && gainMap.headrooms?.alternate == 1.5)
+        #expect(properties.warnings.isEmpty)
+        #expect(InspectText.describe(gainMap) == "image 2, 16×8, Ultra HDR (hdrgm XMP): headroom 0 → 1.5 stops")
+    }
+
+    @Test("A primary that announces a gain map no MP image carries: a warning, no gain map; an MPO is no Ultra HDR file")
+    func ultraHDRMissing() throws {
+        let base = try JPEGTestSupport.encode(width: 32, height: 16, markers: [Self.hdrgmXMP("hdrgm:Version=\"1.0\""),
+                                                                             (0xE2, JPEGAPPSignature.iso21496 + [0, 0, 0, 0])])
+        let plain = try JPEGTestSupport.encode(width: 16, height: 8)
+        let joined = try #require(MultiPictureFormat.join([(base, .baselinePrimary), (plain, .undefined)]))
+        let properties = try ImageInspection.describe(MemoryByteSource(joined))
+        #expect(properties.gainMap == nil)
+        #expect(properties.warnings == ["the primary announces a gain map (hdrgm:Version, an ISO 21496-1 APP2), but no Multi-Picture image carries one"])
+        let mpo = try #require(MultiPictureFormat.join([(plain, .disparity), (plain, .disparity)]))
+        let stereo = try ImageInspection.describe(MemoryByteSource(mpo))
+        #expect(stereo.gainMap == nil && stereo.warnings.isEmpty && stereo.images.count == 2)
+    }
 }
