@@ -2,8 +2,10 @@ import H2JColour
 import H2JContainer
 import H2JTiles
 
-/// The engine choice, made after parsing and before any pixel is decoded: a JPEG item
-/// is its own codestream and an uncompressed (`unci`) image goes to heic2jpg's decoder;
+/// The engine choice, made after parsing and before any pixel is decoded: a derived image
+/// heic2jpg composes (overlay, `iden`, grid of derived tiles) goes to `DerivedConversion`,
+/// a JPEG item is its own codestream and an uncompressed (`unci`) image goes to
+/// heic2jpg's decoder;
 /// an image whose nclx names an HDR transfer (PQ, HLG) is tone-mapped
 /// (`ToneMappedConversion`);
 /// otherwise the tile engine's capability check (`EngineChoice.make`) decides, and what
@@ -12,6 +14,7 @@ enum ConversionEngines {
     /// The engine for `context`'s item and, for libheif, why the tile engine did not take it.
     static func choose(_ context: ConversionContext, decoders: TileDecoderPool) throws
         -> (engine: any ConversionEngine, refusal: String?) {
+        if context.structure.isComposed(context.item.id) { return (try DerivedConversion(context), nil) }
         switch context.item.itemType {
         case "jpeg": return (try JPEGItemConversion(context), nil)
         case "unci": return (try UncompressedConversion(context), nil)

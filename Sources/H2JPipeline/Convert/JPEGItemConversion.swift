@@ -12,7 +12,7 @@ import H2JSupport
 /// writes upright pixels with Orientation 1), or when it is an auxiliary image written
 /// as its luma, are its pixels decoded by libjpeg, placed upright (`CanvasBands`) and
 /// encoded again; a transformed photo says so in a `jpeg-reencoded` warning.
-struct JPEGItemConversion: ConversionEngine {
+struct JPEGItemConversion: ConversionEngine, UprightBandSource {
     private let codestream: JPEGSegments
     private let geometry: PlaneGeometry
     /// Why the pixels are decoded and encoded again; nil for the lossless copy.
@@ -96,6 +96,11 @@ struct JPEGItemConversion: ConversionEngine {
             if let problem = JPEGCheck(codestream.bytes).problem { throw CorruptJPEGError(reason: problem) }
             return
         }
+        try decodePixels()
+    }
+
+    /// libjpeg's decode of the codestream, whatever the output would be.
+    mutating func decodePixels() throws {
         let decoded = try DecodedJPEG(codestream.bytes)
         guard decoded.width == geometry.canvasWidth, decoded.height == geometry.canvasHeight else {
             throw CorruptJPEGError(reason: "it decodes to \(decoded.width)×\(decoded.height), its frame header says "
@@ -118,6 +123,12 @@ struct JPEGItemConversion: ConversionEngine {
         let header = JPEGSegmentBytes()
         try segments(header)
         try POSIX.writeAll(JPEGMarkerFilter.grafting(header.bytes, into: codestream, strip: strip), to: fd, path: path)
+    }
+
+    func uprightComponents() throws -> Int { try bands().components }
+
+    func forEachUprightBand(_ body: (UnsafePointer<UInt8>, _ stride: Int, _ rows: Int) throws -> Void) throws {
+        try bands().forEachBand(body)
     }
 
     private var reencodingAuxiliary: Bool {

@@ -92,3 +92,11 @@ struct LibheifConversion: ConversionEngine {
         return image
     }
 }
+
+extension LibheifConversion: UprightBandSource {
+    func uprightComponents() throws -> Int { try components() }
+
+    func forEachUprightBand(_ body: (UnsafePointer<UInt8>, _ stride: Int, _ rows: Int) throws -> Void) throws {
+        try forEachBand(body)
+    }
+}

@@ -1,0 +1,66 @@
+import H2JContainer
+import H2JSupport
+
+/// The coded inputs of a derived image (`Composition.pictures`), each opened by its own
+/// engine as the primary of an HEIF of its own (`ConversionContext.standalone`, so a
+/// hidden item is decoded like any file): a JPEG item's codestream by libjpeg, an
+/// uncompressed image by heic2jpg's reader, HEVC and AV1 (and grids of them) by libheif.
+/// Each is decoded whole, upright and alpha flattened, one after the other, into a
+/// `Raster`; its engine is released before the next is decoded.
+final class DerivedInputs {
+    private let context: ConversionContext
+    private var engines: [UInt32: any UprightBandSource] = [:]
+    /// What decoding the inputs left to say, each naming its item.
+    private(set) var warnings: [Warning] = []
+
+    init(_ context: ConversionContext) {
+        self.context = context
+    }
+
+    /// Opens input `id` (nothing is decoded) and returns its upright size, checked
+    /// against the pixel limit.
+    func open(_ id: UInt32) throws -> (width: Int, height: Int) {
+        var input = try context.standalone(id)
+        input.fullChroma = false
+        let engine: any UprightBandSource = switch input.item.itemType {
+        case "jpeg": try JPEGItemConversion(input)
+        case "unci": try UncompressedConversion(input)
+        default: try LibheifConversion(input)
+        }
+        let (pixels, overflow) = engine.width.multipliedReportingOverflow(by: engine.height)
+        guard engine.width > 0, engine.height > 0, !overflow, pixels <= context.options.maxPixels else {
+            throw LimitError(width: engine.width, height: engine.height, maxPixels: context.options.maxPixels)
+        }
+        engines[id] = engine
+        return (engine.width, engine.height)
+    }
+
+    /// Decodes every picture, in order, each at the size it was opened with.
+    func decode(_ pictures: [Composition.Picture]) throws -> [Raster] {
+        try pictures.map { picture in
+            guard var engine = engines.removeValue(forKey: picture.item) else {
+                throw HEIFError.unusableImage(id: picture.item, reason: "an input of a derived image that was not opened")
+            }
+            try engine.decodePixels()
+            let components = try engine.uprightComponents()
+            guard let raster = Raster(width: picture.width, height: picture.height, components: components) else {
+                throw LimitError(width: picture.width, height: picture.height, maxPixels: context.options.maxPixels)
+            }
+            var row = 0
+            let rowBytes = picture.width * components
+            try engine.forEachUprightBand { rows, stride, count in
+                guard stride >= rowBytes, row + count <= picture.height else {
+                    throw HEIFError.unusableImage(id: picture.item, reason: "an input of a derived image decodes to other than its "
+                                                  + "\(picture.width)×\(picture.height) pixels")
+                }
+                for r in 0..<count { raster.mutableRow(row + r).update(from: rows + r * stride, count: rowBytes) }
+                row += count
+            }
+            guard row == picture.height else {
+                throw HEIFError.unusableImage(id: picture.item, reason: "an input of a derived image decodes to \(row) rows, not \(picture.height)")
+            }
+            warnings += engine.warnings.map { Warning($0.code, "input item \(picture.item): \($0.message)") }
+            return raster
+        }
+    }
+}
