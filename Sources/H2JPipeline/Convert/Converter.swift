@@ -192,7 +192,10 @@ package struct Converter: Sendable {
         var (engine, refusal) = try at(.engine, image: image) { try ConversionEngines.choose(context, decoders: decoders) }
         engineUsed = engine.kind
         try at(.limit, engine: engine.kind, image: image) { try checkLimit(width: engine.width, height: engine.height) }
-        try at(.decode, engine: engine.kind, image: image) { try engine.decode() }
+        try at(.decode, engine: engine.kind, image: image) {
+            TestCrash.reach(decoding: image)
+            try engine.decode()
+        }
         return (engine, refusal)
     }
 

@@ -1,9 +1,10 @@
 import H2JContainer
 import H2JSupport
 
-/// A derived image flattened into what paints its upright output, in paint order: fills
-/// (an overlay's canvas) and pictures (its decoded inputs, `pictures[index]`) placed by
-/// an integer map and clipped to a rectangle. An `iden`'s transforms, a grid's tile
+/// A derived image flattened into what paints its upright output, in paint order, over
+/// the background: fills (an overlay's canvas) and pictures (its decoded inputs,
+/// `pictures[index]`, blended by their alpha when they have one) placed by an integer
+/// map and clipped to a rectangle. An `iden`'s transforms, a grid's tile
 /// positions and an overlay's offsets all compose into those maps (`CompositionPlan`), so
 /// the output is produced band by band without any intermediate canvas.
 ///
@@ -13,6 +14,8 @@ import H2JSupport
 struct Composition {
     let width: Int
     let height: Int
+    /// What the output shows where nothing opaque is painted (`--background`).
+    let background: RGBColor
     /// What each picture is: its item and its upright size.
     let pictures: [Picture]
     let paints: [Paint]
@@ -59,6 +62,14 @@ struct Composition {
         }
     }
 
+    /// A decoded picture: 8-bit gray or RGB pixels of the picture's size, and its alpha
+    /// plane (gray, the same size), straight or premultiplied, when it has one.
+    struct Input {
+        let pixels: any DecodedCanvas
+        var alpha: (any DecodedCanvas)? = nil
+        var premultiplied = false
+    }
+
     /// The output's samples per pixel: 1 when every picture and fill is gray, else 3.
     func components(pictureComponents: [Int]) -> Int {
         let grayFills = paints.allSatisfy { paint in
@@ -73,7 +84,7 @@ struct Composition {
     /// Calls `body` with the output's rows, top to bottom, in bands of at most 16 rows of
     /// `components` samples per pixel (1 from RGB pictures: their luma, as `CanvasBands`).
     /// Only one band is held; `canvases` are the decoded pictures, in `pictures` order.
-    func forEachBand(_ canvases: [any DecodedCanvas], components: Int,
+    func forEachBand(_ canvases: [Input], components: Int,
                      _ body: (UnsafePointer<UInt8>, _ stride: Int, _ rows: Int) throws -> Void) rethrows {
         let stride = width * components
         var band = [UInt8](repeating: 0, count: stride * Self.bandRows)
@@ -89,9 +100,12 @@ struct Composition {
     }
 
     /// Paints output rows `rows` into `band` (row `rows.lowerBound` first).
-    func render(rows: Range<Int>, into band: UnsafeMutablePointer<UInt8>, components: Int, canvases: [any DecodedCanvas]) {
+    func render(rows: Range<Int>, into band: UnsafeMutablePointer<UInt8>, components: Int, canvases: [Input]) {
         let stride = width * components
-        band.update(repeating: 0, count: stride * rows.count)
+        let backdrop = components == 1 ? [background.luma] : [background.red, background.green, background.blue]
+        for index in 0..<(width * rows.count) {
+            for c in 0..<components { band[index * components + c] = backdrop[c] }
+        }
         for paint in paints {
             switch paint {
             case .fill(let colour, let rect):
@@ -105,23 +119,45 @@ struct Composition {
                 }
             case .picture(let index, let map, let rect):
                 guard index < canvases.count else { continue }
-                let canvas = canvases[index]
+                let canvas = canvases[index].pixels
                 let first = max(rows.lowerBound, rect.v0), last = min(rows.upperBound, rect.v1)
                 for v in first..<max(first, last) {
                     let a = map(rect.u0, v), b = map(rect.u1 - 1, v)
                     guard a.x >= 0, a.y >= 0, b.x >= 0, b.y >= 0, a.x < canvas.width, b.x < canvas.width,
                           a.y < canvas.height, b.y < canvas.height else { continue }
-                    Self.copy(canvas, map: map, row: v, from: rect.u0, to: rect.u1,
+                    Self.copy(canvases[index], map: map, row: v, from: rect.u0, to: rect.u1,
                               into: band + (v - rows.lowerBound) * stride, components: components)
                 }
             }
         }
     }
 
-    /// Output row `v`'s pixels `u0..<u1` from `canvas`, read where `map` sends them.
-    private static func copy(_ canvas: any DecodedCanvas, map: PixelMap, row v: Int, from u0: Int, to u1: Int,
+    /// Output row `v`'s pixels `u0..<u1` from `input`, read where `map` sends them, and
+    /// blended over what is there by the input's alpha (`RGBColor.composite`).
+    private static func copy(_ input: Input, map: PixelMap, row v: Int, from u0: Int, to u1: Int,
                              into out: UnsafeMutablePointer<UInt8>, components: Int) {
+        let canvas = input.pixels
         let from = canvas.components
+        if let alpha = input.alpha {
+            var pixel: [UInt8] = [0, 0, 0]
+            for u in u0..<u1 {
+                let (x, y) = map(u, v)
+                let source = canvas.row(y) + x * from
+                let a = Int(alpha.row(y)[x])
+                if from == components {
+                    for c in 0..<from { pixel[c] = source[c] }
+                } else if from == 1 {
+                    for c in 0..<components { pixel[c] = source[0] }
+                } else {
+                    pixel[0] = CanvasBands.luma(source[0], source[1], source[2])
+                }
+                let target = out + u * components
+                for c in 0..<components {
+                    target[c] = RGBColor.composite(pixel[c], alpha: a, over: target[c], premultiplied: input.premultiplied)
+                }
+            }
+            return
+        }
         if map.ax == 1, map.ay == 0, from == components {
             // Along one canvas row, forwards: one copy.
             let (x, y) = map(u0, v)

@@ -24,7 +24,7 @@ enum CompositionPlan {
                                   pictureSize: pictureSize)
             let (width, height, paints) = try builder.node(root, path: [])
             try checkPainted(paints, root: root, maxPixels: maxPixels)
-            return Composition(width: width, height: height, pictures: builder.pictures, paints: paints)
+            return Composition(width: width, height: height, background: background, pictures: builder.pictures, paints: paints)
         }
     }
 

@@ -12,7 +12,7 @@ struct DerivedConversion: ConversionEngine {
     private let composition: Composition
     private let inputs: DerivedInputs
     private let auxiliary: Bool
-    private var pictures: [Raster] = []
+    private var pictures: [Composition.Input] = []
 
     /// Plans the composition and opens its inputs; nothing is decoded.
     init(_ context: ConversionContext) throws {
@@ -36,7 +36,7 @@ struct DerivedConversion: ConversionEngine {
 
     /// Gray for gray inputs and fills, and for an auxiliary image; else RGB.
     var components: Int {
-        auxiliary ? 1 : composition.components(pictureComponents: pictures.map(\.components))
+        auxiliary ? 1 : composition.components(pictureComponents: pictures.map(\.pixels.components))
     }
 
     func start(_ writer: JPEGWriter, quality: Int) throws {
