@@ -8,8 +8,15 @@ protocol UprightBandSource: ConversionEngine {
     func uprightComponents() throws -> Int
     /// The upright rows, `width` × `uprightComponents()` bytes each, top to bottom.
     func forEachUprightBand(_ body: (UnsafePointer<UInt8>, _ stride: Int, _ rows: Int) throws -> Void) throws
+    /// The upright alpha rows, `width` bytes each, when the engine kept an alpha plane
+    /// apart; false (and `body` never called) otherwise.
+    func forEachUprightAlphaBand(_ body: (UnsafePointer<UInt8>, _ stride: Int, _ rows: Int) throws -> Void) throws -> Bool
+    /// True when the colour samples are premultiplied by that alpha.
+    var alphaPremultiplied: Bool { get }
 }
 
 extension UprightBandSource {
     mutating func decodePixels() throws { try decode() }
+    func forEachUprightAlphaBand(_ body: (UnsafePointer<UInt8>, _ stride: Int, _ rows: Int) throws -> Void) throws -> Bool { false }
+    var alphaPremultiplied: Bool { false }
 }
