@@ -5,12 +5,12 @@ import H2JSupport
 /// engine as the primary of an HEIF of its own (`ConversionContext.standalone`, so a
 /// hidden item is decoded like any file): a JPEG item's codestream by libjpeg, an
 /// uncompressed image by heic2jpg's reader, HEVC and AV1 (and grids of them) by libheif,
-/// with the item's alpha plane, kept apart as libheif hands it out. Each is decoded
-/// whole and upright, one after the other, into `Raster`s; its engine is released before
-/// the next is decoded.
+/// with the item's alpha plane, kept apart as libheif hands it out. Each is opened once
+/// to learn its size while the composition is planned, then again to be decoded whole
+/// and upright into `Raster`s, one after the other: one engine is open at a time, however
+/// many inputs a file has.
 final class DerivedInputs {
     private let context: ConversionContext
-    private var engines: [UInt32: any UprightBandSource] = [:]
     /// What decoding the inputs left to say, each naming its item.
     private(set) var warnings: [Warning] = []
 
@@ -18,9 +18,14 @@ final class DerivedInputs {
         self.context = context
     }
 
-    /// Opens input `id` (nothing is decoded) and returns its upright size, checked
-    /// against the pixel limit.
+    /// Input `id`'s upright size, checked against the pixel limit; nothing is decoded.
     func open(_ id: UInt32) throws -> (width: Int, height: Int) {
+        let engine = try engine(id)
+        return (engine.width, engine.height)
+    }
+
+    /// Input `id`'s engine, opened; its size within the pixel limit.
+    private func engine(_ id: UInt32) throws -> any UprightBandSource {
         let type = context.structure.items[id]?.type
         var input = try context.standalone(id, alpha: type != "jpeg" && type != "unci")
         input.fullChroma = false
@@ -33,17 +38,14 @@ final class DerivedInputs {
         guard engine.width > 0, engine.height > 0, !overflow, pixels <= context.options.maxPixels else {
             throw LimitError(width: engine.width, height: engine.height, maxPixels: context.options.maxPixels)
         }
-        engines[id] = engine
-        return (engine.width, engine.height)
+        return engine
     }
 
     /// Decodes every picture, in order, each at the size it was opened with, with its
     /// alpha plane when it has one.
     func decode(_ pictures: [Composition.Picture]) throws -> [Composition.Input] {
         try pictures.map { picture in
-            guard var engine = engines.removeValue(forKey: picture.item) else {
-                throw HEIFError.unusableImage(id: picture.item, reason: "an input of a derived image that was not opened")
-            }
+            var engine = try engine(picture.item)
             try engine.decodePixels()
             let pixels = try Self.raster(picture, components: try engine.uprightComponents(), engine.forEachUprightBand)
             var alpha: Raster?
