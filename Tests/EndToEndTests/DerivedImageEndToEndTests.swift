@@ -196,4 +196,44 @@ struct DerivedImageEndToEndTests {
         try #require(got.width == reference.width && got.height == reference.height, "\(got.width)×\(got.height)")
         Self.check(got, reference, floor: 0)
     }
+
+    /// A HEIF whose primary, item 3, is `derived` (an `iden` with `irot` 90, or an
+    /// overlay on opaque red of two instances at (-10, 5) and (40, 20)) of hidden JPEG
+    /// item 1 holding `jpeg` (`width` × `height`).
+    static func jpegInput(_ jpeg: [UInt8], width: Int, height: Int, derived: String) -> [UInt8] {
+        typealias B = BoxBuilder
+        let ftyp = B.box("ftyp", Array("mif1".utf8) + B.u32(0) + Array("mif1jpeg".utf8))
+        let overlay: [UInt8] = [0, 0] + [0xFF, 0xFF, 0, 0, 0, 0, 0xFF, 0xFF] + B.u16(width) + B.u16(height)
+            + B.u16(Int(UInt16(bitPattern: -10))) + B.u16(5) + B.u16(40) + B.u16(20)
+        func meta(_ offset: Int) -> [UInt8] {
+            var locations = [B.Location(id: 1, extents: [(0, UInt64(offset), UInt64(jpeg.count))])]
+            if derived == "iovl" { locations.append(B.Location(id: 3, construction: 1, extents: [(0, 0, UInt64(overlay.count))])) }
+            return B.meta(primary: 3, items: [(1, "jpeg"), (3, derived)],
+                          references: [B.reference("dimg", from: 3, to: derived == "iovl" ? [1, 1] : [1])],
+                          properties: [B.ispe(width: width, height: height), B.irot(quarterTurns: 1)],
+                          associations: [(1, [1]), (3, derived == "iovl" ? [1] : [1, 0x82])],
+                          extraItems: [], extraBoxes: [B.iloc(locations)] + (derived == "iovl" ? [B.idat(overlay)] : []))
+        }
+        let header = ftyp.count + meta(0).count + 8
+        return ftyp + meta(header) + B.box("mdat", jpeg)
+    }
+
+    @Test("JPEG items as inputs: an iden turns one, an overlay places it twice, one instance off the top left; libjpeg's decode is the reference")
+    func jpegInputs() throws {
+        let jpeg = try JPEGTestSupport.encode(width: 48, height: 32)
+        let decoded = try #require(Reference.jpeg(bytes: jpeg)).picture
+        for derived in ["iden", "iovl"] {
+            let scratch = TemporaryDirectory()
+            let source = scratch.file("derived.heif", Self.jpegInput(jpeg, width: 48, height: 32, derived: derived))
+            let outcome = try Tool.run(["-o", scratch.sub("out"), "--report", scratch.sub("r.jsonl"), source])
+            #expect(outcome.status == 0, "\(outcome.stderr)")
+            let entry = try #require(try ReportFile(scratch.sub("r.jsonl")).bySource["derived.heif"])
+            #expect(entry["engine"] as? String == "derived" && entry["warningCodes"] as? [String] == [], "\(entry)")
+            let got = try #require(Reference.jpeg(scratch.sub("out/derived.jpg"))).picture
+            let reference = derived == "iden" ? decoded.rotated(quarterTurns: 1)
+                : Self.placed(decoded, on: Self.placed(decoded, on: Self.canvas(48, 32, [255, 0, 0]), x: -10, y: 5), x: 40, y: 20)
+            try #require(got.width == reference.width && got.height == reference.height)
+            Self.check(got, reference, floor: 0)
+        }
+    }
 }
