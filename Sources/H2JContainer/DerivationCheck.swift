@@ -21,7 +21,7 @@ extension HEIFStructure {
     /// Deepest chain of derived images accepted.
     package static let maxDerivationDepth = 8
     /// Derived image descriptors are a few bytes (an overlay's grows with its inputs).
-    static let maxDescriptorBytes = 1 << 16
+    package static let maxDescriptorBytes = 1 << 16
     static let derivedImageTypes: Set<String> = ["grid", "iovl", "iden"]
 
     /// Checks what decoding `image` (the primary when nil) decodes too.
@@ -102,16 +102,10 @@ extension HEIFStructure {
         }
     }
 
-    /// An overlay's declared canvas (ISO/IEC 23008-12 §6.6.2.2): version, flags (bit 0:
-    /// 32-bit fields), four 16-bit fill values, then the output width and height.
+    /// An overlay's declared canvas (`ImageOverlay`).
     private func overlayCanvas(_ id: UInt32, source: ByteSource) throws(HEIFError) -> (Int, Int) {
-        let reader = ByteReader(try itemData(id, from: source, maxBytes: Self.maxDescriptorBytes))
-        guard let flags = reader.u8(1) else { throw .malformedBox("iovl", reason: "item \(id)'s descriptor is empty") }
-        let size: (Int, Int)? = flags & 1 != 0
-            ? reader.u32(10).flatMap { width in reader.u32(14).map { (Int(width), Int($0)) } }
-            : reader.u16(10).flatMap { width in reader.u16(12).map { (Int(width), Int($0)) } }
-        guard let size else { throw .malformedBox("iovl", reason: "item \(id)'s descriptor ends before its canvas size") }
-        return size
+        let overlay = try ImageOverlay.parse(itemData(id, from: source, maxBytes: Self.maxDescriptorBytes), layers: nil)
+        return (overlay.width, overlay.height)
     }
 
     private static func checkCanvas(item: UInt32, type: String, width: Int, height: Int, maxPixels: Int) throws(HEIFError) {

@@ -64,7 +64,7 @@ package enum HEIFError: Error, Equatable, Sendable, CustomStringConvertible {
         case .unsupportedCodec(let item, let type):
             return "item \(item) is \(Self.codecName(type)): heic2jpg decodes HEVC, AV1, JPEG and uncompressed images only"
         case .unsupportedDerivedInput(let item, let type):
-            return "item \(item) is \(Self.codecName(type)) used as a tile or layer of another image: heic2jpg decodes those only as images of their own"
+            return "item \(item) is \(Self.codecName(type)) used as an input of a derived image heic2jpg does not compose: heic2jpg decodes those only as images of their own or in the overlays, identity derivations and grids it composes"
         case .unreadable(let error): return "cannot read: \(error)"
         }
     }

@@ -16,29 +16,31 @@ extension HEIFStructure {
     /// Coded image types the converter decodes: HEVC (libde265, libheif), AV1 (libheif),
     /// a JPEG item (its own codestream) and an uncompressed image (heic2jpg's reader).
     package static let decodableTypes: Set<String> = ["hvc1", "av01", "jpeg", "unci"]
-    /// Coded types heic2jpg decodes only as images of their own, never as the input of a
-    /// derived image (a grid's tile, an overlay's layer), which libheif 1.15 would have to
-    /// decode and cannot.
+    /// Coded types libheif 1.15 cannot decode: heic2jpg decodes them as images of their own
+    /// and as the inputs of the derived images it composes (`isComposed`), never as the
+    /// input of one a decoder would have to reconstruct.
     package static let standaloneTypes: Set<String> = ["jpeg", "unci"]
 
     /// Refuses, naming the codec, an image (the primary when nil) that is (or derives
     /// from) an item coded in something heic2jpg does not decode: AVC, VVC, JPEG 2000, a
-    /// layered HEVC image (`lhv1`: a grid of SHVC enhancement layers), or
-    /// a JPEG item or an uncompressed (`unci`) image as a derived image's input. Otherwise
+    /// layered HEVC image (`lhv1`: a grid of SHVC enhancement layers), or a JPEG item or
+    /// an uncompressed (`unci`) image as the input of a derived image that heic2jpg does
+    /// not compose itself (`isComposed`: a `tmap`). Otherwise
     /// libheif 1.15 says only that `pitm` names no image. Walks the `dimg` inputs to
     /// `maxDerivationDepth`, each item once.
     package func checkCodecs(of image: UInt32? = nil) throws(HEIFError) {
-        var pending: [(id: UInt32, depth: Int)] = [(image ?? primaryID, 0)]
+        var pending: [(id: UInt32, depth: Int, composedInput: Bool)] = [(image ?? primaryID, 0, false)]
         var seen: Set<UInt32> = []
-        while let (id, depth) = pending.popLast() {
+        while let (id, depth, composedInput) = pending.popLast() {
             guard seen.insert(id).inserted, let item = items[id] else { continue }
             if Self.codedImageTypes.contains(item.type) && !Self.decodableTypes.contains(item.type) || item.type == Self.layeredImageType {
                 throw .unsupportedCodec(item: id, type: item.type)
             }
-            if depth > 0 && Self.standaloneTypes.contains(item.type) {
+            if depth > 0 && !composedInput && Self.standaloneTypes.contains(item.type) {
                 throw .unsupportedDerivedInput(item: id, type: item.type)
             }
-            if depth < Self.maxDerivationDepth { pending += referenced(from: id, type: "dimg").map { ($0, depth + 1) } }
+            let composed = isComposed(id)
+            if depth < Self.maxDerivationDepth { pending += referenced(from: id, type: "dimg").map { ($0, depth + 1, composed) } }
         }
     }
 

@@ -11,15 +11,18 @@ extension HEIFStructure {
     /// For an image libheif 1.15 reaches through no API: an ISO 21496-1 gain map that is
     /// only an input of a `tmap` item (hidden, and no auxiliary image). Shown this way,
     /// the file's other items, which libheif might refuse (a `cdsc` to the `tmap` item),
-    /// are out of its sight too. Auxiliary images of the item are left out.
+    /// are out of its sight too. Auxiliary images of the item are left out, but its alpha
+    /// plane when `alpha` asks (with its `auxl` and any `prem` reference): how a derived
+    /// image's layer reaches libheif with its alpha.
     ///
     /// Throws when an item it derives from does not exist or its data cannot be located
     /// in this file (as `itemData` would); reads nothing of `source` but its size.
-    package func standaloneImage(_ id: UInt32, in source: ByteSource) throws(HEIFError) -> ByteSource {
+    package func standaloneImage(_ id: UInt32, in source: ByteSource, alpha: Bool = false) throws(HEIFError) -> ByteSource {
         // The header's offsets are the file's plus the header's length.
         guard source.size <= Int.max / 2 else { throw .limitExceeded("a file of \(source.size) bytes") }
         var included: [UInt32] = []
-        var pending: [(id: UInt32, depth: Int)] = [(id, 0)]
+        let alphaPlanes = alpha ? auxiliaryImages(of: id).filter { $0.kind == .alpha }.map(\.id) : []
+        var pending: [(id: UInt32, depth: Int)] = [(id, 0)] + alphaPlanes.map { ($0, 1) }
         var seen: Set<UInt32> = []
         var cursor = 0
         while cursor < pending.count {
@@ -38,6 +41,12 @@ extension HEIFStructure {
             meta.addItem(item, type: items[item]?.type ?? "", hidden: item != id)
             let inputs = referenced(from: item, type: "dimg")
             if !inputs.isEmpty { meta.addReference("dimg", from: item, to: inputs) }
+            if alphaPlanes.contains(item) {
+                meta.addReference("auxl", from: item, to: [id])
+                if references.contains(where: { $0.type == "prem" && $0.from == id && $0.to.contains(item) }) {
+                    meta.addReference("prem", from: id, to: [item])
+                }
+            }
             meta.associate(item, (associations[item] ?? []).compactMap { association in
                 property(at: association).map { (meta.addProperty(BoxBytes.box($0.type, $0.payload)), association.essential) }
             })

@@ -120,11 +120,41 @@ package final class DecodedImage {
         return warnings.prefix(count).map { Warning(.decodeWarning, LibheifError($0)?.message ?? "decoder warning") }
     }
 
+    /// True when the image has an alpha plane (which `forEachBand` flattens unless told not to).
+    package var hasAlpha: Bool { interleavedAlpha || alphaPlane != nil }
+    /// True when the colour samples are premultiplied by alpha (`prem`).
+    package var isPremultiplied: Bool { premultiplied }
+
+    /// Calls `body` with the alpha plane's rows (8 bits, as libheif hands them out), in
+    /// bands of at most `bandRows`; does nothing for an image without alpha.
+    package func forEachAlphaBand<E: Error>(bandRows: Int = 16,
+                                          _ body: (UnsafePointer<UInt8>, _ stride: Int, _ rows: Int) throws(E) -> Void) throws(E) {
+        if let alphaPlane {
+            for row in Swift.stride(from: 0, to: height, by: bandRows) {
+                try body(alphaPlane.pointer + row * alphaPlane.stride, alphaPlane.stride, min(bandRows, height - row))
+            }
+            return
+        }
+        guard interleavedAlpha else { return }
+        var scratch = [UInt8](repeating: 0, count: width * bandRows)
+        for row in Swift.stride(from: 0, to: height, by: bandRows) {
+            let count = min(bandRows, height - row)
+            scratch.withUnsafeMutableBufferPointer { out in
+                for r in 0..<count {
+                    let source = plane + (row + r) * stride
+                    for x in 0..<width { out[r * width + x] = source[4 * x + 3] }
+                }
+            }
+            try scratch.withUnsafeBufferPointer { (out) throws(E) in try body(out.baseAddress!, width, count) }
+        }
+    }
+
     /// Calls `body` with consecutive bands of at most `bandRows` rows, top to bottom,
-    /// each `components` bytes per pixel; alpha is flattened onto the background first.
-    package func forEachBand<E: Error>(bandRows: Int = 16,
+    /// each `components` bytes per pixel; alpha is flattened onto the background first,
+    /// or with `flatten` false left out (`forEachAlphaBand` reads it).
+    package func forEachBand<E: Error>(bandRows: Int = 16, flatten: Bool = true,
                                      _ body: (UnsafePointer<UInt8>, _ stride: Int, _ rows: Int) throws(E) -> Void) throws(E) {
-        let needsFlattening = interleavedAlpha || alphaPlane != nil
+        let needsFlattening = interleavedAlpha || (flatten && alphaPlane != nil)
         let outStride = width * components
         var scratch = [UInt8](repeating: 0, count: needsFlattening ? outStride * bandRows : 0)
         var row = 0
@@ -135,7 +165,7 @@ package final class DecodedImage {
             } else {
                 scratch.withUnsafeMutableBufferPointer { out in
                     for r in 0..<count {
-                        flatten(row: row + r, into: out.baseAddress! + r * outStride)
+                        self.flatten(row: row + r, into: out.baseAddress! + r * outStride, flatten: flatten)
                     }
                 }
                 try scratch.withUnsafeBufferPointer { (out) throws(E) in try body(out.baseAddress!, outStride, count) }
@@ -144,12 +174,18 @@ package final class DecodedImage {
         }
     }
 
-    /// Composites one row over the background (`RGBColor.composite`).
-    private func flatten(row: Int, into out: UnsafeMutablePointer<UInt8>) {
+    /// Composites one row over the background (`RGBColor.composite`), or with `flatten`
+    /// false copies its colour without its alpha.
+    private func flatten(row: Int, into out: UnsafeMutablePointer<UInt8>, flatten: Bool) {
         @inline(__always) func blend(_ c: UInt8, _ a: Int, _ bg: UInt8) -> UInt8 {
             RGBColor.composite(c, alpha: a, over: bg, premultiplied: premultiplied)
         }
-        if interleavedAlpha {
+        if interleavedAlpha && !flatten {
+            let source = plane + row * stride
+            for x in 0..<width {
+                for c in 0..<3 { out[3 * x + c] = source[4 * x + c] }
+            }
+        } else if interleavedAlpha {
             let source = plane + row * stride
             for x in 0..<width {
                 let a = Int(source[4 * x + 3])

@@ -146,6 +146,7 @@ enum FuzzedParsers {
             guard let data = try? structure.itemData(item.id, from: source, maxBytes: 1 << 20) else { continue }
             switch item.type {
             case "grid": _ = try? ImageGrid.parse(data)
+            case "iovl": _ = try? ImageOverlay.parse(data, layers: structure.referenced(from: item.id, type: "dimg").count)
             case "unci": uncompressed(structure, item.id, data)
             case "jpeg":
                 // The codestream's header, and the lossless graft of segments into it.

@@ -26,12 +26,14 @@ struct SamplesEndToEndTests {
         let scratch = TemporaryDirectory()
         let outcome = try Tool.run(["-o", scratch.sub("out"), "--report", scratch.sub("report.jsonl"), Tool.samples])
         #expect(outcome.status == 0, "\(outcome.stderr)")
-        #expect(outcome.stderr.contains("heic2jpg: 22 converted, 1 copied, 0 skipped, 0 failed in "))
+        #expect(outcome.stderr.contains("heic2jpg: 25 converted, 1 copied, 0 skipped, 0 failed in "))
         // The mini sample has its own tests (MiniSampleEndToEndTests): libheif 1.15 cannot read it;
-        // so has the overlay sample (ImageCrashEndToEndTests), whose second image crashes libheif,
-        // and the one whose pitm names its tmap (UltraHDREndToEndTests), which libheif 1.15 refuses.
+        // so have the derived samples and the overlay sample (DerivedImageEndToEndTests,
+        // ImageCrashEndToEndTests), which heic2jpg composes itself, and the one whose pitm
+        // names its tmap (UltraHDREndToEndTests), which libheif 1.15 refuses.
         let others = ["collection-3-images-2.jpg", "collection-3-images-3.jpg", "mini-hevc-orientation6.jpg",
-                      "overlay-alpha-negative-offset.jpg", "gainmap-tmap-primary.jpg"]
+                      "overlay-alpha-negative-offset.jpg", "overlay-alpha-negative-offset-2.jpg", "overlay-negative-offsets.jpg",
+                      "iden-chain-irot-clap.jpg", "grid-of-iden-tiles.jpg", "gainmap-tmap-primary.jpg"]
         #expect(scratch.files("out") == (Self.heifSamples.map { stem($0) + ".jpg" } + ["actually-a-jpeg.jpg"] + others).sorted())
         for sample in Self.heifSamples {
             let problems = try OutputCheck.problems(source: Tool.samples + "/" + sample, output: scratch.sub("out/\(stem(sample)).jpg"),
@@ -51,7 +53,7 @@ struct SamplesEndToEndTests {
         #expect(try attributes(scratch.sub("out/monochrome.jpg")) == attributes(Tool.samples + "/monochrome.heic"))
         // The report has one line per input plus the summary.
         let report = try String(contentsOfFile: scratch.sub("report.jsonl"), encoding: .utf8).split(separator: "\n")
-        #expect(report.count == 24)
+        #expect(report.count == 27)
         let lines = try report.compactMap { try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
         func line(_ name: String) -> [String: Any]? { lines.first { ($0["source"] as? String)?.hasSuffix(name) == true } }
         let photo = line("photo-exif-gps-xmp-icc.heic")
@@ -222,7 +224,7 @@ struct SamplesEndToEndTests {
         let before = try scratch.files("out").map { try FileManager.default.attributesOfItem(atPath: scratch.sub("out/" + $0)) }
         let second = try Tool.run(["-o", scratch.sub("out"), Tool.samples])
         #expect(second.status == 0)
-        #expect(second.stderr.contains("heic2jpg: 0 converted, 0 copied, 23 skipped, 0 failed"), "\(second.stderr)")
+        #expect(second.stderr.contains("heic2jpg: 0 converted, 0 copied, 26 skipped, 0 failed"), "\(second.stderr)")
         let after = try scratch.files("out").map { try FileManager.default.attributesOfItem(atPath: scratch.sub("out/" + $0)) }
         #expect(before.map { $0[.modificationDate] as? Date } == after.map { $0[.modificationDate] as? Date })
         #expect(before.map { $0[.systemFileNumber] as? Int } == after.map { $0[.systemFileNumber] as? Int })

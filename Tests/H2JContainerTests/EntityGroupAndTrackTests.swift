@@ -89,7 +89,7 @@ struct EntityGroupAndTrackTests {
 struct UnsupportedCodecTests {
     typealias B = BoxBuilder
 
-    @Test("AVC, VVC and JPEG 2000 primaries, a grid of VVC tiles and a grid of JPEG or unci tiles fail naming the codec; HEVC, AV1, JPEG and unci images pass")
+    @Test("AVC, VVC and JPEG 2000 primaries, a grid of VVC tiles and a JPEG or unci input of a tmap fail naming the codec; HEVC, AV1, JPEG and unci images, and grids, overlays and idens of them, pass")
     func named() throws {
         for (type, name) in [("avc1", "AVC (H.264, 'avc1')"), ("vvc1", "VVC (H.266, 'vvc1')"), ("j2k1", "JPEG 2000 ('j2k1')")] {
             let structure = try HEIFStructure.read(from: MemoryByteSource(B.ftyp + B.meta(primary: 1, items: [(1, type)])))
@@ -101,11 +101,17 @@ struct UnsupportedCodecTests {
             primary: 1, items: [(1, "grid"), (2, "vvc1"), (3, "vvc1")], references: [B.reference("dimg", from: 1, to: [2, 3])])))
         #expect(throws: HEIFError.unsupportedCodec(item: 3, type: "vvc1")) { try grid.checkCodecs() }
         for (type, name) in [("jpeg", "a JPEG ('jpeg' item)"), ("unci", "uncompressed (ISO/IEC 23001-17, 'unci')")] {
-            let tiles = try HEIFStructure.read(from: MemoryByteSource(B.ftyp + B.meta(
-                primary: 1, items: [(1, "grid"), (2, type)], references: [B.reference("dimg", from: 1, to: [2])])))
-            #expect(throws: HEIFError.unsupportedDerivedInput(item: 2, type: type)) { try tiles.checkCodecs() }
+            // heic2jpg composes grids, overlays and idens of them itself (`isComposed`).
+            for derived in ["grid", "iovl", "iden"] {
+                try HEIFStructure.read(from: MemoryByteSource(B.ftyp + B.meta(
+                    primary: 1, items: [(1, derived), (2, type)], references: [B.reference("dimg", from: 1, to: [2])]))).checkCodecs()
+            }
+            let tmap = try HEIFStructure.read(from: MemoryByteSource(B.ftyp + B.meta(
+                primary: 1, items: [(1, "tmap"), (2, type)], references: [B.reference("dimg", from: 1, to: [2])])))
+            #expect(throws: HEIFError.unsupportedDerivedInput(item: 2, type: type)) { try tmap.checkCodecs() }
             #expect(HEIFError.unsupportedDerivedInput(item: 2, type: type).description
-                    == "item 2 is \(name) used as a tile or layer of another image: heic2jpg decodes those only as images of their own")
+                    == "item 2 is \(name) used as an input of a derived image heic2jpg does not compose: heic2jpg decodes those only "
+                    + "as images of their own or in the overlays, identity derivations and grids it composes")
         }
         for type in ["hvc1", "av01", "jpeg", "unci"] {
             try HEIFStructure.read(from: MemoryByteSource(B.ftyp + B.meta(primary: 1, items: [(1, type)]))).checkCodecs()

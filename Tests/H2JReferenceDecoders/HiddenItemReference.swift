@@ -6,14 +6,15 @@ import Foundation
 /// (`standaloneImage`, `UprightPixels`).
 extension Reference {
     /// libheif's decode of hidden image item `id`: the file's bytes patched in place, the
-    /// item's `infe` hidden flag cleared and `pitm` naming it, then decoded as the primary.
-    package static func heifHiddenItem(_ path: String, _ id: UInt32) -> RGBPicture? {
+    /// item's `infe` hidden flag cleared and `pitm` naming it, then decoded as the primary
+    /// (its alpha, if any, flattened onto `background`).
+    package static func heifHiddenItem(_ path: String, _ id: UInt32, background: (UInt8, UInt8, UInt8) = (255, 255, 255)) -> RGBPicture? {
         guard var bytes = FileManager.default.contents(atPath: path).map([UInt8].init),
               patch(&bytes, primary: id) else { return nil }
         let patched = NSTemporaryDirectory() + "heic2jpg-hidden-\(UUID().uuidString).heif"
         defer { try? FileManager.default.removeItem(atPath: patched) }
         guard FileManager.default.createFile(atPath: patched, contents: Data(bytes)) else { return nil }
-        return heif(patched)
+        return heif(patched, background: background)
     }
 
     /// libheif's decode of the primary without its transforms, for the caller to apply.

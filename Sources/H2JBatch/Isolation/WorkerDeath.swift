@@ -84,6 +84,7 @@ struct WorkerDeath: CodedError {
         case (.engine?, _): "opening the item (libheif reading the container, or heic2jpg's JPEG-item or unci reader)"
         case (.limit?, _), (.graft?, _): "in the metadata graft"
         case (.decode?, .libheif?): "in libheif, decoding"
+        case (.decode?, .derived?): "decoding the inputs of a derived image (libheif, libjpeg or heic2jpg's unci reader)"
         case (.decode?, _): "decoding"
         case (.write?, .tiles?): "in libde265 or libjpeg, decoding tiles into JPEG bands"
         case (.write?, _): "in libjpeg, encoding"

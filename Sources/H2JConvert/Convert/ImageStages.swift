@@ -30,7 +30,10 @@ struct ImageStages: Sendable {
         var (engine, refusal) = try at(.engine, image: image) { try ConversionEngines.choose(context, decoders: decoders, chain: chain) }
         engineUsed = engine.kind
         try at(.limit, engine: engine.kind, image: image) { try checkLimit(width: engine.width, height: engine.height) }
-        try at(.decode, engine: engine.kind, image: image) { try engine.decode() }
+        try at(.decode, engine: engine.kind, image: image) {
+            TestCrash.reach(decoding: image)
+            try engine.decode()
+        }
         return (engine, refusal)
     }
 

@@ -5,9 +5,9 @@ import H2JTiles
 /// The engine choice, made after parsing and before any pixel is decoded: a JPEG item
 /// is its own codestream and an uncompressed (`unci`) image goes to heic2jpg's decoder;
 /// an image whose nclx names an HDR transfer (PQ, HLG) is tone-mapped
-/// (`ToneMappedConversion`);
-/// otherwise the tile engine's capability check (`EngineChoice.make`) decides, and what
-/// it refuses goes to libheif with the reason.
+/// (`ToneMappedConversion`); a derived image heic2jpg composes (overlay, `iden`, grid
+/// of derived tiles) goes to `DerivedConversion`; otherwise the tile engine's capability
+/// check (`EngineChoice.make`) decides, and what it refuses goes to libheif with the reason.
 enum ConversionEngines {
     /// The engine for `context`'s item and, for libheif, why the tile engine did not take
     /// it. `chain` is the pixel stage the image goes through (a JPEG item is copied only
@@ -25,6 +25,8 @@ enum ConversionEngines {
             return (try ToneMappedConversion(context, nclx: nclx, gainMap: applied),
                     "an HDR image (nclx transfer \(nclx.transfer)), " + (applied == nil ? "tone-mapped" : "its gain map applied") + " from its full bit depth")
         }
+        // After the HDR check: a composition's inputs are decoded to 8 bits, not tone-mapped.
+        if context.structure.isComposed(context.item.id) { return (try DerivedConversion(context), nil) }
         switch try EngineChoice.make(context.structure, image: context.item, source: context.source) {
         case .tiles(let image) where context.fullChroma && !image.monochrome:
             // An auxiliary image or gain map coded in colour is not subsampled, which libheif's RGB allows.

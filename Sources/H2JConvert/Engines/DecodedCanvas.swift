@@ -55,11 +55,18 @@ struct CanvasBands {
             if components == from {
                 for c in 0..<from { out[u * from + c] = source[c] }
             } else if from == 3 {
-                let red = 77 * Int(source[0]), green = 150 * Int(source[1]), blue = 29 * Int(source[2])
-                out[u] = UInt8((red + green + blue + 128) >> 8)
+                out[u] = Self.luma(source[0], source[1], source[2])
             } else {
                 for c in 0..<components { out[u * components + c] = source[0] }
             }
         }
+    }
+
+    /// BT.601 luma of an RGB pixel, in 8-bit fixed point: what an RGB picture written as
+    /// gray shows.
+    @inline(__always)
+    static func luma(_ red: UInt8, _ green: UInt8, _ blue: UInt8) -> UInt8 {
+        let weighted: Int = 77 * Int(red) + 150 * Int(green) + 29 * Int(blue)
+        return UInt8((weighted + 128) >> 8)
     }
 }

@@ -12,8 +12,8 @@ import H2JSupport
 /// writes upright pixels with Orientation 1), when it is an auxiliary image written as
 /// its luma, or when a pixel step runs, are its pixels decoded by libjpeg, placed upright
 /// (`CanvasBands`) and encoded again; a transformed photo says so in a `jpeg-reencoded`
-/// warning.
-struct JPEGItemConversion: ConversionEngine {
+/// warning. As the input of a derived image its pixels are always decoded.
+struct JPEGItemConversion: ConversionEngine, UprightBandSource {
     private let coded: JPEGSegments
     private let geometry: PlaneGeometry
     /// Why the pixels are decoded and encoded again; nil for the lossless copy.
@@ -98,6 +98,11 @@ struct JPEGItemConversion: ConversionEngine {
             if let problem = JPEGCheck(coded.bytes).problem { throw CorruptJPEGError(reason: problem) }
             return
         }
+        try decodePixels()
+    }
+
+    /// libjpeg's decode of the codestream, whatever the output would be.
+    mutating func decodePixels() throws {
         let decoded = try DecodedJPEG(coded.bytes)
         guard decoded.width == geometry.canvasWidth, decoded.height == geometry.canvasHeight else {
             throw CorruptJPEGError(reason: "it decodes to \(decoded.width)×\(decoded.height), its frame header says "
@@ -117,6 +122,12 @@ struct JPEGItemConversion: ConversionEngine {
 
     /// The item's own codestream, copied with the graft's segments, unless re-encoded.
     var codestream: JPEGSegments? { reencoding == nil ? coded : nil }
+
+    func uprightComponents() throws -> Int { try bands().components }
+
+    func forEachUprightBand(_ body: (UnsafePointer<UInt8>, _ stride: Int, _ rows: Int) throws -> Void) throws {
+        try bands().forEachBand(body)
+    }
 
     private var reencodingAuxiliary: Bool {
         if case .auxiliary = reencoding { return true }

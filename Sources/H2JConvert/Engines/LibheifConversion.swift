@@ -13,15 +13,19 @@ struct LibheifConversion: ConversionEngine {
     /// An auxiliary image or a gain map is encoded without chroma subsampling (its
     /// samples are exponents, not colours), and in gray when its channels are equal.
     private let fullChroma: Bool
+    /// Alpha left unflattened, for `forEachUprightAlphaBand` (a derived image's layer).
+    private let keepingAlpha: Bool
     private var image: DecodedImage?
     private var upright: UprightPixels?
     /// An RGB image whose three channels are equal everywhere, written as its first.
     private var grayFromRGB = false
 
-    /// Opens the item's handle; nothing is decoded.
-    init(_ conversion: ConversionContext) throws {
+    /// Opens the item's handle; nothing is decoded. With `keepingAlpha`, its alpha is not
+    /// flattened but read apart (`forEachUprightAlphaBand`).
+    init(_ conversion: ConversionContext, keepingAlpha: Bool = false) throws {
         item = try LibheifItem(conversion)
         monochrome = conversion.item.isMonochrome
+        self.keepingAlpha = keepingAlpha
         background = conversion.options.background
         fullChroma = conversion.fullChroma
     }
@@ -97,7 +101,7 @@ struct LibheifConversion: ConversionEngine {
 
     /// The upright pixels in bands of 16 rows: libheif's, or those placed here.
     private func forEachBand(_ body: (UnsafePointer<UInt8>, _ stride: Int, _ rows: Int) throws -> Void) throws {
-        guard let upright else { return try decoded().forEachBand(body) }
+        guard let upright else { return try decoded().forEachBand(flatten: !keepingAlpha, body) }
         let rowBytes = upright.width * upright.components
         try upright.pixels.withUnsafeBufferPointer { pixels in
             for row in stride(from: 0, to: upright.height, by: 16) {
@@ -110,4 +114,22 @@ struct LibheifConversion: ConversionEngine {
         guard let image else { throw LibheifError(message: "the image was not decoded") }
         return image
     }
+}
+
+extension LibheifConversion: UprightBandSource {
+    func uprightComponents() throws -> Int { try components() }
+
+    func forEachUprightBand(_ body: (UnsafePointer<UInt8>, _ stride: Int, _ rows: Int) throws -> Void) throws {
+        try forEachBand(body)
+    }
+
+    /// The alpha kept apart (libheif's samples); none once `UprightPixels` placed the
+    /// image, which flattens it.
+    func forEachUprightAlphaBand(_ body: (UnsafePointer<UInt8>, _ stride: Int, _ rows: Int) throws -> Void) throws -> Bool {
+        guard keepingAlpha, upright == nil, let image, image.hasAlpha else { return false }
+        try image.forEachAlphaBand(body)
+        return true
+    }
+
+    var alphaPremultiplied: Bool { image?.isPremultiplied ?? false }
 }

@@ -32,6 +32,9 @@ package struct ConversionResult: Sendable, Equatable {
         case jpeg
         /// heic2jpg's decoder of uncompressed (`unci`, ISO/IEC 23001-17) images.
         case uncompressed = "unci"
+        /// heic2jpg's composition of a derived image (overlay, identity derivation, grid of
+        /// derived tiles) from its inputs, each decoded by its own engine.
+        case derived
     }
 
     package var source: String

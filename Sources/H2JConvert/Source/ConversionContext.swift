@@ -49,9 +49,10 @@ struct ConversionContext {
     /// Image item `id` of this file as the primary of an HEIF of its own
     /// (`HEIFStructure.standaloneImage`), which both engines read like any file: how a
     /// gain map is decoded, since libheif 1.15 reaches none that is only a `tmap` input.
-    /// Encoded as `fullChroma`; the provenance, times and file stay the source's.
-    func standalone(_ id: UInt32) throws -> ConversionContext {
-        let source = try structure.standaloneImage(id, in: self.source)
+    /// Encoded as `fullChroma`; the provenance, times and file stay the source's. With
+    /// `alpha`, the item's alpha plane comes along (a derived image's layer).
+    func standalone(_ id: UInt32, alpha: Bool = false) throws -> ConversionContext {
+        let source = try structure.standaloneImage(id, in: self.source, alpha: alpha)
         let structure = try HEIFStructure.read(from: source)
         var context = ConversionContext(job: job, options: options, source: source, fileBytes: fileBytes, file: file,
                                         structure: structure, item: try structure.primaryImage())
