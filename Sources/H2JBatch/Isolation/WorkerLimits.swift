@@ -1,4 +1,5 @@
 import H2JConvert
+import H2JOutputPlan
 
 /// What one worker process may use: memory (`--max-memory`), time per file
 /// (`--timeout`) and the size of any file it writes (from `--max-pixels`).
@@ -21,7 +22,7 @@ package struct WorkerLimits: Sendable, Equatable {
     package static let minimumMemoryBytes = 64 << 20
 
     package init(memoryBytes: Int, timeoutSeconds: Int = WorkerLimits.defaultTimeoutSeconds,
-                 outputBytes: Int = WorkerLimits.maxOutputBytes(maxPixels: ConversionOptions.defaultMaxPixels)) {
+                 outputBytes: Int = WorkerLimits.maxOutputBytes(maxPixels: ConversionPlan.defaultMaxPixels)) {
         self.memoryBytes = memoryBytes
         self.timeoutSeconds = timeoutSeconds
         self.outputBytes = outputBytes

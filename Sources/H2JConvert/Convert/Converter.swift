@@ -74,20 +74,17 @@ package struct Converter: Sendable {
     /// the original from being handed off; only a resource that ran out fails the source
     /// there. `engineUsed` is set once the engine is chosen, so a failure's report names it.
     private func convert(_ job: ConversionJob, engine engineUsed: inout ConversionResult.Engine?) throws(PipelineError) -> ConversionResult {
-        var context = try at(.parse) { try parse(job) }
+        var (context, conversion) = try at(.parse) { try parse(job) }
         // `source` reads through the file's descriptor; keep the file (which closes it
         // on deinit) alive until every tile has been read.
         defer { withExtendedLifetime(context.file) {} }
         let structure = context.structure, primaryID = context.item.id
-        let plans = OutputPlan.plans(structure, images: options.images, stereo: options.stereo, auxiliaries: options.auxiliaries,
-                                     toStream: job.output == .standardStream)
         var result = ConversionResult(source: job.source.display, output: job.output.display, status: .converted)
         var warnings = structure.declaredSizeWarnings(from: context.source)
         // The source's gain map, decoded only when an output will carry it, or, whatever the
-        // outputs, when it takes an HDR (PQ, HLG) base to its SDR rendition.
-        let ultraHDRPrimary = options.writesUltraHDR && plans.contains { $0.carriesGainMap(primary: primaryID) }
-        let (found, notUsed) = ultraHDRPrimary || structure.hdrTransferName() != nil
-            ? GainMapSource.find(structure, source: context.source) : (nil, nil)
+        // outputs, when it takes an HDR (PQ, HLG) base to its SDR rendition (`ConversionPlan`).
+        let ultraHDRPrimary = conversion.ultraHDRPrimary
+        let (found, notUsed) = (conversion.gainMap, conversion.gainMapNotUsed)
         var gainMap: EncodedGainMap?
         if let found, found.hdrBase != nil {
             if let (applied, encoded) = gainMaps.appliedGainMap(found, of: context, ultraHDR: ultraHDRPrimary, warnings: &warnings) {
@@ -98,12 +95,14 @@ package struct Converter: Sendable {
             gainMap = gainMaps.ultraHDRGainMap(found, notUsed, context, warnings: &warnings)
         }
         // Auxiliary images written with their metadata: `--aux` ones, and the gain map of an Ultra HDR output.
-        let plannedAuxiliaries = Set(plans.filter { $0.master != nil }.flatMap(\.items) + (gainMap?.source.map { [$0.item] } ?? []))
+        let plannedAuxiliaries = Set(conversion.outputs.filter { $0.plan.master != nil }.flatMap(\.plan.items)
+                                     + (gainMap?.source.map { [$0.item] } ?? []))
         context.carriedAuxiliaries = plannedAuxiliaries
         var converted: Set<UInt32> = [], auxiliaries: Set<UInt32> = []
         var sourceSHA256: String?
         var gainMapWritten: EncodedGainMap?
-        for plan in plans {
+        for output in conversion.outputs {
+            let plan = output.plan
             let holdsPrimary = plan.items.contains(primaryID)
             /// The image this output is of, named in its stages, unless it holds the primary.
             let other = holdsPrimary ? nil : plan.items[0]
@@ -114,11 +113,14 @@ package struct Converter: Sendable {
             }
             var otherEngine: ConversionResult.Engine?
             do throws(PipelineError) {
-                let contexts = try plan.items.map { id throws(PipelineError) in
-                    id == primaryID && plan.master == nil ? context
-                        : try at(.parse, image: other) { try imageContext(id, of: context, master: plan.master) }
+                // The plan checked every image before anything was decoded; a refused one is left out.
+                let contexts = try at(.parse, image: other) { () throws(HEIFError) -> [ConversionContext] in
+                    if let refusal = output.refusal { throw refusal }
+                    return zip(plan.items, output.images).map { id, image in
+                        id == primaryID && plan.master == nil ? context : context.converting(image, master: plan.master)
+                    }
                 }
-                let ultraHDR = ultraHDRPrimary && plan.carriesGainMap(primary: primaryID)
+                let ultraHDR = output.carriesGainMap
                 let written = holdsPrimary
                     ? try write(contexts, as: plan.name, engineUsed: &engineUsed, sourceSHA256: sourceSHA256,
                                 ultraHDR: ultraHDR, gainMap: ultraHDR ? gainMap : nil)
@@ -277,21 +279,12 @@ package struct Converter: Sendable {
         if trailer { try image.graft.writeTrailer(to: fd, path: path) }
     }
 
-    /// The context for another still image of the file, or for an auxiliary image of
-    /// `master` (a gain map, an `--aux` image), checked as the primary is: a codec
-    /// heic2jpg decodes, a sound derivation.
-    func imageContext(_ id: UInt32, of context: ConversionContext, master: UInt32?) throws -> ConversionContext {
-        try context.structure.checkCodecs(of: id)
-        let item = try master == nil ? context.structure.image(id) : context.structure.auxiliaryImage(id)
-        try context.structure.checkDerivation(of: id, from: context.source, maxPixels: options.maxPixels)
-        return context.converting(item, master: master)
-    }
-
-    /// Opens the source and reads its container (a `mini` file as the ordinary HEIF it
-    /// stands for): the primary must be usable, its derivation sound (`checkDerivation`:
-    /// what would reach libheif's weak spots), and every item's data must lie inside the
-    /// file (a file cut short is refused here, before either engine sees it).
-    private func parse(_ job: ConversionJob) throws -> ConversionContext {
+    /// Opens the source, reads its container (a `mini` file as the ordinary HEIF it stands
+    /// for) and plans its conversion (`ConversionPlan`, which `inspect` shows): the
+    /// primary must be usable, every item's data must lie inside the file (a file cut
+    /// short is refused here, before either engine sees it) and its derivation sound
+    /// (`checkDerivation`: what would reach libheif's weak spots).
+    private func parse(_ job: ConversionJob) throws -> (ConversionContext, ConversionPlan) {
         var file: SourceFile?
         let fileBytes: ByteSource
         switch job.source {
@@ -304,13 +297,12 @@ package struct Converter: Sendable {
         }
         let source = try MinimizedImage.translating(fileBytes) ?? fileBytes
         let structure = try HEIFStructure.read(from: source)
-        let item = try structure.primaryImage()
-        try structure.checkCodecs()
-        try structure.checkItemsInFile(size: source.size)
-        try structure.checkDerivation(from: source, maxPixels: options.maxPixels)
+        let plan = try ConversionPlan.make(structure, source: source, choices: options.outputChoices,
+                                           toStream: job.output == .standardStream, maxPixels: options.maxPixels)
         // libheif reads the same bytes, with a `pitm` naming a `tmap` turned to its base.
-        return ConversionContext(job: job, options: options, source: structure.namingBaseAsPrimary(source), fileBytes: fileBytes,
-                                 file: file, structure: structure, item: item)
+        let context = ConversionContext(job: job, options: options, source: structure.namingBaseAsPrimary(source), fileBytes: fileBytes,
+                                        file: file, structure: structure, item: plan.primary)
+        return (context, plan)
     }
 
     // MARK: - Copy (JPEG content under a HEIF name)

@@ -23,7 +23,7 @@ package struct ConversionOptions: Sendable, Equatable {
     package var dryRun = false
     /// Largest image accepted, in pixels after transforms: refuses decompression bombs,
     /// accepts every camera (a 200 MP phone photo is 12240×16320 = 199.8 MP).
-    package var maxPixels = ConversionOptions.defaultMaxPixels
+    package var maxPixels = ConversionPlan.defaultMaxPixels
     /// `--images`: which still images of a file become JPEGs.
     package var images = ImageSelection.all
     /// `--stereo`: how a stereo pair is written.
@@ -41,7 +41,6 @@ package struct ConversionOptions: Sendable, Equatable {
     /// decoding threads).
     package var decodingThreads = 1
 
-    package static let defaultMaxPixels = 256_000_000
     /// `--max-pixels` ceiling in megapixels: 65535 × 65535, libheif's own size limit.
     package static let maxMegapixels = 4294
     /// Largest width or height libheif accepts, checked before any allocation.
