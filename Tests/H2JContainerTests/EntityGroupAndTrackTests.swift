@@ -106,9 +106,10 @@ struct UnsupportedCodecTests {
                 try HEIFStructure.read(from: MemoryByteSource(B.ftyp + B.meta(
                     primary: 1, items: [(1, derived), (2, type)], references: [B.reference("dimg", from: 1, to: [2])]))).checkCodecs()
             }
+            // The tmap is checked as an image of its own: a pitm naming it would make its base the photo.
             let tmap = try HEIFStructure.read(from: MemoryByteSource(B.ftyp + B.meta(
-                primary: 1, items: [(1, "tmap"), (2, type)], references: [B.reference("dimg", from: 1, to: [2])])))
-            #expect(throws: HEIFError.unsupportedDerivedInput(item: 2, type: type)) { try tmap.checkCodecs() }
+                primary: 3, items: [(1, "tmap"), (2, type), (3, "hvc1")], references: [B.reference("dimg", from: 1, to: [3, 2])])))
+            #expect(throws: HEIFError.unsupportedDerivedInput(item: 2, type: type)) { try tmap.checkCodecs(of: 1) }
             #expect(HEIFError.unsupportedDerivedInput(item: 2, type: type).description
                     == "item 2 is \(name) used as an input of a derived image heic2jpg does not compose: heic2jpg decodes those only "
                     + "as images of their own or in the overlays, identity derivations and grids it composes")
