@@ -10,7 +10,7 @@ import H2JSupport
 import H2JZlib
 
 /// Every C library the program loads, with the version each reports at run time: the
-/// pipeline is the one target that sees them all. `heic2jpg --version --verbose` lists them.
+/// batch is the one target that sees them all. `heic2jpg --version --verbose` lists them.
 package enum LoadedLibraries {
     package static var all: [LibraryVersion] {
         [.libheif, .libde265, .libjpegTurbo, .littleCMS, .sqlite, .libcrypto, .zlib, .brotli, .libseccomp]

@@ -12,7 +12,8 @@ import H2JSupport
 import H2JTiles
 
 /// Runs one job to its result: sniffed and planned already, so what is left is the
-/// stages parse → engine → limit → graft → decode → write (see `convert`), or a copy.
+/// stages parse (and `ConversionPlan`) → engine → limit → decode → graft → write, image
+/// by image (see `convert`), or a copy.
 ///
 /// Invariant: `run` never throws and never traps on bad input; every failure becomes a
 /// `failed` result whose reason names the cause, and leaves no output behind.
@@ -61,9 +62,9 @@ package struct Converter: Sendable {
 
     // MARK: - Convert
 
-    /// The stages, in order: open → parse (structure, item, integrity) → choose the
-    /// engine → check the pixel limit on the upright size → decode → graft → write, for
-    /// each output `OutputPlan.plans` lists: the primary's, then (`--images all`, to a
+    /// The stages, in order: open → parse (structure, item, integrity, `ConversionPlan`)
+    /// → choose the engine → check the pixel limit on the upright size → decode → graft →
+    /// write (`ImageEncoder`, through the pixel stage), for each output the plan lists: the primary's, then (`--images all`, to a
     /// path) each other still image's as `NAME-2.jpg`, `NAME-3.jpg`, …, a stereo pair as
     /// one MPO or two files, and the `--aux` images. Nothing is decoded before the limit
     /// check, and no output is opened before the decode (libheif) has succeeded. The

@@ -24,7 +24,7 @@ package enum Endpoint: Sendable, Equatable {
 }
 
 /// What one conversion needs, and all a worker is given of a job: where to read and
-/// write, what to do, and the images an earlier attempt died on. The batch's `ConversionJob` adds
+/// write, what to do, and the images an earlier attempt died on. The batch's `Job` adds
 /// what only the parent uses (the output's claim, the state's records, the hand-off's
 /// identity).
 package struct ConversionJob: Sendable, Equatable {
