@@ -47,7 +47,9 @@ final class DerivedInputs {
         try pictures.map { picture in
             var engine = try engine(picture.item)
             try engine.decodePixels()
-            let pixels = try Self.raster(picture, components: try engine.uprightComponents(), engine.forEachUprightBand)
+            let pixels = try Self.raster(picture, components: try engine.pixelFormat().components) { body in
+                try withoutActuallyEscaping(body) { try engine.emit(into: RowSink($0)) }
+            }
             var alpha: Raster?
             let hasAlpha = try engine.forEachUprightAlphaBand { _, _, _ in }
             if hasAlpha {

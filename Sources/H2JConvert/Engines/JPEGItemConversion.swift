@@ -123,12 +123,6 @@ struct JPEGItemConversion: ConversionEngine, UprightBandSource {
     /// The item's own codestream, copied with the graft's segments, unless re-encoded.
     var codestream: JPEGSegments? { reencoding == nil ? coded : nil }
 
-    func uprightComponents() throws -> Int { try bands().components }
-
-    func forEachUprightBand(_ body: (UnsafePointer<UInt8>, _ stride: Int, _ rows: Int) throws -> Void) throws {
-        try bands().forEachBand(body)
-    }
-
     private var reencodingAuxiliary: Bool {
         if case .auxiliary = reencoding { return true }
         return false

@@ -117,12 +117,6 @@ struct LibheifConversion: ConversionEngine {
 }
 
 extension LibheifConversion: UprightBandSource {
-    func uprightComponents() throws -> Int { try components() }
-
-    func forEachUprightBand(_ body: (UnsafePointer<UInt8>, _ stride: Int, _ rows: Int) throws -> Void) throws {
-        try forEachBand(body)
-    }
-
     /// The alpha kept apart (libheif's samples); none once `UprightPixels` placed the
     /// image, which flattens it.
     func forEachUprightAlphaBand(_ body: (UnsafePointer<UInt8>, _ stride: Int, _ rows: Int) throws -> Void) throws -> Bool {

@@ -71,11 +71,4 @@ struct UncompressedConversion: ConversionEngine {
     }
 }
 
-extension UncompressedConversion: UprightBandSource {
-    func uprightComponents() throws -> Int { image.components }
-
-    func forEachUprightBand(_ body: (UnsafePointer<UInt8>, _ stride: Int, _ rows: Int) throws -> Void) throws {
-        guard let raster else { throw UncompressedError.malformed("the image was not decoded") }
-        try CanvasBands(canvas: raster, geometry: geometry, components: image.components).forEachBand(body)
-    }
-}
+extension UncompressedConversion: UprightBandSource {}

@@ -1,13 +1,11 @@
-/// An engine whose decoded pixels can be read upright as 8-bit gray or RGB rows, in
-/// bands, without libjpeg: how the inputs of a derived image reach its `Composition`.
+/// An engine whose decoded pixels a derived image's `Composition` can take: its upright
+/// gray or RGB rows come through `emit` like any engine's (in the format `pixelFormat`
+/// gives), and it can decode them even where it would otherwise copy a codestream, and
+/// hand out an alpha plane it kept apart.
 protocol UprightBandSource: ConversionEngine {
-    /// Decodes the pixels `forEachUprightBand` reads (a JPEG item's even when it would
-    /// be copied as a codestream).
+    /// Decodes the pixels `emit` writes (a JPEG item's even when it would be copied as
+    /// a codestream).
     mutating func decodePixels() throws
-    /// 1 gray or 3 RGB, once decoded.
-    func uprightComponents() throws -> Int
-    /// The upright rows, `width` × `uprightComponents()` bytes each, top to bottom.
-    func forEachUprightBand(_ body: (UnsafePointer<UInt8>, _ stride: Int, _ rows: Int) throws -> Void) throws
     /// The upright alpha rows, `width` bytes each, when the engine kept an alpha plane
     /// apart; false (and `body` never called) otherwise.
     func forEachUprightAlphaBand(_ body: (UnsafePointer<UInt8>, _ stride: Int, _ rows: Int) throws -> Void) throws -> Bool
