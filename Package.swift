@@ -45,6 +45,9 @@ let package = Package(
         // Which files a source's conversion writes and what they carry: what `convert`
         // runs and `inspect` shows, from the container alone.
         .target(name: "H2JOutputPlan", dependencies: ["H2JSupport", "H2JContainer", "H2JMetadata"]),
+        // Derived images heic2jpg composes (overlays, `iden`s, grids of derived tiles): the
+        // plan from the container and the painting in bands, over decoded inputs.
+        .target(name: "H2JCompose", dependencies: ["H2JSupport", "H2JContainer"]),
         // Uncompressed (`unci`) images: layout, samples, raster; decompression is injected.
         .target(name: "H2JUncompressed", dependencies: ["H2JSupport", "H2JContainer"]),
 
@@ -67,7 +70,7 @@ let package = Package(
         // One image's conversion: source → derive → pixels → encode (and the graft),
         // written once for every image a source gives; it knows nothing of batches.
         .target(name: "H2JConvert",
-                dependencies: ["H2JSupport", "H2JContainer", "H2JJPEG", "H2JMetadata", "H2JOutputPlan", "H2JTiles", "H2JColour",
+                dependencies: ["H2JSupport", "H2JContainer", "H2JCompose", "H2JJPEG", "H2JMetadata", "H2JOutputPlan", "H2JTiles", "H2JColour",
                                "H2JJPEGCodec", "H2JLibheif", "H2JDigest", "H2JUncompressed",
                                "H2JZlib", "H2JBrotli", "CWorkerIPC"]),
         // Batch work over many sources: walk, plan, pool, isolation, publish, state, report,
@@ -91,7 +94,7 @@ let package = Package(
         .executableTarget(
             name: "heic2jpg-fuzz",
             dependencies: ["H2JSupport", "H2JContainer", "H2JJPEG", "H2JMetadata", "H2JTiles", "H2JColour",
-                           "H2JInspect", "H2JUncompressed", "CLibFuzzer"]
+                           "H2JInspect", "H2JUncompressed", "H2JCompose", "CLibFuzzer"]
         ),
 
         // Tests: one unit-test target per library target (and the executable), each
@@ -128,6 +131,7 @@ let package = Package(
         // Test-only C: forks a child into the worker's seccomp filter and reports what it
         // could still do (a forked child of a threaded process must stay in C).
         .target(name: "CSandboxProbe", dependencies: ["CWorkerIPC"], path: "Tests/CSandboxProbe"),
+        .testTarget(name: "H2JComposeTests", dependencies: ["H2JSupport", "H2JContainer", "H2JCompose", "H2JTestSupport"]),
         .testTarget(name: "H2JConvertTests",
                     dependencies: ["H2JSupport", "H2JContainer", "H2JJPEGCodec", "H2JOutputPlan", "H2JConvert",
                                    "H2JTiles", "H2JDe265", "H2JTestSupport"]),

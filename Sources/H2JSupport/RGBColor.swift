@@ -19,6 +19,14 @@ package struct RGBColor: Equatable, Sendable, CustomStringConvertible {
         self.init(red: red, green: green, blue: UInt8(truncatingIfNeeded: value))
     }
 
+    /// BT.601 luma of an RGB pixel, in 8-bit fixed point: what an RGB picture written as
+    /// gray shows (an auxiliary image, a derived image's gray output).
+    @inline(__always)
+    package static func fixedPointLuma(_ red: UInt8, _ green: UInt8, _ blue: UInt8) -> UInt8 {
+        let weighted: Int = 77 * Int(red) + 150 * Int(green) + 29 * Int(blue)
+        return UInt8((weighted + 128) >> 8)
+    }
+
     /// BT.601 luma, for flattening grayscale images.
     package var luma: UInt8 {
         let weighted: Int = 299 * Int(red) + 587 * Int(green) + 114 * Int(blue)

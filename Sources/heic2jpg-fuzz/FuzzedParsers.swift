@@ -1,4 +1,5 @@
 import H2JColour
+import H2JCompose
 import H2JContainer
 import H2JInspect
 import H2JJPEG
@@ -48,6 +49,7 @@ enum FuzzedParsers {
             items(structure, source)
             _ = structure.toneMappedImage(from: source)  // reads and parses the tmap item's body
             standalone(structure, source)
+            compositions(structure, source)
             _ = HEIFStructure.contentNotConvertedWarning(structure.contentNotCarried().map(\.phrase))
             _ = structure.hdrTransferName()
             let primary = try structure.primaryImage()
@@ -110,6 +112,31 @@ enum FuzzedParsers {
         guard !overflow, pixels <= 1 << 16 else { return }
         _ = try? image.decode(data, decompress: { _, units, maxBytes in Array(units.prefix(maxBytes)) },
                               nclx: structure.colour(of: id).nclx, background: .white)
+    }
+
+    /// Every derived image heic2jpg composes (overlays, `iden`s, grids of derived tiles):
+    /// planned from the container as the converter plans it, its coded inputs taken at
+    /// their `ispe` size, and, when small, painted band by band over blank inputs.
+    static func compositions(_ structure: HEIFStructure, _ source: ByteSource) {
+        for item in structure.items.values where structure.isComposed(item.id) {
+            guard let composition = try? CompositionPlan.make(structure, item: item.id, source: source, background: .white,
+                                                              maxPixels: 1 << 22, pictureSize: { id in
+                guard let size = structure.imageSize(of: id) else { throw HEIFError.missingBox("ispe") }
+                return (size.width, size.height)
+            }) else { continue }
+            let small = ([(composition.width, composition.height)] + composition.pictures.map { ($0.width, $0.height) }).allSatisfy {
+                let (pixels, overflow) = $0.0.multipliedReportingOverflow(by: $0.1)
+                return !overflow && pixels <= 1 << 14
+            }
+            guard small else { continue }
+            let inputs = composition.pictures.compactMap { picture -> Composition.Input? in
+                guard let pixels = Raster(width: picture.width, height: picture.height, components: 3),
+                      let alpha = Raster(width: picture.width, height: picture.height, components: 1) else { return nil }
+                return Composition.Input(pixels: pixels, alpha: alpha)
+            }
+            guard inputs.count == composition.pictures.count else { continue }
+            try? composition.forEachBand(inputs, components: composition.components(pictureComponents: inputs.map { _ in 3 })) { _, _, _ in }
+        }
     }
 
     /// A gain map shown as an HEIF of its own, as the converter decodes it: the `tmap`

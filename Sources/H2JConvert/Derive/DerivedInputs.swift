@@ -1,3 +1,4 @@
+import H2JCompose
 import H2JContainer
 import H2JSupport
 

@@ -2,20 +2,7 @@ import H2JContainer
 import H2JJPEGCodec
 import H2JSupport
 
-/// A picture decoded whole before its transforms are applied (a JPEG item's pixels
-/// that must be turned, an uncompressed image): 8-bit rows of gray or RGB.
-protocol DecodedCanvas: AnyObject {
-    var width: Int { get }
-    var height: Int { get }
-    /// 1 gray, 3 RGB.
-    var components: Int { get }
-    /// Row `y`: `width * components` bytes.
-    func row(_ y: Int) -> UnsafePointer<UInt8>
-}
-
 extension DecodedJPEG: DecodedCanvas {}
-
-extension Raster: DecodedCanvas {}
 
 /// Writes a decoded canvas upright into a sink: each output pixel read where
 /// `PlaneGeometry` maps it (`irot`, `imir`, `clap` applied), in bands of 16 rows.
@@ -55,18 +42,10 @@ struct CanvasBands {
             if components == from {
                 for c in 0..<from { out[u * from + c] = source[c] }
             } else if from == 3 {
-                out[u] = Self.luma(source[0], source[1], source[2])
+                out[u] = RGBColor.fixedPointLuma(source[0], source[1], source[2])
             } else {
                 for c in 0..<components { out[u * components + c] = source[0] }
             }
         }
-    }
-
-    /// BT.601 luma of an RGB pixel, in 8-bit fixed point: what an RGB picture written as
-    /// gray shows.
-    @inline(__always)
-    static func luma(_ red: UInt8, _ green: UInt8, _ blue: UInt8) -> UInt8 {
-        let weighted: Int = 77 * Int(red) + 150 * Int(green) + 29 * Int(blue)
-        return UInt8((weighted + 128) >> 8)
     }
 }

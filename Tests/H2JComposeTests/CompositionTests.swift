@@ -1,7 +1,7 @@
 import H2JTestSupport
 import Testing
 @testable import H2JContainer
-@testable import H2JConvert
+@testable import H2JCompose
 @testable import H2JSupport
 
 /// A derived image composed from its inputs (`CompositionPlan`, `Composition`): overlay

@@ -13,11 +13,11 @@ import H2JSupport
 /// than `maxDerivationDepth`; canvases, pictures over the pixel limit (together, more
 /// than twice it); more than `maxPaints` placements, or more painted pixels than
 /// `maxPaintedPixels` times the limit, so a file of many overlapping layers is no bomb.
-enum CompositionPlan {
+package enum CompositionPlan {
     static let maxPaints = 1 << 17
     static let maxPaintedPixels = 8
 
-    static func make(_ structure: HEIFStructure, item root: UInt32, source: ByteSource, background: RGBColor, maxPixels: Int,
+    package static func make(_ structure: HEIFStructure, item root: UInt32, source: ByteSource, background: RGBColor, maxPixels: Int,
                      pictureSize: (UInt32) throws -> (width: Int, height: Int)) throws -> Composition {
         try withoutActuallyEscaping(pictureSize) { pictureSize in
             var builder = Builder(structure: structure, source: source, background: background, maxPixels: maxPixels,

@@ -11,19 +11,19 @@ import H2JSupport
 /// Invariant: each painted rectangle lies inside the output, and a picture's map sends
 /// every pixel of its rectangle inside the picture (`CompositionPlan` clips them so);
 /// `render` checks each row's ends anyway and paints nothing it would read outside.
-struct Composition {
-    let width: Int
-    let height: Int
+package struct Composition {
+    package let width: Int
+    package let height: Int
     /// What the output shows where nothing opaque is painted (`--background`).
     let background: RGBColor
     /// What each picture is: its item and its upright size.
-    let pictures: [Picture]
+    package let pictures: [Picture]
     let paints: [Paint]
 
-    struct Picture: Equatable {
-        let item: UInt32
-        let width: Int
-        let height: Int
+    package struct Picture: Equatable {
+        package let item: UInt32
+        package let width: Int
+        package let height: Int
     }
 
     /// Output pixels `u0..<u1` × `v0..<v1` (half-open).
@@ -64,14 +64,20 @@ struct Composition {
 
     /// A decoded picture: 8-bit gray or RGB pixels of the picture's size, and its alpha
     /// plane (gray, the same size), straight or premultiplied, when it has one.
-    struct Input {
-        let pixels: any DecodedCanvas
-        var alpha: (any DecodedCanvas)? = nil
-        var premultiplied = false
+    package struct Input {
+        package let pixels: any DecodedCanvas
+        package var alpha: (any DecodedCanvas)? = nil
+        package var premultiplied = false
+
+        package init(pixels: any DecodedCanvas, alpha: (any DecodedCanvas)? = nil, premultiplied: Bool = false) {
+            self.pixels = pixels
+            self.alpha = alpha
+            self.premultiplied = premultiplied
+        }
     }
 
     /// The output's samples per pixel: 1 when every picture and fill is gray, else 3.
-    func components(pictureComponents: [Int]) -> Int {
+    package func components(pictureComponents: [Int]) -> Int {
         let grayFills = paints.allSatisfy { paint in
             if case .fill(let colour, _) = paint { return colour.red == colour.green && colour.green == colour.blue }
             return true
@@ -79,12 +85,12 @@ struct Composition {
         return grayFills && pictureComponents.allSatisfy { $0 == 1 } ? 1 : 3
     }
 
-    static let bandRows = CanvasBands.bandRows
+    static let bandRows = 16
 
     /// Calls `body` with the output's rows, top to bottom, in bands of at most 16 rows of
-    /// `components` samples per pixel (1 from RGB pictures: their luma, as `CanvasBands`).
+    /// `components` samples per pixel (1 from RGB pictures: their luma, `RGBColor.fixedPointLuma`).
     /// Only one band is held; `canvases` are the decoded pictures, in `pictures` order.
-    func forEachBand(_ canvases: [Input], components: Int,
+    package func forEachBand(_ canvases: [Input], components: Int,
                      _ body: (UnsafePointer<UInt8>, _ stride: Int, _ rows: Int) throws -> Void) rethrows {
         let stride = width * components
         var band = [UInt8](repeating: 0, count: stride * Self.bandRows)
@@ -109,7 +115,7 @@ struct Composition {
         for paint in paints {
             switch paint {
             case .fill(let colour, let rect):
-                let samples = components == 1 ? [CanvasBands.luma(colour.red, colour.green, colour.blue)] : [colour.red, colour.green, colour.blue]
+                let samples = components == 1 ? [RGBColor.fixedPointLuma(colour.red, colour.green, colour.blue)] : [colour.red, colour.green, colour.blue]
                 let first = max(rows.lowerBound, rect.v0), last = min(rows.upperBound, rect.v1)
                 for v in first..<max(first, last) {
                     let row = band + (v - rows.lowerBound) * stride
@@ -149,7 +155,7 @@ struct Composition {
                 } else if from == 1 {
                     for c in 0..<components { pixel[c] = source[0] }
                 } else {
-                    pixel[0] = CanvasBands.luma(source[0], source[1], source[2])
+                    pixel[0] = RGBColor.fixedPointLuma(source[0], source[1], source[2])
                 }
                 let target = out + u * components
                 for c in 0..<components {
@@ -173,7 +179,7 @@ struct Composition {
             } else if from == 1 {
                 for c in 0..<components { target[c] = source[0] }
             } else {
-                target[0] = CanvasBands.luma(source[0], source[1], source[2])
+                target[0] = RGBColor.fixedPointLuma(source[0], source[1], source[2])
             }
         }
     }
