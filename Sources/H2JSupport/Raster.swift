@@ -33,4 +33,21 @@ package final class Raster {
 
     /// Row `y` (0 ≤ y < height), to read.
     package func row(_ y: Int) -> UnsafePointer<UInt8> { UnsafePointer(mutableRow(y)) }
+
+    /// A raster filled by `bands` (each call: rows of at least `width × components`
+    /// bytes, `stride` apart, top to bottom); nil when they are not exactly `height` rows
+    /// of that width, or the size cannot be held.
+    package static func gathering(width: Int, height: Int, components: Int,
+                                  _ bands: ((UnsafePointer<UInt8>, _ stride: Int, _ rows: Int) throws -> Void) throws -> Void)
+        throws -> Raster? {
+        guard let raster = Raster(width: width, height: height, components: components) else { return nil }
+        let rowBytes = width * components
+        var row = 0, fits = true
+        try bands { rows, stride, count in
+            guard fits, stride >= rowBytes, count >= 0, row + count <= height else { fits = false; return }
+            for r in 0..<count { raster.mutableRow(row + r).update(from: rows + r * stride, count: rowBytes) }
+            row += count
+        }
+        return fits && row == height ? raster : nil
+    }
 }

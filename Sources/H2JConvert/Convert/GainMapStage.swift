@@ -4,7 +4,7 @@ import Glibc
 import CWorkerIPC
 import H2JContainer
 import H2JJPEG
-import H2JJPEGCodec
+import H2JLibheif
 import H2JMetadata
 import H2JOutputPlan
 import H2JSupport
@@ -20,26 +20,20 @@ struct EncodedGainMap {
     let jpeg: [UInt8]
 }
 
-extension ConversionOptions {
-    /// Keep mode with `--hdr ultrahdr` (`OutputChoices.writesUltraHDR`).
-    var writesUltraHDR: Bool { outputChoices.writesUltraHDR }
-}
-
 /// The gain map of an Ultra HDR output: the source's own (decoded through the stages
 /// every image goes through, `ImageStages`), or one computed from a tone-mapped image.
 struct GainMapStage {
     let stages: ImageStages
     private var options: ConversionOptions { stages.options }
 
-    /// The primary's gain map encoded for an Ultra HDR output, in keep mode with `--hdr
-    /// ultrahdr`; nil otherwise, or when there is none. A gain map that cannot be used
+    /// The primary's gain map encoded for an Ultra HDR output (the plan's
+    /// `ultraHDRPrimary`: keep mode with `--hdr ultrahdr`); nil when there is none. A gain map that cannot be used
     /// (ISO says to ignore it, its headroom is unknown, it does not decode) adds a
     /// warning, and the output is SDR: the gain map never fails the source. Its stages
     /// name its item (`onStage`), so a worker that dies on it costs only the gain map: the
     /// job runs again with it omitted (`ConversionJob.omittedImages`), and the output is SDR.
     func ultraHDRGainMap(_ found: GainMapSource?, _ warning: Warning?, _ context: ConversionContext,
                          warnings: inout [Warning]) -> EncodedGainMap? {
-        guard options.writesUltraHDR else { return nil }
         if let warning { warnings.append(warning) }
         guard let found else { return nil }
         if let omitted = context.job.omittedImages.first(where: { $0.item == found.item }) {
@@ -75,9 +69,12 @@ struct GainMapStage {
                 return try context.standalone(item)
             }
             var engine = try stages.at(.engine, engine: .libheif, image: item) { try LibheifConversion(image) }
-            try stages.at(.limit, engine: .libheif, image: item) { try stages.checkLimit(width: engine.width, height: engine.height) }
+            try stages.at(.limit, engine: .libheif, image: item) { try LimitError.check(width: engine.width, height: engine.height, maxPixels: options.maxPixels) }
             try stages.at(.decode, engine: .libheif, image: item) { try engine.decode() }
-            let pixels = try stages.at(.decode, engine: .libheif, image: item) { try engine.raster() }
+            let pixels = try stages.at(.decode, engine: .libheif, image: item) { () throws -> Raster in
+                guard let held = try engine.heldPixels() else { throw LibheifError(message: "the gain map decodes to other than its size") }
+                return held
+            }
             // The gain applies in the base's primaries, or the alternate's (the `tmap` item's nclx) when the metadata says so.
             let base = SourceMetadata.nclx(context.structure, context.structure.primaryID)?.primaries ?? 2
             let primaries = stated.useBaseColourSpace ? base

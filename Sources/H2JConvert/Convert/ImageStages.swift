@@ -29,19 +29,11 @@ struct ImageStages: Sendable {
         throws(PipelineError) -> (engine: any ConversionEngine, refusal: String?) {
         var (engine, refusal) = try at(.engine, image: image) { try ConversionEngines.choose(context, decoders: decoders, chain: chain) }
         engineUsed = engine.kind
-        try at(.limit, engine: engine.kind, image: image) { try checkLimit(width: engine.width, height: engine.height) }
+        try at(.limit, engine: engine.kind, image: image) { try LimitError.check(width: engine.width, height: engine.height, maxPixels: options.maxPixels) }
         try at(.decode, engine: engine.kind, image: image) {
             TestCrash.reach(decoding: image)
             try engine.decode()
         }
         return (engine, refusal)
-    }
-
-    /// Refuses images over `maxPixels` (decompression bombs) before anything is decoded.
-    func checkLimit(width: Int, height: Int) throws(LimitError) {
-        let (pixels, overflow) = width.multipliedReportingOverflow(by: height)
-        guard width > 0, height > 0, !overflow, pixels <= options.maxPixels else {
-            throw LimitError(width: width, height: height, maxPixels: options.maxPixels)
-        }
     }
 }

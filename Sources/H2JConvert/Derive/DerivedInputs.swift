@@ -35,10 +35,7 @@ final class DerivedInputs {
         case "unci": try UncompressedConversion(input)
         default: try LibheifConversion(input, keepingAlpha: true)
         }
-        let (pixels, overflow) = engine.width.multipliedReportingOverflow(by: engine.height)
-        guard engine.width > 0, engine.height > 0, !overflow, pixels <= context.options.maxPixels else {
-            throw LimitError(width: engine.width, height: engine.height, maxPixels: context.options.maxPixels)
-        }
+        try LimitError.check(width: engine.width, height: engine.height, maxPixels: context.options.maxPixels)
         return engine
     }
 
@@ -48,37 +45,24 @@ final class DerivedInputs {
         try pictures.map { picture in
             var engine = try engine(picture.item)
             try engine.decodePixels()
-            let pixels = try Self.raster(picture, components: try engine.pixelFormat().components) { body in
-                try withoutActuallyEscaping(body) { try engine.emit(into: RowSink($0)) }
-            }
+            let pixels = try Self.sized(try engine.heldPixels(), picture)
             var alpha: Raster?
             let hasAlpha = try engine.forEachUprightAlphaBand { _, _, _ in }
             if hasAlpha {
-                alpha = try Self.raster(picture, components: 1) { body in _ = try engine.forEachUprightAlphaBand(body) }
+                alpha = try Self.sized(try Raster.gathering(width: picture.width, height: picture.height, components: 1) { body in
+                    _ = try engine.forEachUprightAlphaBand(body)
+                }, picture)
             }
             warnings += engine.warnings.map { Warning($0.code, "input item \(picture.item): \($0.message)") }
             return Composition.Input(pixels: pixels, alpha: alpha, premultiplied: engine.alphaPremultiplied)
         }
     }
 
-    /// The rows `bands` gives, which must be `picture`'s size in `components` samples.
-    private static func raster(_ picture: Composition.Picture, components: Int,
-                               _ bands: ((UnsafePointer<UInt8>, Int, Int) throws -> Void) throws -> Void) throws -> Raster {
-        guard let raster = Raster(width: picture.width, height: picture.height, components: components) else {
-            throw HEIFError.limitExceeded("input item \(picture.item) is \(picture.width)×\(picture.height)")
-        }
-        let rowBytes = picture.width * components
-        var row = 0
-        try bands { rows, stride, count in
-            guard stride >= rowBytes, row + count <= picture.height else {
-                throw HEIFError.unusableImage(id: picture.item, reason: "an input of a derived image decodes to other than its "
-                                              + "\(picture.width)×\(picture.height) pixels")
-            }
-            for r in 0..<count { raster.mutableRow(row + r).update(from: rows + r * stride, count: rowBytes) }
-            row += count
-        }
-        guard row == picture.height else {
-            throw HEIFError.unusableImage(id: picture.item, reason: "an input of a derived image decodes to \(row) rows, not \(picture.height)")
+    /// `raster`, which must be `picture`'s size: what the composition was planned with.
+    private static func sized(_ raster: Raster?, _ picture: Composition.Picture) throws -> Raster {
+        guard let raster, raster.width == picture.width, raster.height == picture.height else {
+            throw HEIFError.unusableImage(id: picture.item, reason: "an input of a derived image decodes to other than its "
+                                          + "\(picture.width)×\(picture.height) pixels")
         }
         return raster
     }

@@ -68,26 +68,6 @@ struct LibheifConversion: ConversionEngine {
         }
     }
 
-    /// The decoded upright pixels held whole, gray when its channels are equal: a gain
-    /// map applied to its HDR base (`AppliedGainMap`).
-    func raster() throws -> Raster {
-        let (width, height) = try decodedSize()
-        let channels = try components()
-        let kept = grayFromRGB ? 1 : channels
-        guard let raster = Raster(width: width, height: height, components: kept) else {
-            throw LibheifError(message: "a \(width)×\(height) image cannot be held in memory")
-        }
-        var y = 0
-        try forEachBand { rows, stride, count in
-            for r in 0..<min(count, height - y) {
-                let (from, to) = (rows + r * stride, raster.mutableRow(y + r))
-                for x in 0..<(width * kept) { to[x] = from[kept == channels ? x : x * channels] }
-            }
-            y += count
-        }
-        return raster
-    }
-
     private func decodedSize() throws(LibheifError) -> (width: Int, height: Int) {
         if let upright { return (upright.width, upright.height) }
         let image = try decoded()

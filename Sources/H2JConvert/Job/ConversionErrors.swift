@@ -5,6 +5,16 @@ import H2JSupport
 /// The decoded size exceeds `maxPixels` (a decompression bomb, or a larger image than allowed).
 struct LimitError: Error, CustomStringConvertible {
     let width: Int, height: Int, maxPixels: Int
+
+    /// Refuses a `width`×`height` image over `maxPixels` (or with no pixels) before
+    /// anything of it is decoded: the one pixel-limit check of every image and input.
+    static func check(width: Int, height: Int, maxPixels: Int) throws(LimitError) {
+        let (pixels, overflow) = width.multipliedReportingOverflow(by: height)
+        guard width > 0, height > 0, !overflow, pixels <= maxPixels else {
+            throw LimitError(width: width, height: height, maxPixels: maxPixels)
+        }
+    }
+
     var description: String {
         guard width > 0, height > 0 else { return "image is \(width)×\(height): it has no pixels" }
         return "image is \(width)×\(height) (\(width.multipliedReportingOverflow(by: height).partialValue / 1_000_000) MP), over the \(maxPixels / 1_000_000) MP limit"
