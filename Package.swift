@@ -84,7 +84,7 @@ let package = Package(
         .target(name: "H2JCompare",
                 dependencies: ["H2JSupport", "H2JContainer", "H2JJPEG", "H2JMetadata", "H2JConvert", "H2JBatch"]),
         .executableTarget(name: "heic2jpg",
-                          dependencies: ["H2JSupport", "H2JMetadata", "H2JOutputPlan", "H2JConvert", "H2JBatch", "H2JCompare", "H2JInspect"]),
+                          dependencies: ["H2JSupport", "H2JMetadata", "H2JOutputPlan", "H2JConvert", "H2JBatch", "H2JCompare", "H2JInspect", "H2JJPEGCodec"]),
 
         // libFuzzer target over the parsers of file bytes (Scripts/fuzz builds it with
         // -sanitize=fuzzer -D FUZZING); a normal build replays the files it is given.

@@ -5,6 +5,7 @@ import H2JBatch
 import H2JCompare
 import H2JConvert
 import H2JSupport
+import H2JJPEGCodec
 
 /// What the command line asks for.
 package enum Command: Equatable, Sendable {
@@ -87,6 +88,7 @@ package enum CommandLineParser {
                 guard let jobs = Int(text), (1...1024).contains(jobs) else { throw .invalidValue(text, for: label, "expected a whole number from 1 to 1024") }
                 request.jobs = jobs
             case _ where outputOptions.contains(option.long): try outputChoice(option.long, text, label: label, into: &request.options)
+            case _ where shapingOptions.contains(option.long): try shapingOption(option.long, text, label: label, into: &request.options)
             case "--strip-gps": request.options.stripGPS = true
             case "--no-mark": request.options.mark = false
             case "--overwrite": request.options.overwrite = true
@@ -194,6 +196,30 @@ package enum CommandLineParser {
             guard let layout = StereoLayout(rawValue: text) else { throw .invalidValue(text, for: label, "expected 'mpo' or 'split'") }
             options.stereo = layout
         default: throw .unknownOption(long, suggestion: nil) // a row of OptionTable.outputChoices not handled here
+        }
+    }
+
+    /// The options that shape each output's pixels and encoding (`OptionTable.shaping`).
+    static let shapingOptions = Set(OptionTable.shaping.map(\.long))
+
+    /// Sets one of `shapingOptions` from its value.
+    static func shapingOption(_ long: String, _ text: String, label: String, into options: inout ConversionOptions) throws(UsageError) {
+        switch long {
+        case "--max-size":
+            guard let box = OutputBox(text) else {
+                throw .invalidValue(text, for: label, "expected N or WxH in pixels, each from 1 to \(ConversionOptions.maxDimension), such as 2048 or 1920x1080")
+            }
+            options.maxSize = box
+        case "--thumbnail": options.thumbnail = true
+        case "--colorspace":
+            guard let space = ColourSpaceChoice(rawValue: text) else { throw .invalidValue(text, for: label, "expected 'keep' or 'srgb'") }
+            options.colorspace = space
+        case "--progressive": options.progressive = true
+        case "--optimize": options.optimize = true
+        case "--sampling":
+            guard let sampling = ChromaSubsampling(rawValue: text) else { throw .invalidValue(text, for: label, "expected '420', '422' or '444'") }
+            options.sampling = sampling
+        default: throw .unknownOption(long, suggestion: nil) // a row of OptionTable.shaping not handled here
         }
     }
 

@@ -2,6 +2,7 @@ import H2JMetadata
 import H2JOutputPlan
 import H2JBatch
 import H2JConvert
+import H2JJPEGCodec
 
 /// What an option's value may be: the help, the man page and the completion scripts all
 /// say it from here, and completions offer exactly these values or paths.
@@ -89,6 +90,24 @@ enum OptionTable {
                     default: defaults.stereo.rawValue),
     ]
 
+    /// The options that shape each output's pixels and encoding: `compare` takes them too,
+    /// so the two metadata modes can be compared at several sizes and qualities.
+    static let shaping: [OptionEntry] = [
+        OptionEntry("--max-size", nil, "<N|WxH>", .text,
+                    help: "Fit every output within N×N or W×H pixels, aspect ratio kept, never enlarged (Lanczos-3, in bands); gain maps and auxiliary images scale with it.",
+                    default: "the source's size"),
+        OptionEntry("--thumbnail",
+                    help: "For previews: start from the embedded thumbnail when it is at least --max-size and has the primary's shape; otherwise scale the primary."),
+        OptionEntry("--colorspace", nil, "<space>", .choice(ColourSpaceChoice.allCases.map(\.rawValue)),
+                    help: "keep: the source's colours and ICC profile; srgb: convert to sRGB (LittleCMS, relative colorimetric with black-point compensation).",
+                    default: defaults.colorspace.rawValue),
+        OptionEntry("--progressive", help: "Write progressive JPEG (SOF2); needs memory for every coefficient of the image."),
+        OptionEntry("--optimize", help: "Optimise the Huffman tables for each image (smaller files); needs memory for every coefficient of the image."),
+        OptionEntry("--sampling", nil, "<chroma>", .choice(ChromaSubsampling.allCases.map(\.rawValue)),
+                    help: "Chroma subsampling of a photo's colour output: 420, 422 or 444 (keeps a 4:4:4 or 4:2:2 source's chroma).",
+                    default: defaults.sampling.rawValue),
+    ]
+
     static let convert: [OptionEntry] = [
         OptionEntry("--output", "o", "<dir>", .directory,
                     help: "Output root; outputs mirror the input tree. '-' writes the JPEG to stdout (one input only).",
@@ -99,7 +118,7 @@ enum OptionTable {
         OptionEntry("--strip-gps", help: "In keep mode, remove the GPS IFD and the XMP GPS properties (location privacy)."),
         OptionEntry("--no-mark", help: "Do not write the provenance mark (XMP h2j: source name and SHA-256, mode, quality, version; EXIF ImageUniqueID in keep mode)."),
         OptionEntry("--overwrite", help: "Replace outputs heic2jpg wrote earlier for the same source instead of skipping them. Any other file is never replaced."),
-    ] + outputChoices.dropFirst() + [
+    ] + outputChoices.dropFirst() + shaping + [
         OptionEntry("--on-conflict", nil, "<policy>", .choice(ConflictPolicy.allCases.map(\.rawValue)),
                     help: "When a file heic2jpg did not write is at the output path: fail (the source fails, naming it) or suffix (write NAME-1.jpg, NAME-2.jpg, … beside it).",
                     default: defaults.onConflict.rawValue),

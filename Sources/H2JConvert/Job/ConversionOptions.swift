@@ -2,6 +2,7 @@ import H2JMetadata
 import H2JContainer
 import H2JOutputPlan
 import H2JSupport
+import H2JJPEGCodec
 
 /// Settings shared by every file of a run.
 package struct ConversionOptions: Sendable, Equatable {
@@ -40,6 +41,19 @@ package struct ConversionOptions: Sendable, Equatable {
     /// Threads decoding the tiles of one file (the tile engine's lanes, or libheif's
     /// decoding threads).
     package var decodingThreads = 1
+    /// `--max-size`: the box every output fits within; nil keeps the source's size.
+    package var maxSize: OutputBox?
+    /// `--thumbnail`: take the embedded thumbnail item when it is big enough and has the
+    /// primary's shape (`--max-size` then scales it).
+    package var thumbnail = false
+    /// `--colorspace`: convert to sRGB, or keep the source's colours and profile.
+    package var colorspace = ColourSpaceChoice.keep
+    /// `--progressive`: a progressive JPEG (SOF2).
+    package var progressive = false
+    /// `--optimize`: Huffman tables optimised for the image.
+    package var optimize = false
+    /// `--sampling`: the chroma subsampling of a photo's colour output.
+    package var sampling = ChromaSubsampling.s420
 
     /// `--max-pixels` ceiling in megapixels: 65535 × 65535, libheif's own size limit.
     package static let maxMegapixels = 4294
@@ -62,6 +76,7 @@ package struct ConversionOptions: Sendable, Equatable {
     package var fingerprint: String {
         "metadata=\(metadata.rawValue);quality=\(quality);strip-gps=\(stripGPS);mark=\(mark);background=\(background);"
             + "max-pixels=\(maxPixels);images=\(images.rawValue);stereo=\(stereo.rawValue);hdr=\(hdr.rawValue);aux=\(AuxiliaryOutput.allCases.filter(auxiliaries.contains).map(\.rawValue).joined(separator: ","))"
+            + exportFingerprint
     }
 }
 
