@@ -5,10 +5,11 @@ import H2JBatch
 import H2JConvert
 import H2JSupport
 
-/// `heic2jpg compare [--json] [-q N] <file> ...`: converts each file in both modes
-/// (lossless-metadata = `--metadata keep`, lossy = `--metadata strip`) in memory, and
-/// prints them side by side: bytes, ms, engine, EXIF tags kept and dropped, GPS, maker
-/// note, XMP, ICC, and Y-PSNR against the decoded source.
+/// `heic2jpg compare [--json] [-q N,…] [--max-size BOX,…] [shaping options] <file> ...`:
+/// converts each file in both modes (`--metadata keep` and `strip`) at every quality and
+/// size asked (`CompareVariant`) in memory, and prints them side by side: the options,
+/// size, bytes, ms, engine, EXIF tags kept and dropped, GPS, maker note, XMP, ICC, and
+/// Y-PSNR against the decoded source.
 ///
 /// Files are compared one after another, each with every core (as a single-file
 /// conversion runs), so the times are comparable; the first is converted once more
@@ -19,8 +20,7 @@ import H2JSupport
 /// `--max-memory`). Exit code: 0 when every file converted in both modes, 1 otherwise.
 package enum CompareCommand {
     package static func run(_ request: CompareRequest) -> CommandStatus {
-        var options = ConversionOptions()
-        options.quality = request.quality
+        var options = request.options
         options.decodingThreads = BatchRequest.cpuCount
         let output: MemoryOutputFile
         do {
@@ -38,12 +38,13 @@ package enum CompareCommand {
         var warmedUp = false
         for (index, file) in request.files.enumerated() {
             do {
-                let comparison = try FileComparison(path: file, options: options, workers: workers, output: output, warmUp: !warmedUp)
+                let comparison = try FileComparison(path: file, variants: request.variants, options: options, workers: workers,
+                                                    output: output, warmUp: !warmedUp)
                 warmedUp = true
                 if request.json {
-                    entries.append(CompareJSON.entry(comparison))
+                    entries.append(CompareJSON.entry(comparison, options: request.options))
                 } else {
-                    POSIX.write((index > 0 ? "\n" : "") + CompareText.block(comparison), to: STDOUT_FILENO)
+                    POSIX.write((index > 0 ? "\n" : "") + CompareText.block(comparison, options: request.options), to: STDOUT_FILENO)
                 }
             } catch {
                 failed = true

@@ -3,8 +3,10 @@ import H2JConvert
 import H2JSupport
 
 /// `compare --json`: one JSON array, one object per file, in argument order:
-/// `{"file", "width", "height", "source": {…}, "modes": {"lossless-metadata": {…}, "lossy": {…}}}`
-/// or `{"file", "error"}`. Y-PSNR is a number of dB, or null when the luma is identical
+/// `{"file", "width", "height", "options": {…}, "source": {…}, "outputs": [{"mode", "quality",
+/// "maxSize", "width", "height", …}, …]}` or `{"file", "error"}`. `outputs` holds each
+/// quality and size asked, in both modes; `options` the shaping options they share, where
+/// they differ from convert's defaults. Y-PSNR is a number of dB, or null when the luma is identical
 /// (infinite PSNR).
 enum CompareJSON {
     /// The whole document: `[`, the entries one per line, `]`.
@@ -12,7 +14,7 @@ enum CompareJSON {
         entries.isEmpty ? "[]\n" : "[\n" + entries.joined(separator: ",\n") + "\n]\n"
     }
 
-    static func entry(_ comparison: FileComparison) -> String {
+    static func entry(_ comparison: FileComparison, options: ConversionOptions) -> String {
         var line = JSONLine()
         line.add("file", comparison.path)
         line.add("width", comparison.source.width)
@@ -21,12 +23,11 @@ enum CompareJSON {
         source.add("bytes", comparison.source.bytes)
         add(comparison.source.metadata, to: &source)
         source.add("nclxOnly", comparison.source.nclxOnly)
+        var shared = JSONLine()
+        for (name, value) in CompareOptionColumns.shared(options) { shared.add(name, value) }
+        line.add("options", object: shared)
         line.add("source", object: source)
-        var modes = JSONLine()
-        for output in comparison.outputs {
-            modes.add(output.mode.name, object: mode(output))
-        }
-        line.add("modes", object: modes)
+        line.add("outputs", objects: comparison.outputs.map(Self.output))
         return line.text
     }
 
@@ -37,8 +38,13 @@ enum CompareJSON {
         return line.text
     }
 
-    private static func mode(_ output: FileComparison.Output) -> JSONLine {
+    private static func output(_ output: FileComparison.Output) -> JSONLine {
         var line = JSONLine()
+        line.add("mode", output.mode.name)
+        line.add("quality", output.variant.quality)
+        line.add("maxSize", output.variant.maxSize?.description)
+        line.add("width", output.width)
+        line.add("height", output.height)
         line.add("bytes", output.bytes)
         line.add("ms", output.milliseconds)
         line.add("engine", output.result.engine?.rawValue)

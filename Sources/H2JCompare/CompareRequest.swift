@@ -7,10 +7,17 @@ package struct CompareRequest: Sendable, Equatable {
     package var files: [String] = []
     /// Print one JSON array instead of a table.
     package var json = false
-    /// JPEG quality for both conversions.
-    package var quality = 90
+    /// `-q`: each quality is converted at, in both modes.
+    package var qualities = [ConversionOptions().quality]
+    /// `--max-size`: each box converted to (nil: the source's size), at each quality.
+    package var maxSizes: [OutputBox?] = [nil]
+    /// The other shaping options (`--colorspace`, `--sampling`, …), the same for every output.
+    package var options = ConversionOptions()
     /// `--timeout`: seconds one conversion (or the Y-PSNR decodes) may take in the
     /// decoder process; 0 = no limit.
     package var timeoutSeconds = WorkerLimits.defaultTimeoutSeconds
     package init() {}
+
+    /// What each file is converted at, besides the mode.
+    package var variants: [CompareVariant] { CompareVariant.all(qualities: qualities, maxSizes: maxSizes) }
 }

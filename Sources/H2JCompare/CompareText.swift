@@ -3,15 +3,22 @@ import H2JConvert
 import H2JMetadata
 
 /// `compare`'s text output: per file a header line, then a table whose rows are
-/// properties and whose columns are the source, the lossless-metadata output and the
-/// lossy output; warnings and unreadable EXIF follow the table, one line each.
+/// properties and whose columns are the source and each output (every quality and size
+/// asked, in both modes); the options rows head the table; warnings and unreadable EXIF
+/// follow it, one line each.
 enum CompareText {
-    static func block(_ comparison: FileComparison) -> String {
+    static func block(_ comparison: FileComparison, options: ConversionOptions) -> String {
         let source = comparison.source
         var rows: [[String]] = [["", "source"] + comparison.outputs.map { $0.mode.name }]
         func row(_ name: String, _ sourceCell: String, _ cell: (FileComparison.Output) -> String) {
             rows.append([name, sourceCell] + comparison.outputs.map(cell))
         }
+        row("quality", "") { String($0.variant.quality) }
+        if comparison.outputs.contains(where: { $0.variant.maxSize != nil }) {
+            row("max size", "") { $0.variant.maxSize?.description ?? "-" }
+        }
+        for (name, value) in CompareOptionColumns.shared(options) { row(name, "") { _ in value } }
+        row("size", "\(source.width)×\(source.height)") { "\($0.width)×\($0.height)" }
         row("bytes", EXIFText.bytes(source.bytes)) { EXIFText.bytes($0.bytes) }
         row("ms", "") { RunSummary.format($0.milliseconds, digits: 1) }
         row("engine", "") { $0.result.engine?.rawValue ?? "" }
@@ -31,7 +38,7 @@ enum CompareText {
         var lines = ["\(comparison.path) (\(source.width)×\(source.height))"] + table(rows)
         if let problem = source.metadata.exifProblem { lines.append("  source: EXIF unreadable: \(problem)") }
         for output in comparison.outputs {
-            let name = output.mode.name
+            let name = FileComparison.label(output.variant, output.mode, among: comparison.variants)
             if let problem = output.metadata.exifProblem { lines.append("  \(name): EXIF unreadable: \(problem)") }
             lines += output.result.warnings.map { "  \(name): warning: \($0)" }
         }

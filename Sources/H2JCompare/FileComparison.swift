@@ -28,9 +28,13 @@ struct FileComparison {
         let nclxOnly: Bool
     }
 
-    /// One mode's output.
+    /// One output: a variant's conversion in one mode.
     struct Output {
+        let variant: CompareVariant
         let mode: MetadataMode
+        /// The size it was encoded at.
+        let width: Int
+        let height: Int
         /// The converter's result: engine, warnings.
         let result: ConversionResult
         /// The conversion's time, in the worker and back, in milliseconds: fractional,
@@ -43,23 +47,27 @@ struct FileComparison {
         let yPSNR: Double
     }
 
-    /// The modes in column order: lossless-metadata, then lossy.
+    /// The modes in column order: keep, then strip.
     static let modes: [MetadataMode] = [.keep, .strip]
 
     let path: String
     let source: Source
-    /// One per entry of `modes`, in that order.
+    /// What each mode was converted at.
+    let variants: [CompareVariant]
+    /// One per variant and mode: each variant's modes in `modes` order, variants in the
+    /// order given.
     let outputs: [Output]
 
-    /// Converts `path` in each mode with `options` (whose `metadata` is overridden) in
+    /// Converts `path` at each of `variants` in each mode, with `options` for the rest, in
     /// `workers`, whose `-o -` outputs land in `output`, then measures. Throws the first
-    /// failure, naming the mode or step.
+    /// failure, naming the mode (and the variant, when there are several) or step.
     ///
     /// `warmUp`: convert once more first and discard it, so that the one-time costs of a
     /// worker's first conversion (decoder contexts, lazy binding, the file's pages) are
     /// not charged to the first mode (a 512×384 sample measured 52 ms in the first mode
     /// and 17 ms in the second without it); its failure is the file's.
-    init(path: String, options: ConversionOptions, workers: WorkerSupervisor, output: MemoryOutputFile, warmUp: Bool = false) throws {
+    init(path: String, variants: [CompareVariant], options: ConversionOptions, workers: WorkerSupervisor, output: MemoryOutputFile,
+         warmUp: Bool = false) throws {
         guard path != "-" else { throw CompareError("compare reads files, not stdin ('-')") }
         let file = try SourceFile(path: path)
         let format = ImageFormat.sniff(try file.prefix(ImageFormat.sniffLength))
@@ -69,17 +77,22 @@ struct FileComparison {
         if warmUp {
             // A file the warm-up cannot convert fails the same way again: say so at once,
             // rather than crash or wait out --timeout once per mode.
-            let (result, _, _) = try Self.convert(job, Self.modes[0], options, workers, output)
+            let (result, _, _) = try Self.convert(job, variants[0].options(options, Self.modes[0]), workers, output)
             guard result.status == .converted else { throw CompareError(result.reason ?? "conversion failed") }
         }
-        let attempts = try Self.modes.map { mode in (mode: mode, conversion: try Self.convert(job, mode, options, workers, output)) }
-        let failures = attempts.compactMap { mode, conversion in
-            conversion.result.status == .converted ? nil : (mode, conversion.result.reason ?? "conversion failed")
+        let attempts = try variants.flatMap { variant in
+            try Self.modes.map { mode in
+                (variant: variant, mode: mode, conversion: try Self.convert(job, variant.options(options, mode), workers, output))
+            }
         }
-        if let (mode, reason) = failures.first {
-            // A defect of the file fails both modes alike: say it once, without a mode.
+        let failures = attempts.compactMap { attempt in
+            attempt.conversion.result.status == .converted
+                ? nil : (Self.label(attempt.variant, attempt.mode, among: variants), attempt.conversion.result.reason ?? "conversion failed")
+        }
+        if let (label, reason) = failures.first {
+            // A defect of the file fails every output alike: say it once, without a label.
             let same = failures.count == attempts.count && failures.allSatisfy { $0.1 == reason }
-            throw CompareError(same ? reason : "\(mode.name): \(reason)")
+            throw CompareError(same ? reason : "\(label): \(reason)")
         }
 
         // A `mini` file is read, and decoded for reference, as the HEIF it stands for.
@@ -97,15 +110,18 @@ struct FileComparison {
         let items = try SourceMetadata(storedIn: structure, primary: primary.id, source: container)
         let colour = SourceMetadata.colour(structure, primary.id)
         let sourceMetadata = MetadataSummary(source: items)
-        let measured = try workers.measure(job, outputs: attempts.map { ($0.mode.name, $0.conversion.jpeg) }, options: options).get()
+        let measured = try workers.measure(job, outputs: attempts.map { (Self.label($0.variant, $0.mode, among: variants), $0.conversion.jpeg) },
+                                           options: options).get()
 
         self.path = path
+        self.variants = variants
         source = Source(bytes: file.size, width: measured.width, height: measured.height, metadata: sourceMetadata,
                         nclxOnly: colour.icc == nil && colour.nclx != nil)
         outputs = zip(attempts, measured.decibels).map { attempt, psnr in
             let (result, jpeg, milliseconds) = attempt.conversion
             let metadata = MetadataSummary(jpeg: jpeg)
-            return Output(mode: attempt.mode, result: result, milliseconds: milliseconds, bytes: jpeg.count, metadata: metadata,
+            return Output(variant: attempt.variant, mode: attempt.mode, width: result.width ?? 0, height: result.height ?? 0,
+                          result: result, milliseconds: milliseconds, bytes: jpeg.count, metadata: metadata,
                           exifTags: EXIFTagTally(source: sourceMetadata.exifTags, output: metadata.exifTags), yPSNR: psnr)
         }
     }
@@ -113,15 +129,20 @@ struct FileComparison {
     /// One conversion by the real `Converter` in a worker, timed (not truncated to whole
     /// milliseconds, which made a small file's time 0), its output captured in memory
     /// (empty when it failed).
-    private static func convert(_ job: Job, _ mode: MetadataMode, _ options: ConversionOptions, _ workers: WorkerSupervisor,
+    private static func convert(_ job: Job, _ options: ConversionOptions, _ workers: WorkerSupervisor,
                                 _ output: MemoryOutputFile) throws(CompareError)
         -> (result: ConversionResult, jpeg: [UInt8], milliseconds: Double) {
-        var modeOptions = options
-        modeOptions.metadata = mode
         let start = POSIX.monotonicSeconds()
-        let result = workers.run(job, options: modeOptions)
+        let result = workers.run(job, options: options)
         let milliseconds = (POSIX.monotonicSeconds() - start) * 1000
         let jpeg = try output.take()
         return (result, result.status == .converted ? jpeg : [], milliseconds)
+    }
+
+    /// How errors name one output: its mode, with its quality and box when `variants`
+    /// holds several (`q80 2048 keep`).
+    static func label(_ variant: CompareVariant, _ mode: MetadataMode, among variants: [CompareVariant]) -> String {
+        guard variants.count > 1 else { return mode.name }
+        return "q\(variant.quality) " + (variant.maxSize.map { "\($0) " } ?? "") + mode.name
     }
 }

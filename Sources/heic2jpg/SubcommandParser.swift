@@ -74,10 +74,19 @@ enum SubcommandParser {
                 let text = value ?? ""
                 switch option.long {
                 case "--quality":
-                    guard let quality = Int(text), (1...100).contains(quality) else {
-                        throw .invalidValue(text, for: option.label(spelled), "expected a whole number from 1 to 100")
+                    let qualities = text.split(separator: ",", omittingEmptySubsequences: false).map { Int($0) }
+                    guard qualities.allSatisfy({ $0.map((1...100).contains) == true }) else {
+                        throw .invalidValue(text, for: option.label(spelled), "expected whole numbers from 1 to 100, separated by commas")
                     }
-                    request.quality = quality
+                    request.qualities = qualities.compactMap { $0 }
+                case "--max-size":
+                    let boxes = text.split(separator: ",", omittingEmptySubsequences: false).map { OutputBox(String($0)) }
+                    guard boxes.allSatisfy({ $0 != nil }) else {
+                        throw .invalidValue(text, for: option.label(spelled), "expected N or WxH in pixels, separated by commas, such as 1024,2048")
+                    }
+                    request.maxSizes = boxes
+                case _ where CommandLineParser.shapingOptions.contains(option.long):
+                    try CommandLineParser.shapingOption(option.long, text, label: option.label(spelled), into: &request.options)
                 case "--timeout":
                     guard let seconds = WorkerLimits.parseTimeout(text) else {
                         throw .invalidValue(text, for: option.label(spelled), WorkerLimits.timeoutExpected)

@@ -14,9 +14,15 @@ struct CompareEndToEndTests {
         return (outcome, array)
     }
 
+    static func outputs(_ entry: [String: Any]) throws -> [[String: Any]] {
+        try #require(entry["outputs"] as? [[String: Any]], "\(entry)")
+    }
+
+    /// The one output of `entry` in mode `name` (a comparison at one quality and size).
     static func mode(_ entry: [String: Any], _ name: String) throws -> [String: Any] {
-        let modes = try #require(entry["modes"] as? [String: Any], "\(entry)")
-        return try #require(modes[name] as? [String: Any], "no \(name) in \(modes.keys)")
+        let outputs = try Self.outputs(entry).filter { $0["mode"] as? String == name }
+        #expect(outputs.count == 1, "\(name): \(outputs)")
+        return try #require(outputs.first, "no \(name) in \(entry)")
     }
 
     /// The text table's rows by name (trimmed), each as its cells: source, lossless-metadata, lossy.
@@ -102,6 +108,47 @@ struct CompareEndToEndTests {
         #expect(rows["ICC"]?.allSatisfy { $0.hasSuffix(" bytes") } == true)
         let psnr = try #require(rows["Y-PSNR"])
         #expect(psnr.count == 2 && psnr.allSatisfy { $0.hasSuffix(" dB") && (Double($0.dropLast(3)) ?? 0) > 30 }, "\(psnr)")
+    }
+
+    @Test("Several qualities and sizes: one output per quality, box and mode, each with its options and size")
+    func variants() throws {
+        let (outcome, entries) = try Self.json([Self.photo], ["-q", "60,95", "--max-size", "256,100x100", "--sampling", "444"])
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        let entry = try #require(entries.first)
+        #expect((entry["options"] as? [String: Any])?["sampling"] as? String == "444", "\(entry["options"] ?? "")")
+        let outputs = try Self.outputs(entry)
+        let expected: [(Int, String, Int, Int)] = [(60, "256", 256, 192), (60, "100x100", 100, 75), (95, "256", 256, 192), (95, "100x100", 100, 75)]
+        #expect(outputs.count == 2 * expected.count)
+        for (index, (quality, box, width, height)) in expected.enumerated() {
+            for (offset, mode) in ["lossless-metadata", "lossy"].enumerated() {
+                let output = outputs[min(2 * index + offset, outputs.count - 1)]
+                #expect(output["mode"] as? String == mode && output["quality"] as? Int == quality && output["maxSize"] as? String == box,
+                        "\(output)")
+                #expect(output["width"] as? Int == width && output["height"] as? Int == height, "\(output)")
+                let psnr = output["yPSNR"] as? Double ?? 0
+                #expect(psnr > 25 && psnr < 99, "q\(quality) \(box) \(mode): \(psnr) dB, against the source resized the same way")
+            }
+        }
+        // A lower quality gives a smaller file at the same size and mode.
+        if outputs.count == 8 {
+            #expect((outputs[0]["bytes"] as? Int ?? 0) < (outputs[4]["bytes"] as? Int ?? 0))
+        }
+
+        let text = try Tool.run(["compare", "-q", "60,95", "--max-size", "256", Self.photo])
+        #expect(text.status == 0, "\(text.stderr)")
+        let rows = Self.rows(text.stdoutText)
+        #expect(rows["source"]?.count == 4, "\(rows)")
+        #expect(rows["quality"] == ["60", "60", "95", "95"], "\(rows["quality"] ?? [])")
+        #expect(rows["max size"] == ["256", "256", "256", "256"], "\(rows["max size"] ?? [])")
+        #expect(rows["size"] == ["512×384", "256×192", "256×192", "256×192", "256×192"], "\(rows["size"] ?? [])")
+    }
+
+    @Test("compare's option values are checked as convert's are")
+    func variantUsageErrors() throws {
+        for arguments in [["-q", "90,"], ["-q", "0,90"], ["--max-size", "256,0"], ["--max-size", "x"], ["--sampling", "411"]] {
+            let outcome = try Tool.run(["compare"] + arguments + [Self.photo])
+            #expect(outcome.status == 64, "\(arguments): \(outcome.stderr)")
+        }
     }
 
     @Test("A bad file gives exit 1 and an error entry; the files around it are still compared")
