@@ -46,6 +46,16 @@ struct ConversionContext {
         return context
     }
 
+    /// The pixel stage's role of an image that is scaled with image item `id` (a gain map
+    /// with the primary, an auxiliary image with its image), by `id`'s declared upright
+    /// size (`ispe` and transforms); kept at its own size when that is unknown.
+    func role(scaledWith id: UInt32) -> PixelStage.Role {
+        guard let size = structure.imageSize(of: id), let transforms = try? structure.transforms(of: id),
+              let geometry = try? PlaneGeometry(canvasWidth: size.width, canvasHeight: size.height, transforms: transforms)
+        else { return .scaledWith(width: 0, height: 0) }
+        return .scaledWith(width: geometry.width, height: geometry.height)
+    }
+
     /// Image item `id` of this file as the primary of an HEIF of its own
     /// (`HEIFStructure.standaloneImage`), which both engines read like any file: how a
     /// gain map is decoded, since libheif 1.15 reaches none that is only a `tmap` input.
