@@ -96,4 +96,15 @@ struct ResizeEndToEndTests {
         let usage = try Tool.run(["--thumbnail", file])
         #expect(usage.status == 64 && usage.stderr.contains("'--thumbnail' goes with '--max-size'"))
     }
+
+    @Test("An EXIF thumbnail (IFD1) is kept at the source's size and left out of a resized output",
+          .enabled(if: Tool.corpus != nil, "../shared/corpus is not present"))
+    func exifThumbnail() throws {
+        let file = try #require(Tool.corpus) + "/android/xiaomi-exif-192k.heic"
+        let plain = try ExifTool.tags(of: try Self.convert(file, []).bytes)
+        let resized = try ExifTool.tags(of: try Self.convert(file, ["--max-size", "512"]).bytes)
+        #expect(plain.keys.contains { $0.hasPrefix("IFD1:") }, "\(plain.keys.sorted())")
+        #expect(!resized.keys.contains { $0.hasPrefix("IFD1:") }, "\(resized.keys.sorted())")
+        #expect(Self.tag(resized, "ExifImageWidth") == "512" && Self.tag(resized, "Make") == Self.tag(plain, "Make"))
+    }
 }
