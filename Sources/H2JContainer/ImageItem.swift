@@ -74,6 +74,17 @@ extension HEIFStructure {
         return ImageItem(id: id, itemType: item.type, isMonochrome: isMonochrome(id, depth: 0))
     }
 
+    /// Describes thumbnail `id` (a `thmb` of another image) as an image of its own, for
+    /// `--thumbnail`. A derived one must have its inputs.
+    package func thumbnailImage(_ id: UInt32) throws(HEIFError) -> ImageItem {
+        guard let item = items[id] else { throw .missingItem(referencedBy: "'thmb'", id: id) }
+        let sources = referenced(from: id, type: "dimg")
+        guard !Self.derivedImageTypes.contains(item.type) || (!sources.isEmpty && sources.allSatisfy { items[$0] != nil }) else {
+            throw .unusableImage(id: id, reason: "is a '\(item.type)' image without its 'dimg' inputs")
+        }
+        return ImageItem(id: id, itemType: item.type, isMonochrome: isMonochrome(id, depth: 0))
+    }
+
     /// Describes auxiliary image `id` (alpha, depth, a matte, a gain map) as an image of
     /// its own, for `--aux`: one channel, its luma. A derived one must have its inputs.
     package func auxiliaryImage(_ id: UInt32) throws(HEIFError) -> ImageItem {

@@ -164,6 +164,15 @@ enum EXIFAPP1Fitter {
         }.map(\.element)
     }
 
+    /// `dir`'s TIFF without IFD1 and its data: repacked (`TIFFLayout`), or, when it cannot
+    /// be laid out, cut in place (IFD0's next pointer 0, trimmed); nil when neither works.
+    static func withoutThumbnail(_ dir: EXIFDirectory) -> [UInt8]? {
+        if var layout = try? TIFFLayout(dir), layout.dropIFD1(), case .packed(let bytes)? = try? layout.packed(cap: Int(UInt32.max)) {
+            return bytes
+        }
+        return dropIFD1(dir, referenced: EXIFReferencedBytes(dir))
+    }
+
     /// Without a layout: drop IFD1 in place and trim, or give up. `note` says why.
     private static func fitInPlace(_ dir: EXIFDirectory, referenced: EXIFReferencedBytes, limit: Int,
                                    note: Warning) -> Result {

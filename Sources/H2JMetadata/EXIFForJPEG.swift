@@ -41,10 +41,12 @@ package enum EXIFForJPEG {
     ///   out with a warning. No EXIF is made up for a source without one.
     /// - `requiredFields` adds, after fitting, the fields EXIF requires of a JPEG that the
     ///   source lacks (`EXIFAdditions`); the converter always asks for them.
+    /// - `dropThumbnail` leaves IFD1 (the EXIF thumbnail) out, for pixels resized, turned
+    ///   or cropped from the coded image it shows (`EXIFAPP1Fitter.withoutThumbnail`).
     /// - `tiffLimit` is the TIFF size limit, at most (and by default) the 65,527 bytes one
     ///   APP1 holds; tests and the fuzzer pass smaller limits to exercise every fitting step.
     package static func make(fromHEIFExifItem item: [UInt8], width: Int, height: Int, stripGPS: Bool = false,
-                            imageUniqueID: String? = nil, requiredFields: Bool = false,
+                            imageUniqueID: String? = nil, requiredFields: Bool = false, dropThumbnail: Bool = false,
                             tiffLimit: Int = maxTIFFBytes) -> JPEGExif {
         let limit = min(tiffLimit, maxTIFFBytes)
         guard let start = TIFFHeaderLocator.locate(in: item) else {
@@ -72,7 +74,14 @@ package enum EXIFForJPEG {
             warnings.append(Warning(.exifDimensionsKept, "image size \(width)×\(height) is not valid for EXIF; left the EXIF pixel dimensions as they were"))
         }
 
-        let fitted = EXIFAPP1Fitter.fit(editor.editedDirectory, limit: limit)
+        var edited = editor.editedDirectory
+        if dropThumbnail, edited.index(of: .ifd1) != nil {
+            guard let tiff = EXIFAPP1Fitter.withoutThumbnail(edited), let reread = try? TIFFReader.read(tiff) else {
+                return JPEGExif(app1Payload: nil, warnings: warnings + [Warning(.exifDropped, "EXIF thumbnail could not be removed cleanly; dropped the whole EXIF")])
+            }
+            edited = reread
+        }
+        let fitted = EXIFAPP1Fitter.fit(edited, limit: limit)
         warnings += fitted.warnings
         guard var tiff = fitted.tiff else { return JPEGExif(app1Payload: nil, warnings: warnings) }
         if let w = UInt32(exactly: width), let h = UInt32(exactly: height), w > 0, h > 0 {

@@ -248,6 +248,7 @@ package enum CommandLineParser {
             throw UsageError(message: "Missing expected argument '<input> ...'")
         }
         if verboseAndQuiet { throw UsageError(message: "'--verbose' and '--quiet' cannot be used together") }
+        if request.options.thumbnail && request.options.maxSize == nil { throw UsageError(message: "'--thumbnail' goes with '--max-size'") }
         if request.inputs.filter({ $0 == "-" }).count > 1 { throw UsageError(message: "'-' (stdin) can be given only once") }
         if request.inputs.contains("-") && request.output == nil {
             throw UsageError(message: "Reading from stdin ('-') needs '--output <dir>' or '-o -' for stdout")

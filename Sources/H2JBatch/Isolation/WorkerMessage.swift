@@ -148,6 +148,8 @@ struct WorkerJob {
         AuxiliaryOutput.allCases.filter(options.auxiliaries.contains).forEach { out.string($0.rawValue) }
         out.bool(options.auxiliariesChosen)
         out.string(options.hdr.rawValue)
+        out.optional(options.maxSize) { $0.string($1.description) }
+        out.bool(options.thumbnail)
         out.int(job.omittedImages.count)
         for image in job.omittedImages {
             out.int(Int(image.item))
@@ -175,6 +177,11 @@ struct WorkerJob {
         options.auxiliaries = Set(try (0..<kinds).map { _ throws(WireError) in try reader.value(AuxiliaryOutput.self) })
         options.auxiliariesChosen = try reader.bool()
         options.hdr = try reader.value(HDROutput.self)
+        if let box = try reader.optional({ (r: inout WireReader) throws(WireError) in try r.string() }) {
+            guard let size = OutputBox(box) else { throw WireError(reason: "max size \(box)") }
+            options.maxSize = size
+        }
+        options.thumbnail = try reader.bool()
         var job = ConversionJob(source: source.map(Endpoint.path) ?? .standardStream, output: output.map(Endpoint.path) ?? .standardStream,
                       action: action, bytes: bytes)
         let omitted = try reader.int()

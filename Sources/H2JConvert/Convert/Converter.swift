@@ -81,6 +81,8 @@ package struct Converter: Sendable {
         defer { withExtendedLifetime(context.file) {} }
         let structure = context.structure, primaryID = context.item.id
         var result = ConversionResult(source: job.source.display, output: job.output.display, status: .converted)
+        // `--thumbnail`: the primary's output is made from its embedded thumbnail when that will do.
+        let thumbnail = options.thumbnail ? options.maxSize.flatMap { EmbeddedThumbnail.chosen(for: context, box: $0) } : nil
         var warnings = structure.declaredSizeWarnings(from: context.source)
         // The source's gain map, decoded only when an output will carry it, or, whatever the
         // outputs, when it takes an HDR (PQ, HLG) base to its SDR rendition (`ConversionPlan`).
@@ -118,7 +120,7 @@ package struct Converter: Sendable {
                 let contexts = try at(.parse, image: other) { () throws(HEIFError) -> [ConversionContext] in
                     if let refusal = output.refusal { throw refusal }
                     return zip(plan.items, output.images).map { id, image in
-                        id == primaryID && plan.master == nil ? context : context.converting(image, master: plan.master)
+                        id == primaryID && plan.master == nil ? thumbnail?.context ?? context : context.converting(image, master: plan.master)
                     }
                 }
                 let ultraHDR = output.carriesGainMap
@@ -134,7 +136,8 @@ package struct Converter: Sendable {
                     result.bytes = written.file.bytes
                     result.outputSHA256 = written.file.sha256
                     result.engine = written.engine
-                    result.engineReason = written.refusal
+                    result.engineReason = [thumbnail?.note, written.refusal].compactMap { $0 }.joined(separator: "; ")
+                    if result.engineReason?.isEmpty == true { result.engineReason = nil }
                     result.width = written.file.width
                     result.height = written.file.height
                     result.metadata = written.metadata
@@ -217,9 +220,9 @@ package struct Converter: Sendable {
         var prepared: [PreparedImage] = []
         var gainMap = gainMap
         var gainMapWarnings: [Warning] = []
-        let chain = PixelStage.chain(for: options)
         for (index, context) in contexts.enumerated() {
-            let (engine, refusal) = try stages.decoded(context, chain: chain, engineUsed: &engineUsed, image: image)
+            let role = context.master.map { context.role(scaledWith: $0) } ?? .picture
+            let (engine, chain, refusal) = try stages.decoded(context, role: role, engineUsed: &engineUsed, image: image)
             // A tone-mapped image gets a computed gain map: one with none of its own, or whose
             // own could not be applied to it (then it would not lead back to the HDR base).
             if index == 0, ultraHDR, let toneMapped = engine as? ToneMappedConversion,

@@ -83,7 +83,8 @@ struct GainMapStage {
             guard ultraHDR else { return (applied, nil) }
             let held = HeldGainMap(pixels: Array(pixels.pixels), width: pixels.width, height: pixels.height, components: pixels.components)
             let jpeg = try stages.at(.write, engine: .libheif, image: item) {
-                try gainMapJPEG(held, chain: PixelStage.chain(for: options), metadata: found.metadata, xmp: nil)
+                try gainMapJPEG(held, chain: PixelStage.chain(for: options, role: context.role(scaledWith: context.structure.primaryID),
+                                                              width: held.width, height: held.height), metadata: found.metadata, xmp: nil)
             }
             return (applied, EncodedGainMap(source: found, description: found.description, jpeg: jpeg))
         } catch {
@@ -93,11 +94,14 @@ struct GainMapStage {
 
     /// The gain map that takes a tone-mapped image's SDR pixels back to its HDR ones
     /// (`ToneMappedConversion.gainMap`), encoded; nil, with a warning, when that fails.
+    /// Scaled as the primary, `engine` (whose upright size it was computed for), is.
     func computedGainMap(_ engine: ToneMappedConversion, warnings: inout [Warning]) -> EncodedGainMap? {
         do {
             let map = try engine.gainMap()
+            let chain = PixelStage.chain(for: options, role: .scaledWith(width: engine.width, height: engine.height),
+                                         width: map.width, height: map.height)
             let jpeg = try gainMapJPEG(HeldGainMap(pixels: map.codes, width: map.width, height: map.height, components: 1),
-                                       chain: PixelStage.chain(for: options), metadata: map.metadata, xmp: nil)
+                                       chain: chain, metadata: map.metadata, xmp: nil)
             let stops = map.metadata.alternateHDRHeadroom.value ?? 0
             return EncodedGainMap(source: nil, description: "gain map computed from the HDR and SDR renditions (\(map.width)×\(map.height), "
                                   + "up to \(UltraHDRXMP.text(stops)) stops); SDR tone-mapped: " + (engine.toneMapping ?? ""),
@@ -112,8 +116,8 @@ struct GainMapStage {
     /// transforms (as the primary of an HEIF of its own, `ConversionContext.standalone`,
     /// whether it is an auxiliary image or only a `tmap` input) by the stages every image
     /// goes through, its codes remapped when they are Apple's (a `CodeMapping` step before
-    /// the pixel stage's), with the XMP and ISO APP2 that describe it (and the gain map's
-    /// own XMP).
+    /// the pixel stage's, which scales it as the primary is scaled), with the XMP and ISO
+    /// APP2 that describe it (and the gain map's own XMP).
     private func encodedGainMap(_ gainMap: GainMapSource, of context: ConversionContext) throws -> [UInt8] {
         let item = gainMap.item
         let image = try stages.at(.parse, image: item) { () throws -> ConversionContext in
@@ -121,10 +125,10 @@ struct GainMapStage {
             try context.structure.checkDerivation(of: item, from: context.source, maxPixels: options.maxPixels)
             return try context.standalone(item)
         }
-        let stage = PixelStage.chain(for: options)
-        let chain = gainMap.codeMapping.map { PixelChain(operations: [CodeMapping(table: $0)] + stage.operations) } ?? stage
         var engineUsed: ConversionResult.Engine?
-        let (engine, _) = try stages.decoded(image, chain: chain, engineUsed: &engineUsed, image: item)
+        let (engine, chain, _) = try stages.decoded(image, role: context.role(scaledWith: context.structure.primaryID),
+                                                    before: gainMap.codeMapping.map { [CodeMapping(table: $0)] } ?? [],
+                                                    engineUsed: &engineUsed, image: item)
         return try stages.at(.write, engine: engine.kind, image: item) {
             try gainMapJPEG(engine, chain: chain, metadata: gainMap.metadata, xmp: gainMap.xmp)
         }

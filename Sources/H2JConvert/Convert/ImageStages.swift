@@ -23,17 +23,25 @@ struct ImageStages: Sendable {
     }
 
     /// engine → limit → decode, for one image (`image`: of an output that does not hold
-    /// the primary) on its way through `chain`: every image of every output, the gain
-    /// map's included, is decoded here.
-    func decoded(_ context: ConversionContext, chain: PixelChain, engineUsed: inout ConversionResult.Engine?, image: UInt32?)
-        throws(PipelineError) -> (engine: any ConversionEngine, refusal: String?) {
-        var (engine, refusal) = try at(.engine, image: image) { try ConversionEngines.choose(context, decoders: decoders, chain: chain) }
+    /// the primary) in `role`, with `before` its first pixel steps: every image of every
+    /// output, the gain map's included, is decoded here, and its pixel stage chosen
+    /// (`PixelStage.chain`, for the engine's upright size).
+    func decoded(_ context: ConversionContext, role: PixelStage.Role, before: [any PixelOperation] = [],
+                 engineUsed: inout ConversionResult.Engine?, image: UInt32?)
+        throws(PipelineError) -> (engine: any ConversionEngine, chain: PixelChain, refusal: String?) {
+        let options = options
+        let chosen = try at(.engine, image: image) {
+            try ConversionEngines.choose(context, decoders: decoders) { width, height in
+                PixelChain(operations: before + PixelStage.chain(for: options, role: role, width: width, height: height).operations)
+            }
+        }
+        var engine = chosen.engine
         engineUsed = engine.kind
         try at(.limit, engine: engine.kind, image: image) { try LimitError.check(width: engine.width, height: engine.height, maxPixels: options.maxPixels) }
         try at(.decode, engine: engine.kind, image: image) {
             TestCrash.reach(decoding: image)
             try engine.decode()
         }
-        return (engine, refusal)
+        return (engine, chosen.chain, chosen.refusal)
     }
 }

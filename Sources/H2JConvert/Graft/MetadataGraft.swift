@@ -35,7 +35,7 @@ struct MetadataGraft {
         let options = context.options
         var metadata: SourceMetadata
         do {
-            metadata = try SourceMetadata(storedIn: context.structure, primary: context.item.id, source: context.source)
+            metadata = try SourceMetadata(storedIn: context.structure, primary: context.metadataItem, source: context.source)
         } catch {
             guard let fallback = engine.libraryMetadata() else { throw error }
             metadata = fallback
@@ -55,16 +55,19 @@ struct MetadataGraft {
         } else {
             metadata.icc = metadata.icc ?? (nclx.map { ICCFromNCLX.profile(for: $0) } ?? embedded?.icc)
         }
-        let isPrimary = context.item.id == context.structure.primaryID
+        let isPrimary = context.metadataItem == context.structure.primaryID
         trailers = isPrimary ? try VendorTrailers(structure: context.structure, source: context.source, mode: options.metadata) : nil
         sourceSHA256 = try options.mark ? known ?? SourceDigest.hex(of: context.fileBytes) : nil
         let mark = sourceSHA256.map { ProvenanceMark(sourceName: context.sourceName, sourceSHA256: $0, mode: options.metadata,
                                                      quality: options.quality, version: Version.current) }
+        // The output shows other pixels than the coded image's: an EXIF thumbnail of those would mislead.
+        let transformed = (try? context.structure.transforms(of: context.item.id))?.contains { $0 != .rotation(quarterTurnsAnticlockwise: 0) } ?? false
+        let changed = transformed || context.thumbnailOf != nil || (width, height) != (engine.width, engine.height)
         segments = JPEGMarkers(source: metadata, mode: options.metadata, stripGPS: options.stripGPS, mark: mark,
-                               xmpAdding: xmpAdding, width: width, height: height)
+                               xmpAdding: xmpAdding, width: width, height: height, dropThumbnail: changed)
         warnings = segments.warnings + (trailers?.warnings ?? [])
             + (options.metadata == .keep && context.master == nil
-                ? AuxiliaryMetadata.warnings(context.structure, primary: context.item.id, carried: context.carriedAuxiliaries) : [])
+                ? AuxiliaryMetadata.warnings(context.structure, primary: context.metadataItem, carried: context.carriedAuxiliaries) : [])
     }
 
     /// Which metadata the output carries.

@@ -4,13 +4,42 @@ import Glibc
 
 /// The one place the pixel stage's steps are chosen: every image of every output (the
 /// primary, other images, auxiliary images, gain maps) goes through this chain, so a new
-/// step is added here once. No option adds one yet; `HEIC2JPG_TEST_PIXEL_OPERATION=invert`
-/// adds `CodeMapping.inversion`, for the test that shows every image kind passes here.
+/// step is added here once. `--max-size` adds a `Resize` to an image it makes smaller;
+/// `HEIC2JPG_TEST_PIXEL_OPERATION=invert` adds `CodeMapping.inversion`, for the test that
+/// shows every image kind passes here.
 enum PixelStage {
-    static func chain(for options: ConversionOptions) -> PixelChain {
+    /// What an image is to its output, which decides the size it is encoded at.
+    enum Role {
+        /// The primary, another still image, a stereo view: fitted into `--max-size`'s box.
+        case picture
+        /// A gain map or an auxiliary image: scaled as the picture it belongs to, of this
+        /// upright size, is scaled, so the two stay aligned (0×0: unknown, kept as it is).
+        case scaledWith(width: Int, height: Int)
+    }
+
+    /// The chain of an image of upright size `width`×`height` in `role`. Empty, as without
+    /// options, for an image that keeps its size.
+    static func chain(for options: ConversionOptions, role: Role, width: Int, height: Int) -> PixelChain {
         var operations: [any PixelOperation] = []
+        if let size = outputSize(options, role: role, width: width, height: height) {
+            operations.append(Resize(width: size.width, height: size.height))
+        }
         if testOperation == "invert" { operations.append(CodeMapping.inversion) }
         return PixelChain(operations: operations)
+    }
+
+    /// The size `--max-size` gives such an image; nil when it keeps its own (never larger).
+    static func outputSize(_ options: ConversionOptions, role: Role, width: Int, height: Int) -> (width: Int, height: Int)? {
+        guard let box = options.maxSize else { return nil }
+        switch role {
+        case .picture:
+            return box.fitting(width: width, height: height)
+        case .scaledWith(let pictureWidth, let pictureHeight):
+            guard let picture = box.fitting(width: pictureWidth, height: pictureHeight) else { return nil }
+            func scaled(_ length: Int, _ to: Int, _ from: Int) -> Int { max(1, Int((Double(length) * Double(to) / Double(from)).rounded())) }
+            let size = (width: scaled(width, picture.width, pictureWidth), height: scaled(height, picture.height, pictureHeight))
+            return size.width < width || size.height < height ? size : nil
+        }
     }
 
     /// Read once per process (a worker reads it before its sandbox forbids nothing of it).

@@ -22,6 +22,8 @@ struct ConversionContext {
     private(set) var item: ImageItem
     /// For an auxiliary image (`--aux`), the image it belongs to; nil otherwise.
     var master: UInt32? = nil
+    /// For an embedded thumbnail taken in place of its image (`--thumbnail`), that image.
+    private(set) var thumbnailOf: UInt32?
     /// Encoded without chroma subsampling, its colour only when its channels differ
     /// (`LibheifConversion`): an auxiliary image or a gain map, whose samples are not
     /// colours but exponents or distances.
@@ -45,6 +47,34 @@ struct ConversionContext {
         context.fullChroma = master != nil
         return context
     }
+
+    /// The pixel stage's role of an image that is scaled with image item `id` (a gain map
+    /// with the primary, an auxiliary image with its image), by `id`'s declared upright
+    /// size; kept at its own size when that is unknown.
+    func role(scaledWith id: UInt32) -> PixelStage.Role {
+        let size = uprightSize(of: id)
+        return .scaledWith(width: size?.width ?? 0, height: size?.height ?? 0)
+    }
+
+    /// Image item `id`'s size after its transforms, from its `ispe`; nil when unknown.
+    func uprightSize(of id: UInt32) -> (width: Int, height: Int)? {
+        guard let size = structure.imageSize(of: id), let transforms = try? structure.transforms(of: id),
+              let geometry = try? PlaneGeometry(canvasWidth: size.width, canvasHeight: size.height, transforms: transforms)
+        else { return nil }
+        return (geometry.width, geometry.height)
+    }
+
+    /// This image's embedded thumbnail (`--thumbnail`) in its place: its pixels, this
+    /// image's metadata (`metadataItem`).
+    func converting(thumbnail: ImageItem) -> ConversionContext {
+        var context = converting(thumbnail)
+        context.thumbnailOf = item.id
+        return context
+    }
+
+    /// The item whose metadata (EXIF, XMP, ICC, vendor trailer) the output carries: the
+    /// image's own, or the primary's when its thumbnail stands in for it.
+    var metadataItem: UInt32 { thumbnailOf ?? item.id }
 
     /// Image item `id` of this file as the primary of an HEIF of its own
     /// (`HEIFStructure.standaloneImage`), which both engines read like any file: how a
