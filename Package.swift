@@ -140,7 +140,7 @@ let package = Package(
                                    "H2JBatch", "H2JDigest", "H2JTestSupport", "CSandboxProbe", "CWorkerIPC"]),
         .testTarget(name: "H2JCompareTests",
                     dependencies: ["H2JSupport", "H2JJPEG", "H2JMetadata", "H2JConvert", "H2JCompare", "H2JTestSupport"]),
-        .testTarget(name: "heic2jpgTests", dependencies: ["H2JSupport", "H2JOutputPlan", "H2JConvert", "H2JBatch", "H2JInspect", "heic2jpg"]),
+        .testTarget(name: "heic2jpgTests", dependencies: ["H2JSupport", "H2JOutputPlan", "H2JConvert", "H2JBatch", "H2JCompare", "H2JInspect", "heic2jpg"]),
         // The end-to-end tests' independent decoders and pixel comparisons: libheif through
         // its C API, libjpeg through the codec shim, ffmpeg for tiles. Optimised even in
         // debug builds, since they loop over every sample of 12 MP pictures, which -Onone

@@ -71,7 +71,7 @@ struct CommandDescription: Sendable {
         subcommand: "compare",
         abstract: "Convert each file in both metadata modes, in memory, and print them side by side.",
         discussion: [
-            "Nothing is saved. For each mode: bytes, milliseconds, engine, EXIF tags kept and dropped, GPS, maker note, XMP, ICC, and Y-PSNR against the decoded source ('inf' when identical; null in JSON). Decodes whole images (about 6 bytes per pixel), in a decoder process: a file that crashes or hangs it fails alone.",
+            "Nothing is saved. Each quality (-q 80,90) and size (--max-size 1024,2048) asked is converted in both modes; the other shaping options apply to every output. For each output: its options and size, bytes, milliseconds, engine, EXIF tags kept and dropped, GPS, maker note, XMP, ICC, and Y-PSNR against the decoded source, reduced by the same filter for a smaller output ('inf' when identical; null in JSON). Decodes whole images (about 6 bytes per pixel), in a decoder process: a file that crashes or hangs it fails alone.",
         ],
         argument: ("<file>", "HEIF files."),
         options: OptionTable.compare,

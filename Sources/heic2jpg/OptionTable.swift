@@ -171,7 +171,7 @@ enum OptionTable {
         $0.long == "--max-size"
             ? OptionEntry("--max-size", nil, "<box,...>", .text, help: "Boxes as for convert (N or WxH), each converted at each quality in both modes.",
                           default: "the source's size")
-            : OptionEntry($0.spec, $0.value, help: "As for convert, for every output: " + $0.help, default: $0.defaultValue)
+            : $0
     } + [
         OptionEntry("--timeout", nil, "<seconds>", .text,
                     help: "Time one conversion or decode may take before its decoder is stopped and the file fails; 0 for none.",

@@ -97,6 +97,7 @@ enum SubcommandParser {
                 }
             }
         }
+        if request.options.thumbnail && request.maxSizes.contains(nil) { throw UsageError(message: "'--thumbnail' goes with '--max-size'") }
         try requireFiles(request.files, usage: CommandDescription.compare.synopsis)
         return .compare(request)
     }

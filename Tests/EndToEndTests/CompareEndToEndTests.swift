@@ -112,12 +112,12 @@ struct CompareEndToEndTests {
 
     @Test("Several qualities and sizes: one output per quality, box and mode, each with its options and size")
     func variants() throws {
-        let (outcome, entries) = try Self.json([Self.photo], ["-q", "60,95", "--max-size", "256,100x100", "--sampling", "444"])
+        let (outcome, entries) = try Self.json([Self.photo], ["-q", "60,95", "--max-size", "256,120x100", "--sampling", "444"])
         #expect(outcome.status == 0, "\(outcome.stderr)")
         let entry = try #require(entries.first)
         #expect((entry["options"] as? [String: Any])?["sampling"] as? String == "444", "\(entry["options"] ?? "")")
         let outputs = try Self.outputs(entry)
-        let expected: [(Int, String, Int, Int)] = [(60, "256", 256, 192), (60, "100x100", 100, 75), (95, "256", 256, 192), (95, "100x100", 100, 75)]
+        let expected: [(Int, String, Int, Int)] = [(60, "256", 256, 192), (60, "120x100", 120, 90), (95, "256", 256, 192), (95, "120x100", 120, 90)]
         #expect(outputs.count == 2 * expected.count)
         for (index, (quality, box, width, height)) in expected.enumerated() {
             for (offset, mode) in ["lossless-metadata", "lossy"].enumerated() {
@@ -145,7 +145,7 @@ struct CompareEndToEndTests {
 
     @Test("compare's option values are checked as convert's are")
     func variantUsageErrors() throws {
-        for arguments in [["-q", "90,"], ["-q", "0,90"], ["--max-size", "256,0"], ["--max-size", "x"], ["--sampling", "411"]] {
+        for arguments in [["-q", "90,"], ["-q", "0,90"], ["--max-size", "256,0"], ["--max-size", "x"], ["--sampling", "411"], ["--thumbnail"]] {
             let outcome = try Tool.run(["compare"] + arguments + [Self.photo])
             #expect(outcome.status == 64, "\(arguments): \(outcome.stderr)")
         }

@@ -1,3 +1,4 @@
+import H2JCompare
 import Testing
 @testable import H2JInspect
 import H2JOutputPlan
@@ -18,9 +19,27 @@ struct SubcommandParserTests {
                 Issue.record("expected compare for \(spelling)")
                 continue
             }
-            #expect(request.quality == 80, "\(spelling)")
+            #expect(request.qualities == [80], "\(spelling)")
             #expect(request.files == ["a.heic"])
         }
+    }
+
+    @Test("compare: -q and --max-size take lists; every quality meets every box, qualities outermost")
+    func compareVariants() throws {
+        guard case .compare(let request) = try CommandLineParser.parse(["compare", "-q", "70,90", "--max-size", "1024,640x480",
+                                                                         "--colorspace", "srgb", "a.heic"]),
+              case .compare(let plain) = try CommandLineParser.parse(["compare", "a.heic"]) else {
+            Issue.record("expected compare")
+            return
+        }
+        let boxes = [OutputBox("1024"), OutputBox("640x480")]
+        #expect(request.variants == [CompareVariant(quality: 70, maxSize: boxes[0]), CompareVariant(quality: 70, maxSize: boxes[1]),
+                                     CompareVariant(quality: 90, maxSize: boxes[0]), CompareVariant(quality: 90, maxSize: boxes[1])])
+        #expect(request.options.colorspace == .srgb)
+        #expect(plain.variants == [CompareVariant(quality: 90, maxSize: nil)])
+        #expect(usageError(["compare", "-q", "70,,90", "a.heic"])
+                == "The value '70,,90' is invalid for '-q <q,...>': expected whole numbers from 1 to 100, separated by commas")
+        #expect(usageError(["compare", "--thumbnail", "a.heic"]) == "'--thumbnail' goes with '--max-size'")
     }
 
     @Test("compare: --timeout as convert takes it, 120 s by default; anything else is a usage error")
@@ -70,8 +89,9 @@ struct SubcommandParserTests {
         #expect(usageError(["compare", "--quallity", "80", "x"]) == "Unknown option '--quallity'. Did you mean '--quality'?")
         #expect(usageError(["inspect", "--json=yes", "x"]) == "The option '--json' does not take a value")
         #expect(usageError(["inspect", "x", "--source"]) == "Missing value for '--source <file>'")
-        #expect(usageError(["compare", "-q", "0", "x"]) == "The value '0' is invalid for '-q <1-100>': expected a whole number from 1 to 100")
-        #expect(usageError(["compare"]) == "Missing expected argument '<file> ...' (usage: heic2jpg compare [--json] [-q <1-100>] [--timeout <seconds>] <file> ...)")
+        #expect(usageError(["compare", "-q", "0", "x"]) == "The value '0' is invalid for '-q <q,...>': expected whole numbers from 1 to 100, separated by commas")
+        #expect(usageError(["compare"]) == "Missing expected argument '<file> ...' (usage: heic2jpg compare [--json] [-q <q,...>] [--max-size <box,...>] [--thumbnail] "
+                + "[--colorspace <space>] [--progressive] [--optimize] [--sampling <chroma>] [--timeout <seconds>] <file> ...)")
         #expect(usageError(["inspect", "--frobnicate", "x"]) == "Unknown option '--frobnicate'.")
     }
 

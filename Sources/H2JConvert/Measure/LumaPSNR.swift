@@ -45,20 +45,38 @@ struct LumaPSNR {
     }
 
     /// Y-PSNR of a decoded JPEG against the decoded source, band by band as the source
-    /// hands its (alpha-flattened) rows out.
+    /// hands its (alpha-flattened) rows out. A smaller JPEG (`--max-size`) is measured
+    /// against the source reduced to its size by the same `Resize` step, so the figure
+    /// is the encoding's loss at that size.
     static func measure(source: DecodedImage, against jpeg: DecodedJPEG) throws(CompareError) -> Double {
-        guard source.width == jpeg.width, source.height == jpeg.height else {
+        let total = Accumulator()
+        let rows = RowSink { rows, stride, count in
+            for r in 0..<count {
+                total.psnr.add(reference: rows + r * stride, components: source.components,
+                               test: jpeg.row(total.y + r), components: jpeg.components, width: jpeg.width)
+            }
+            total.y += count
+        }
+        let sink: any PixelSink
+        if source.width == jpeg.width, source.height == jpeg.height {
+            sink = rows
+        } else if jpeg.width < source.width || jpeg.height < source.height, jpeg.width <= source.width, jpeg.height <= source.height {
+            let input = PixelFormat(width: source.width, height: source.height, layout: .rows(components: source.components, subsampling: .s444))
+            sink = Resize(width: jpeg.width, height: jpeg.height).sink(input: input, into: rows)
+        } else {
             throw CompareError("the output decodes to \(jpeg.width)×\(jpeg.height), the source to \(source.width)×\(source.height)")
         }
+        do {
+            try source.forEachBand { rows, stride, count in try sink.writeRows(rows, stride: stride, count: count) }
+        } catch {
+            throw CompareError("measuring against the resized source: \(error)")
+        }
+        return total.psnr.decibels
+    }
+
+    /// What the row sink's closure adds to: the PSNR so far and the next JPEG row.
+    private final class Accumulator {
         var psnr = LumaPSNR()
         var y = 0
-        source.forEachBand { rows, stride, count in
-            for r in 0..<count {
-                psnr.add(reference: rows + r * stride, components: source.components,
-                         test: jpeg.row(y + r), components: jpeg.components, width: source.width)
-            }
-            y += count
-        }
-        return psnr.decibels
     }
 }
