@@ -6,8 +6,7 @@ import H2JConvert
 import H2JSupport
 
 /// `heic2jpg compare [--json] [-q N] <file> ...`: converts each file in both modes
-/// (lossless-metadata = `--metadata keep`, lossy = `--metadata strip`) in memory, and
-/// prints them side by side: bytes, ms, engine, EXIF tags kept and dropped, GPS, maker
+/// (`--metadata keep` and `strip`) in memory, and prints them side by side: bytes, ms, engine, EXIF tags kept and dropped, GPS, maker
 /// note, XMP, ICC, and Y-PSNR against the decoded source.
 ///
 /// Files are compared one after another, each with every core (as a single-file

@@ -3,7 +3,7 @@ import H2JConvert
 import H2JSupport
 
 /// `compare --json`: one JSON array, one object per file, in argument order:
-/// `{"file", "width", "height", "source": {…}, "modes": {"lossless-metadata": {…}, "lossy": {…}}}`
+/// `{"file", "width", "height", "source": {…}, "modes": {"keep": {…}, "strip": {…}}}`
 /// or `{"file", "error"}`. Y-PSNR is a number of dB, or null when the luma is identical
 /// (infinite PSNR).
 enum CompareJSON {
@@ -24,7 +24,7 @@ enum CompareJSON {
         line.add("source", object: source)
         var modes = JSONLine()
         for output in comparison.outputs {
-            modes.add(output.mode.name, object: mode(output))
+            modes.add(output.mode.rawValue, object: mode(output))
         }
         line.add("modes", object: modes)
         return line.text

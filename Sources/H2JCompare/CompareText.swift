@@ -3,12 +3,12 @@ import H2JConvert
 import H2JMetadata
 
 /// `compare`'s text output: per file a header line, then a table whose rows are
-/// properties and whose columns are the source, the lossless-metadata output and the
-/// lossy output; warnings and unreadable EXIF follow the table, one line each.
+/// properties and whose columns are the source, the keep output and the strip output;
+/// warnings and unreadable EXIF follow the table, one line each.
 enum CompareText {
     static func block(_ comparison: FileComparison) -> String {
         let source = comparison.source
-        var rows: [[String]] = [["", "source"] + comparison.outputs.map { $0.mode.name }]
+        var rows: [[String]] = [["", "source"] + comparison.outputs.map { $0.mode.rawValue }]
         func row(_ name: String, _ sourceCell: String, _ cell: (FileComparison.Output) -> String) {
             rows.append([name, sourceCell] + comparison.outputs.map(cell))
         }
@@ -31,7 +31,7 @@ enum CompareText {
         var lines = ["\(comparison.path) (\(source.width)×\(source.height))"] + table(rows)
         if let problem = source.metadata.exifProblem { lines.append("  source: EXIF unreadable: \(problem)") }
         for output in comparison.outputs {
-            let name = output.mode.name
+            let name = output.mode.rawValue
             if let problem = output.metadata.exifProblem { lines.append("  \(name): EXIF unreadable: \(problem)") }
             lines += output.result.warnings.map { "  \(name): warning: \($0)" }
         }

@@ -43,7 +43,7 @@ struct FileComparison {
         let yPSNR: Double
     }
 
-    /// The modes in column order: lossless-metadata, then lossy.
+    /// The modes in column order: keep, then strip.
     static let modes: [MetadataMode] = [.keep, .strip]
 
     let path: String
@@ -79,7 +79,7 @@ struct FileComparison {
         if let (mode, reason) = failures.first {
             // A defect of the file fails both modes alike: say it once, without a mode.
             let same = failures.count == attempts.count && failures.allSatisfy { $0.1 == reason }
-            throw CompareError(same ? reason : "\(mode.name): \(reason)")
+            throw CompareError(same ? reason : "\(mode.rawValue): \(reason)")
         }
 
         // A `mini` file is read, and decoded for reference, as the HEIF it stands for.
@@ -97,7 +97,7 @@ struct FileComparison {
         let items = try SourceMetadata(storedIn: structure, primary: primary.id, source: container)
         let colour = SourceMetadata.colour(structure, primary.id)
         let sourceMetadata = MetadataSummary(source: items)
-        let measured = try workers.measure(job, outputs: attempts.map { ($0.mode.name, $0.conversion.jpeg) }, options: options).get()
+        let measured = try workers.measure(job, outputs: attempts.map { ($0.mode.rawValue, $0.conversion.jpeg) }, options: options).get()
 
         self.path = path
         source = Source(bytes: file.size, width: measured.width, height: measured.height, metadata: sourceMetadata,

@@ -58,7 +58,9 @@ struct MetadataGraft {
         let isPrimary = context.item.id == context.structure.primaryID
         trailers = isPrimary ? try VendorTrailers(structure: context.structure, source: context.source, mode: options.metadata) : nil
         sourceSHA256 = try options.mark ? known ?? SourceDigest.hex(of: context.fileBytes) : nil
-        let mark = sourceSHA256.map { ProvenanceMark(sourceName: context.sourceName, sourceSHA256: $0, mode: options.metadata,
+        // Strip mode is the private one: its mark names no file, only the source's digest.
+        let name = options.metadata == .strip ? nil : context.sourceName
+        let mark = sourceSHA256.map { ProvenanceMark(sourceName: name, sourceSHA256: $0, mode: options.metadata,
                                                      quality: options.quality, version: Version.current) }
         segments = JPEGMarkers(source: metadata, mode: options.metadata, stripGPS: options.stripGPS, mark: mark,
                                xmpAdding: xmpAdding, width: width, height: height)
