@@ -183,6 +183,7 @@ struct PlannerTests {
 struct PlannerNamingTests {
     func plans(_ dir: TemporaryDirectory, options: ConversionOptions = ConversionOptions(), naming: OutputNaming) -> [Plan] {
         let planner = Planner(options: options, publisher: OutputPublisher(), naming: naming)
+        planner.listsPlannedOutputs = true
         return InputWalker(inputs: [dir.path + "/in"], outputRoot: dir.path + "/out")
             .compactMap { try? $0.get() }
             .map { planner.plan($0) }

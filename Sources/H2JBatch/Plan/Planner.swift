@@ -42,6 +42,9 @@ package final class Planner {
     /// `--no-mark` with a hand-off: no worker computes the source's SHA-256, so the
     /// planner hashes it, through the descriptor its `fstat` was of (`Job.sourceSHA256`).
     package var digestsSources = false
+    /// A dry run whose results are shown per file (`-v`, `--report`) lists every file a
+    /// source would get (`DryRunOutputs`: its container read); others name the primary.
+    package var listsPlannedOutputs = false
 
     package init(options: ConversionOptions, publisher: OutputPublisher, naming: OutputNaming = .template(.standard)) {
         self.options = options
@@ -110,7 +113,7 @@ package final class Planner {
     }
 
     /// Claims a path output and applies the never-overwrite rules; stdout needs neither.
-    /// A dry run's result lists every file the job would write (`DryRunOutputs`).
+    /// A dry run's result may list every file the job would write (`listsPlannedOutputs`).
     private func decide(source: Endpoint, file: SourceFile?, bytes: [UInt8]?, output: Endpoint, numbered: NumberedNames? = nil,
                         action: Job.Action, refreshing: SourceRecord? = nil, replacingOwn: Bool = false, digest: String? = nil) -> Plan {
         var reservation: OutputReservation?
@@ -149,7 +152,7 @@ package final class Planner {
         guard options.dryRun else { return .job(job) }
         var planned = ConversionResult(source: source.display, output: output.display, status: .planned)
         let reading: ByteSource? = file.map(\.byteSource) ?? bytes.map { MemoryByteSource($0) }
-        if action == .convert, let reading {
+        if listsPlannedOutputs, action == .convert, let reading {
             planned.outputs = DryRunOutputs.files(of: job.conversion, reading: reading, options: options)
         }
         return .done(planned)

@@ -161,6 +161,7 @@ package enum BatchRunner {
         options.decodingThreads = max(1, BatchRequest.cpuCount / jobs)
         let planner = Planner(options: options, publisher: publisher, naming: request.naming)
         planner.digestsSources = request.handOff != nil && !options.mark
+        planner.listsPlannedOutputs = options.dryRun && (request.verbosity == .verbose || request.report != nil)
         let pool = WorkerPool(workers: jobs)
 
         let handOff = state.flatMap { state in request.handOff.map { SourceHandOff(action: $0, state: state) } }
