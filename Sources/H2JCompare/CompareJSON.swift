@@ -40,7 +40,7 @@ enum CompareJSON {
 
     private static func output(_ output: FileComparison.Output) -> JSONLine {
         var line = JSONLine()
-        line.add("mode", output.mode.name)
+        line.add("mode", output.mode.rawValue)
         line.add("quality", output.variant.quality)
         line.add("maxSize", output.variant.maxSize?.description)
         line.add("width", output.width)

@@ -9,7 +9,7 @@ import H2JMetadata
 enum CompareText {
     static func block(_ comparison: FileComparison, options: ConversionOptions) -> String {
         let source = comparison.source
-        var rows: [[String]] = [["", "source"] + comparison.outputs.map { $0.mode.name }]
+        var rows: [[String]] = [["", "source"] + comparison.outputs.map { $0.mode.rawValue }]
         func row(_ name: String, _ sourceCell: String, _ cell: (FileComparison.Output) -> String) {
             rows.append([name, sourceCell] + comparison.outputs.map(cell))
         }

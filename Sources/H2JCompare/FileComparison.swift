@@ -142,7 +142,7 @@ struct FileComparison {
     /// How errors name one output: its mode, with its quality and box when `variants`
     /// holds several (`q80 2048 keep`).
     static func label(_ variant: CompareVariant, _ mode: MetadataMode, among variants: [CompareVariant]) -> String {
-        guard variants.count > 1 else { return mode.name }
-        return "q\(variant.quality) " + (variant.maxSize.map { "\($0) " } ?? "") + mode.name
+        guard variants.count > 1 else { return mode.rawValue }
+        return "q\(variant.quality) " + (variant.maxSize.map { "\($0) " } ?? "") + mode.rawValue
     }
 }

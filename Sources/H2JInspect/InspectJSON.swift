@@ -191,9 +191,9 @@ enum InspectJSON {
 
     static func provenance(_ mark: ProvenanceMark) -> JSONValue {
         .object([
-            ("sourceName", .string(mark.sourceName)),
+            ("sourceName", mark.sourceName.map(JSONValue.string) ?? .null),
             ("sourceSHA256", .string(mark.sourceSHA256)),
-            ("mode", .string(mark.mode.name)),
+            ("mode", .string(mark.mode.rawValue)),
             ("quality", .integer(mark.quality)),
             ("version", .string(mark.version)),
         ])

@@ -89,8 +89,8 @@ enum InspectText {
         sizes.append(("ICC", metadata.icc))
         row(1, "metadata", sizes.map { "\($0.0) " + ($0.1.map { EXIFText.bytes($0) + " bytes" } ?? "none") }.joined(separator: "; "))
         if let mark = properties.provenance {
-            row(1, "provenance", "heic2jpg \(mark.version), \(mark.mode.name), quality \(mark.quality)")
-            row(2, "source", mark.sourceName)
+            row(1, "provenance", "heic2jpg \(mark.version), \(mark.mode.rawValue), quality \(mark.quality)")
+            row(2, "source", mark.sourceName ?? "not named (strip mode)")
             row(2, "source SHA-256", mark.sourceSHA256)
         } else {
             row(1, "provenance", "none")

@@ -7,8 +7,9 @@ extension ProvenanceMark {
     /// The namespace is found by its URI (`XMPNamespace.h2j`), whatever prefix the packet
     /// binds it to, so a packet rewritten by another tool is still read. Each property may
     /// be in attribute form (how heic2jpg writes it) or element form (how some editors
-    /// rewrite it); the first occurrence counts. All five must be present and valid: a
-    /// 64-digit hex digest (returned lowercase), a known mode, a quality of 1–100, and a
+    /// rewrite it); the first occurrence counts. All but the source name (which a strip
+    /// mode mark leaves out) must be present and valid: a 64-digit hex digest (returned
+    /// lowercase), a known mode (`MetadataMode.markValue`), a quality of 1–100, and a
     /// non-empty version. Never traps, whatever the bytes.
     package init?(xmp packet: [UInt8]) {
         let scanner = XMPPropertyScanner(packet)
@@ -35,17 +36,20 @@ extension ProvenanceMark {
     private static func mark(prefix: String, in scanner: XMPPropertyScanner) -> ProvenanceMark? {
         var values: [String: String] = [:]
         for name in propertyNames {
+            guard let property = scanner.properties(named: "\(prefix):\(name)").first else {
+                if name == "sourceName" { continue }
+                return nil
+            }
             // An element whose content holds markup is a structure, not a simple value.
-            guard let property = scanner.properties(named: "\(prefix):\(name)").first,
-                  !scanner.packet[property.value].contains(UInt8(ascii: "<")) else { return nil }
+            guard !scanner.packet[property.value].contains(UInt8(ascii: "<")) else { return nil }
             values[name] = XMLText.decoding(scanner.packet[property.value])
         }
-        guard let sourceName = values["sourceName"], let digest = values["sourceSHA256"]?.lowercased(),
+        guard let digest = values["sourceSHA256"]?.lowercased(),
               digest.utf8.count == 64, digest.utf8.allSatisfy({ (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }),
-              let mode = MetadataMode.allCases.first(where: { $0.name == values["mode"] }),
+              let mode = MetadataMode.allCases.first(where: { $0.markValue == values["mode"] }),
               let quality = values["quality"].flatMap({ Int($0) }), (1...100).contains(quality),
               let version = values["version"], !version.isEmpty
         else { return nil }
-        return ProvenanceMark(sourceName: sourceName, sourceSHA256: digest, mode: mode, quality: quality, version: version)
+        return ProvenanceMark(sourceName: values["sourceName"], sourceSHA256: digest, mode: mode, quality: quality, version: version)
     }
 }

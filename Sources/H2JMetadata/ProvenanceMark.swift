@@ -7,23 +7,26 @@
 ///
 /// | property | value |
 /// |---|---|
-/// | `h2j:sourceName` | the source's file name (last path component) |
+/// | `h2j:sourceName` | the source's file name (last path component); not in strip mode |
 /// | `h2j:sourceSHA256` | SHA-256 of the source file's bytes, 64 lowercase hex digits |
-/// | `h2j:mode` | `lossless-metadata` (`--metadata keep`) or `lossy` (`--metadata strip`) |
+/// | `h2j:mode` | `lossless-metadata` (`--metadata keep`) or `lossy` (`--metadata strip`): `MetadataMode.markValue` |
 /// | `h2j:quality` | the JPEG quality, 1–100 |
 /// | `h2j:version` | heic2jpg's version |
 ///
+/// In strip mode, the private one, the mark names no file: the digest still ties the
+/// output to its source (`inspect --source`, and a rerun's recognition of its own outputs).
 /// In keep mode the EXIF also gets `ImageUniqueID` (`imageUniqueID`) when the source has
 /// none, so EXIF-only readers can recognise the output too.
 package struct ProvenanceMark: Sendable, Equatable {
-    package var sourceName: String
+    /// The source's file name; nil in a strip-mode mark.
+    package var sourceName: String?
     /// Lowercase hex SHA-256 of the source file.
     package var sourceSHA256: String
     package var mode: MetadataMode
     package var quality: Int
     package var version: String
 
-    package init(sourceName: String, sourceSHA256: String, mode: MetadataMode, quality: Int, version: String) {
+    package init(sourceName: String?, sourceSHA256: String, mode: MetadataMode, quality: Int, version: String) {
         self.sourceName = sourceName
         self.sourceSHA256 = sourceSHA256
         self.mode = mode
@@ -33,10 +36,9 @@ package struct ProvenanceMark: Sendable, Equatable {
 
     /// The properties `XMPForJPEG` writes.
     package var xmpProperties: [XMPProperty] {
-        [
-            XMPProperty(.h2j, "sourceName", .text(sourceName)),
+        (sourceName.map { [XMPProperty(.h2j, "sourceName", .text($0))] } ?? []) + [
             XMPProperty(.h2j, "sourceSHA256", .text(sourceSHA256)),
-            XMPProperty(.h2j, "mode", .text(mode.name)),
+            XMPProperty(.h2j, "mode", .text(mode.markValue)),
             XMPProperty(.h2j, "quality", .text(String(quality))),
             XMPProperty(.h2j, "version", .text(version)),
         ]

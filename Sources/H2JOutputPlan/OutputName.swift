@@ -52,11 +52,30 @@ package struct OutputName: Sendable, Hashable {
 
     /// This output's path, given the job's planned output path: the suffix goes between
     /// the file name's stem and its extension (`out/IMG_1.jpg` → `out/IMG_1-2.jpg`).
-    package func path(besides planned: String) -> String {
+    /// With `numbered` (a `--name` template with `{n}`), another image's name is its own
+    /// (`out/IMG_1_2.jpg`), and only the rest of the suffix follows it (`out/IMG_1_2.depth.jpg`).
+    package func path(besides planned: String, numbered: NumberedNames? = nil) -> String {
         guard !suffix.isEmpty else { return planned }
         let name = Path.lastComponent(planned)
-        let stem = Path.stem(name)
-        let fileName = stem + suffix + String(name.unicodeScalars.dropFirst(stem.unicodeScalars.count))
+        var stem = Path.stem(name)
+        let ext = String(name.unicodeScalars.dropFirst(stem.unicodeScalars.count))
+        var rest = suffix
+        if let numbered, let (number, after) = imageNumber {
+            (stem, rest) = (numbered.name(of: number), after)
+        }
+        let fileName = stem + rest + ext
         return planned.unicodeScalars.contains("/") ? Path.join(Path.parent(planned), fileName) : fileName
+    }
+
+    /// The image number that starts the suffix (`-2` of `-2`, `-2-left`, `-2.depth`; as
+    /// `OutputPlan.plans` writes it) and what follows it; nil for the primary's own outputs.
+    private var imageNumber: (Int, String)? {
+        let scalars = Substring(suffix).unicodeScalars
+        guard scalars.first == "-" else { return nil }
+        let digits = scalars.dropFirst().prefix { ("0"..."9").contains($0) }
+        let after = scalars.dropFirst(1 + digits.count)
+        guard !digits.isEmpty, digits.count <= 6, after.first.map({ $0 == "-" || $0 == "." }) ?? true,
+              let number = Int(String(digits)) else { return nil }
+        return (number, String(after))
     }
 }

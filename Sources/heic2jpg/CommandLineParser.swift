@@ -59,7 +59,7 @@ package enum CommandLineParser {
         // version's own options may go with it.
         if rest.prefix(while: { $0 != "--" }).contains("--version") { return try SubcommandParser.version(Array(rest)) }
         var scanner = ArgumentScanner(rest, options: options)
-        var sawVerbose = false, sawQuiet = false, sawBase = false
+        var sawVerbose = false, sawQuiet = false, sawBase = false, template: NameTemplate?
         while let token = try scanner.next() {
             guard case .option(let option, let spelled, let value) = token else {
                 if case .input(let input) = token { request.inputs.append(input) }
@@ -81,6 +81,8 @@ package enum CommandLineParser {
                 }
                 return .completionScript(shell)
             case "--output": request.output = try endpoint()
+            case "--name":
+                do { template = try NameTemplate(text) } catch { throw .invalidValue(text, for: label, error.description) }
             case "--quality":
                 guard let quality = Int(text), (1...100).contains(quality) else { throw .invalidValue(text, for: label, "expected a whole number from 1 to 100") }
                 request.options.quality = quality
@@ -156,6 +158,7 @@ package enum CommandLineParser {
             }
         }
         if sawBase && request.filesFrom == nil { throw UsageError(message: "'--base' goes with '--files-from'") }
+        try nameOutputs(&request, template: template)
         if request.listSeparator == 0 && request.filesFrom == nil { throw UsageError(message: "'-0' ('--null') goes with '--files-from'") }
         try validate(request, verboseAndQuiet: sawVerbose && sawQuiet)
         return .convert(request)
@@ -169,7 +172,7 @@ package enum CommandLineParser {
     static func outputChoice(_ long: String, _ text: String, label: String, into options: inout ConversionOptions) throws(UsageError) {
         switch long {
         case "--metadata":
-            guard let mode = MetadataMode(rawValue: text) else { throw .invalidValue(text, for: label, "expected 'keep' or 'strip'") }
+            guard let mode = MetadataMode(named: text) else { throw .invalidValue(text, for: label, "expected 'keep' or 'strip'") }
             options.metadata = mode
         case "--images":
             guard let images = ImageSelection(rawValue: text) else { throw .invalidValue(text, for: label, "expected 'all' or 'primary'") }
@@ -223,6 +226,52 @@ package enum CommandLineParser {
         }
     }
 
+    /// `-o FILE.jpg`, the peers' `IN OUT.jpg` (two operands, the second a `.jpg` or
+    /// `.jpeg` name that does not exist yet) and `--name TEMPLATE`: how outputs are named
+    /// (`OutputNaming`), and the combinations that cannot work. An existing directory
+    /// named `x.jpg` stays an output root; an existing file is never taken as an input.
+    static func nameOutputs(_ request: inout BatchRequest, template: NameTemplate?) throws(UsageError) {
+        var file: String?
+        if case .path(let path) = request.output, namesJPEG(path), !Path.isDirectory(path) {
+            (file, request.output) = (path, nil)
+        } else if request.output == nil, request.filesFrom == nil, request.inputs.count == 2, namesJPEG(request.inputs[1]) {
+            let second = request.inputs[1]
+            if POSIX.fileInfo(second, followingLinks: false) == nil {
+                file = request.inputs.removeLast()
+            } else if !Path.isDirectory(second) {
+                throw UsageError(message: "'\(second)' exists, so it is neither converted nor replaced as a second operand; to write there, give it as '-o \(second)' (only heic2jpg's own output of this source is ever replaced)")
+            }
+        }
+        if let file {
+            if template != nil { throw UsageError(message: "'--name' names the outputs of many sources; the output file '\(file)' is named already") }
+            if request.filesFrom != nil { throw UsageError(message: "the output file '\(file)' takes one input; '--files-from' lists many") }
+            guard request.inputs.count == 1 else { throw UsageError(message: "the output file '\(file)' takes exactly one input, not \(request.inputs.count)") }
+            if request.inputs[0] != "-", Path.isDirectory(request.inputs[0]) {
+                throw UsageError(message: "the output file '\(file)' takes one input file; '\(request.inputs[0])' is a directory (for an output directory named so, end it with '/')")
+            }
+            request.naming = .file(file)
+        }
+        guard let template else { return }
+        if request.output == .standardStream { throw UsageError(message: "'--name' names files; '-o -' writes to stdout") }
+        if request.inputs.contains("-") { throw UsageError(message: "'--name' names outputs after their source file, and stdin ('-') has none") }
+        if !template.namesSource {
+            let one = request.filesFrom == nil && request.inputs.count == 1 && !Path.isDirectory(request.inputs[0])
+            guard one else {
+                throw UsageError(message: "'--name \(template)' gives every source the same name; put {stem} or {name} in it")
+            }
+            if template.expand(Path.lastComponent(request.inputs[0])).isEmpty {
+                throw UsageError(message: "'--name \(template)' gives '\(request.inputs[0])' an empty name")
+            }
+        }
+        request.naming = .template(template)
+    }
+
+    /// A path whose name ends in `.jpg` or `.jpeg`, in any case.
+    static func namesJPEG(_ path: String) -> Bool {
+        let name = Path.lastComponent(path).lowercased()
+        return !path.hasSuffix("/") && (name.hasSuffix(".jpg") || name.hasSuffix(".jpeg"))
+    }
+
     /// Rules that involve several options.
     static func validate(_ request: BatchRequest, verboseAndQuiet: Bool) throws(UsageError) {
         if request.recheck && request.state == nil { throw UsageError(message: "'--recheck' goes with '--state'") }
@@ -250,7 +299,7 @@ package enum CommandLineParser {
         if verboseAndQuiet { throw UsageError(message: "'--verbose' and '--quiet' cannot be used together") }
         if request.options.thumbnail && request.options.maxSize == nil { throw UsageError(message: "'--thumbnail' goes with '--max-size'") }
         if request.inputs.filter({ $0 == "-" }).count > 1 { throw UsageError(message: "'-' (stdin) can be given only once") }
-        if request.inputs.contains("-") && request.output == nil {
+        if request.inputs.contains("-") && request.output == nil && request.naming == .template(.standard) {
             throw UsageError(message: "Reading from stdin ('-') needs '--output <dir>' or '-o -' for stdout")
         }
         if request.output == .standardStream {

@@ -49,6 +49,8 @@ enum ManPage {
         ("Convert a whole tree, mirrored under ~/jpg", "heic2jpg -o ~/jpg ~/Pictures/iPhone"),
         ("Smaller files without EXIF, XMP or GPS", "heic2jpg -q 85 --metadata strip -o web/ shots/"),
         ("Keep EXIF, XMP and ICC but drop the location", "heic2jpg --strip-gps -o share/ trip/"),
+        ("One photo to one named file (its other images beside it: out-2.jpg, …)", "heic2jpg IMG_0001.HEIC out.jpg"),
+        ("Outputs named after the full source name, as photo-library sidecars expect", "heic2jpg --name '{name}' -o jpg/ Takeout/"),
         ("An archive migration that a rerun (from cron) resumes, with a report", "heic2jpg --quiet --state /srv/state.db --report run.jsonl -o /srv/jpg /srv/photos"),
         ("What a state records", "heic2jpg status /srv/state.db"),
         ("Describe a file and the outputs a conversion would write", "heic2jpg inspect --images primary IMG_0001.HEIC"),

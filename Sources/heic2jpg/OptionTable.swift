@@ -74,7 +74,7 @@ enum OptionTable {
     /// carry (`OutputChoices`): `inspect` takes them too, to show what would be written.
     static let outputChoices: [OptionEntry] = [
         OptionEntry("--metadata", nil, "<mode>", .choice(MetadataMode.allCases.map(\.rawValue)),
-                    help: "keep: EXIF, XMP and ICC are grafted (Orientation set to 1); strip: pixels and ICC only.",
+                    help: "keep: EXIF, XMP and ICC are grafted (Orientation set to 1); strip: pixels and ICC only, and the mark names no file (the older names lossless-metadata and lossy are accepted).",
                     default: defaults.metadata.rawValue),
         OptionEntry("--images", nil, "<which>", .choice(ImageSelection.allCases.map(\.rawValue)),
                     help: "all: every photo a file holds becomes a JPEG, the primary as NAME.jpg, the others as NAME-2.jpg, NAME-3.jpg, … (collections, bursts, stereo pairs); primary: the primary alone, the others named in a warning.",
@@ -110,13 +110,16 @@ enum OptionTable {
 
     static let convert: [OptionEntry] = [
         OptionEntry("--output", "o", "<dir>", .directory,
-                    help: "Output root; outputs mirror the input tree. '-' writes the JPEG to stdout (one input only).",
+                    help: "Output root; outputs mirror the input tree. A name ending in .jpg or .jpeg that is not a directory is the one output file of one input (its other images beside it: NAME-2.jpg, …). '-' writes the JPEG to stdout (one input only).",
                     default: "next to each source"),
+        OptionEntry("--name", nil, "<template>", .text,
+                    help: "The output's name before .jpg: {stem} (IMG_1234), {name} (IMG_1234.HEIC), {ext} (HEIC, no dot), {n} (the image number, 1 for the primary). Without {n} other images get -2, -3, …; with it each image is named by its number.",
+                    default: "{stem}"),
         quality,
         OptionEntry("--jobs", "j", "<n>", .text, help: "Files converted in parallel.", default: "number of CPUs"),
         outputChoices[0],
         OptionEntry("--strip-gps", help: "In keep mode, remove the GPS IFD and the XMP GPS properties (location privacy)."),
-        OptionEntry("--no-mark", help: "Do not write the provenance mark (XMP h2j: source name and SHA-256, mode, quality, version; EXIF ImageUniqueID in keep mode)."),
+        OptionEntry("--no-mark", help: "Do not write the provenance mark (XMP h2j: source name (not in strip mode) and SHA-256, mode, quality, version; EXIF ImageUniqueID in keep mode)."),
         OptionEntry("--overwrite", help: "Replace outputs heic2jpg wrote earlier for the same source instead of skipping them. Any other file is never replaced."),
     ] + outputChoices.dropFirst() + shaping + [
         OptionEntry("--on-conflict", nil, "<policy>", .choice(ConflictPolicy.allCases.map(\.rawValue)),

@@ -25,7 +25,7 @@ struct CompareEndToEndTests {
         return try #require(outputs.first, "no \(name) in \(entry)")
     }
 
-    /// The text table's rows by name (trimmed), each as its cells: source, lossless-metadata, lossy.
+    /// The text table's rows by name (trimmed), each as its cells: source, keep, strip.
     static func rows(_ text: String) -> [String: [String]] {
         var rows: [String: [String]] = [:]
         for line in text.split(separator: "\n") where line.hasPrefix("  ") {
@@ -37,7 +37,7 @@ struct CompareEndToEndTests {
         return rows
     }
 
-    @Test("JSON on the sample photo: keep has EXIF with GPS, XMP and ICC; lossy has no EXIF, GPS or maker note")
+    @Test("JSON on the sample photo: keep has EXIF with GPS, XMP and ICC; strip has no EXIF, GPS or maker note")
     func sampleJSON() throws {
         let (outcome, entries) = try Self.json([Self.photo])
         #expect(outcome.status == 0, "\(outcome.stderr)")
@@ -51,21 +51,21 @@ struct CompareEndToEndTests {
         #expect(sourceTags >= 20, "the sample's EXIF has Make, Model, dates, exposure and 7 GPS tags")
         #expect(source["gps"] as? Bool == true && source["xmp"] as? Bool == true && source["icc"] as? Bool == true)
 
-        let keep = try Self.mode(entry, "lossless-metadata")
+        let keep = try Self.mode(entry, "keep")
         #expect(keep["exif"] as? Bool == true)
         #expect(keep["gps"] as? Bool == true && (keep["gpsTags"] as? Int ?? 0) >= 4)
         #expect(keep["xmp"] as? Bool == true && (keep["xmpBytes"] as? Int ?? 0) > 1000)
         #expect(keep["icc"] as? Bool == true && keep["iccBytes"] as? Int == source["iccBytes"] as? Int)
         #expect(keep["exifTagsKept"] as? Int == sourceTags && keep["exifTagsDropped"] as? Int == 0)
 
-        let lossy = try Self.mode(entry, "lossy")
+        let lossy = try Self.mode(entry, "strip")
         #expect(lossy["exif"] as? Bool == false && lossy["exifTags"] as? Int == 0)
         #expect(lossy["gps"] as? Bool == false && lossy["gpsTags"] is NSNull)
         #expect(lossy["makerNote"] as? Bool == false)
         #expect(lossy["exifTagsKept"] as? Int == 0 && lossy["exifTagsDropped"] as? Int == sourceTags)
         #expect(lossy["icc"] as? Bool == true, "strip mode keeps the ICC profile: colours depend on it")
 
-        for (name, mode) in [("lossless-metadata", keep), ("lossy", lossy)] {
+        for (name, mode) in [("keep", keep), ("strip", lossy)] {
             #expect((mode["bytes"] as? Int ?? 0) > 1000, "\(name)")
             #expect(mode["engine"] as? String == "tiles", "\(name)")
             #expect((mode["ms"] as? Double ?? 0) > 0, "\(name): a conversion ran, so it took time: \(mode["ms"] ?? "missing")")
@@ -78,21 +78,21 @@ struct CompareEndToEndTests {
     func sameAsConvert() throws {
         let (_, entries) = try Self.json([Self.photo], ["-q", "75"])
         let entry = try #require(entries.first)
-        for (name, metadata) in [("lossless-metadata", "keep"), ("lossy", "strip")] {
+        for (name, metadata) in [("keep", "keep"), ("strip", "strip")] {
             let converted = try Tool.run(["--quiet", "-q", "75", "--metadata", metadata, "-o", "-", Self.photo])
             #expect(converted.status == 0)
             #expect(try Self.mode(entry, name)["bytes"] as? Int == converted.stdout.count, "\(name)")
         }
     }
 
-    @Test("Text: one table, rows of properties, columns source | lossless-metadata | lossy")
+    @Test("Text: one table, rows of properties, columns source | keep | strip")
     func sampleText() throws {
         let outcome = try Tool.run(["compare", Self.photo])
         #expect(outcome.status == 0, "\(outcome.stderr)")
         let text = outcome.stdoutText
         #expect(text.hasPrefix(Self.photo + " (512×384)\n"))
         let rows = Self.rows(text)
-        #expect(rows["source"] == ["lossless-metadata", "lossy"], "header row: \(rows)")
+        #expect(rows["source"] == ["keep", "strip"], "header row: \(rows)")
         for name in ["bytes", "ms", "engine", "EXIF tags", "kept", "dropped", "GPS", "maker note", "XMP", "ICC", "Y-PSNR", "warnings"] {
             #expect(rows[name] != nil, "row \(name) missing")
         }
@@ -120,7 +120,7 @@ struct CompareEndToEndTests {
         let expected: [(Int, String, Int, Int)] = [(60, "256", 256, 192), (60, "120x100", 120, 90), (95, "256", 256, 192), (95, "120x100", 120, 90)]
         #expect(outputs.count == 2 * expected.count)
         for (index, (quality, box, width, height)) in expected.enumerated() {
-            for (offset, mode) in ["lossless-metadata", "lossy"].enumerated() {
+            for (offset, mode) in ["keep", "strip"].enumerated() {
                 let output = outputs[min(2 * index + offset, outputs.count - 1)]
                 #expect(output["mode"] as? String == mode && output["quality"] as? Int == quality && output["maxSize"] as? String == box,
                         "\(output)")
@@ -163,12 +163,12 @@ struct CompareEndToEndTests {
         #expect(outcome.stderr.contains("error: /nonexistent/x.heic: "))
         for index in [0, 3] {
             #expect(entries[index]["error"] == nil)
-            for name in ["lossless-metadata", "lossy"] {
+            for name in ["keep", "strip"] {
                 let psnr = try Self.mode(entries[index], name)["yPSNR"] as? Double ?? 0
                 #expect(psnr > 30, "\(files[index]) \(name): \(psnr) dB")
             }
         }
-        #expect(try Self.mode(entries[3], "lossy")["engine"] as? String == "libheif", "alpha goes to libheif and is flattened")
+        #expect(try Self.mode(entries[3], "strip")["engine"] as? String == "libheif", "alpha goes to libheif and is flattened")
 
         let text = try Tool.run(["compare"] + files)
         #expect(text.status == 1)
@@ -201,7 +201,7 @@ struct CompareEndToEndTests {
         #expect(error.hasPrefix("decoding for Y-PSNR: decoder crashed: SIG") && error.contains("in libheif"), "\(error)")
         #expect(outcome.stderr.contains("error: \(crashing): decoding for Y-PSNR: decoder crashed: SIG"), "\(outcome.stderr)")
         #expect(entries.last?["file"] as? String == mono && entries.last?["error"] == nil, "\(entries)")
-        #expect((try Self.mode(try #require(entries.last), "lossy")["yPSNR"] as? Double ?? 0) > 30)
+        #expect((try Self.mode(try #require(entries.last), "strip")["yPSNR"] as? Double ?? 0) > 30)
 
         let text = try Tool.run(["compare", crashing, mono])
         #expect(text.status == 1)
@@ -231,7 +231,7 @@ struct CompareEndToEndTests {
     func quality() throws {
         let (_, low) = try Self.json([Self.photo], ["-q", "40"])
         let (_, high) = try Self.json([Self.photo], ["-q", "95"])
-        for name in ["lossless-metadata", "lossy"] {
+        for name in ["keep", "strip"] {
             let small = try Self.mode(try #require(low.first), name)
             let large = try Self.mode(try #require(high.first), name)
             #expect((small["bytes"] as? Int ?? 0) < (large["bytes"] as? Int ?? 0), "\(name)")
@@ -239,7 +239,7 @@ struct CompareEndToEndTests {
         }
     }
 
-    @Test("iPhone 13 Pro (corpus): the maker note is kept in keep mode and dropped in lossy mode",
+    @Test("iPhone 13 Pro (corpus): the maker note is kept in keep mode and dropped in strip mode",
           .enabled(if: Tool.corpus != nil, "../shared/corpus is not present"))
     func iPhoneMakerNote() throws {
         let corpus = try #require(Tool.corpus)
@@ -249,10 +249,10 @@ struct CompareEndToEndTests {
         let source = try #require(entry["source"] as? [String: Any])
         let makerNote = try #require(source["makerNoteBytes"] as? Int)
         #expect(makerNote > 100)
-        let keep = try Self.mode(entry, "lossless-metadata")
+        let keep = try Self.mode(entry, "keep")
         #expect(keep["makerNote"] as? Bool == true && keep["makerNoteBytes"] as? Int == makerNote)
         #expect(keep["gps"] as? Bool == true && keep["exifTagsDropped"] as? Int == 0)
-        let lossy = try Self.mode(entry, "lossy")
+        let lossy = try Self.mode(entry, "strip")
         #expect(lossy["makerNote"] as? Bool == false && lossy["exif"] as? Bool == false)
         #expect((keep["yPSNR"] as? Double ?? 0) > 30 && (lossy["yPSNR"] as? Double ?? 0) > 30)
     }

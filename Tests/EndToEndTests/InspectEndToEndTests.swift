@@ -168,7 +168,7 @@ struct InspectEndToEndTests {
             let mark = try #require(object["provenance"] as? Object, "\(name)")
             #expect(mark["sourceName"] as? String == "photo & co.heic")
             #expect(mark["sourceSHA256"] as? String == digest)
-            #expect(mark["mode"] as? String == "lossy" && mark["quality"] as? Int == 77 && mark["version"] as? String == "0.1.0")
+            #expect(mark["mode"] as? String == "strip" && mark["quality"] as? Int == 77 && mark["version"] as? String == "0.1.0")
             #expect(object["sourceMatches"] == nil)
         }
         #expect(try Self.object(objects, "plain.jpg")["provenance"] is NSNull)
@@ -195,7 +195,7 @@ struct InspectEndToEndTests {
         #expect(try Tool.run(["inspect", "--json"]).status == 64)
     }
 
-    @Test("heic2jpg's own outputs: the mark names the source, mode and quality in both modes; --no-mark leaves none")
+    @Test("heic2jpg's own outputs: the mark names the source (not in strip mode), mode and quality in both modes; --no-mark leaves none")
     func ownOutputs() throws {
         let scratch = TemporaryDirectory()
         let source = Tool.samples + "/photo-exif-gps-xmp-icc.heic"
@@ -206,9 +206,9 @@ struct InspectEndToEndTests {
         let (status, objects, _) = try Self.inspect(["--source", source] + outputs)
         #expect(status == 0)
         let digest = try Self.sha256(source)
-        for (object, (mode, quality)) in zip(objects, [("lossless-metadata", 90), ("lossy", 70)]) {
+        for (object, (mode, quality)) in zip(objects, [("keep", 90), ("strip", 70)]) {
             let mark = try #require(object["provenance"] as? Object, "\(object["file"] ?? "")")
-            #expect(mark["sourceName"] as? String == "photo-exif-gps-xmp-icc.heic")
+            #expect(mode == "strip" ? mark["sourceName"] is NSNull : mark["sourceName"] as? String == "photo-exif-gps-xmp-icc.heic")
             #expect(mark["sourceSHA256"] as? String == digest)
             #expect(mark["mode"] as? String == mode && mark["quality"] as? Int == quality)
             #expect(object["sourceMatches"] as? Bool == true)

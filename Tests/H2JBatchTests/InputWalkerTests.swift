@@ -19,7 +19,7 @@ struct InputWalkerTests {
         dir.file("in/sub/deep/c.hif", TemporaryDirectory.heif)
         let found = walk([dir.path + "/in"], output: dir.path + "/out")
         #expect(found.map(\.path) == [dir.path + "/in/a.HEIC", dir.path + "/in/b.heic", dir.path + "/in/sub/deep/c.hif"])
-        #expect(found.map(\.outputStem) == [dir.path + "/out/a", dir.path + "/out/b", dir.path + "/out/sub/deep/c"])
+        #expect(found.map(OutputNaming.template(.standard).path) == [dir.path + "/out/a.jpg", dir.path + "/out/b.jpg", dir.path + "/out/sub/deep/c.jpg"])
         #expect(found.allSatisfy { !$0.explicit })
     }
 
@@ -48,7 +48,7 @@ struct InputWalkerTests {
     func nextToSource() {
         let dir = TemporaryDirectory()
         dir.file("in/x/photo.heic", TemporaryDirectory.heif)
-        #expect(walk([dir.path + "/in"], output: nil).map(\.outputStem) == [dir.path + "/in/x/photo"])
+        #expect(walk([dir.path + "/in"], output: nil).map(\.outputDirectory) == [dir.path + "/in/x"])
     }
 
     @Test("A file input maps to OUTPUT/<stem>; only the last extension goes")
@@ -56,10 +56,10 @@ struct InputWalkerTests {
         let dir = TemporaryDirectory()
         let file = dir.file("deep/down/holiday.2024.heic", TemporaryDirectory.heif)
         let found = walk([file], output: "/o")
-        #expect(found == [Candidate(path: file, outputStem: "/o/holiday.2024", explicit: true, root: dir.path + "/deep/down",
+        #expect(found == [Candidate(path: file, outputDirectory: "/o", explicit: true, root: dir.path + "/deep/down",
                                     relativePath: "holiday.2024.heic")])
         #expect(found.first?.info?.st_size == Int(TemporaryDirectory.heif.count))
-        #expect(walk([file], output: nil).first?.outputStem == dir.path + "/deep/down/holiday.2024")
+        #expect(walk([file], output: nil).first.map(OutputNaming.template(.standard).path) == dir.path + "/deep/down/holiday.2024.jpg")
     }
 
     @Test("Stems: no extension, dot-files")

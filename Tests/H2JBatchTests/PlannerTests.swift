@@ -3,6 +3,9 @@ import H2JTestSupport
 import Testing
 @testable import H2JBatch
 @testable import H2JConvert
+import H2JDigest
+import H2JOutputPlan
+import H2JSupport
 
 @Suite("Planning: content decides, outputs are never clobbered")
 struct PlannerTests {
@@ -47,7 +50,7 @@ struct PlannerTests {
     func explicitFile() {
         let dir = TemporaryDirectory()
         let file = dir.file("notes.txt", Array("hello".utf8))
-        let plan = Planner(options: ConversionOptions(), publisher: OutputPublisher()).plan(Candidate(path: file, outputStem: dir.path + "/notes", explicit: true))
+        let plan = Planner(options: ConversionOptions(), publisher: OutputPublisher()).plan(Candidate(path: file, outputDirectory: dir.path, explicit: true))
         #expect(statusAndReason(plan)! == (.failed, "not a HEIF image: looks like unknown data"))
     }
 
@@ -172,6 +175,87 @@ struct PlannerTests {
         var options = ConversionOptions()
         options.dryRun = true
         #expect(plans(dir, options: options, output: "out").compactMap(statusAndReason).map(\.0) == [.planned])
+        #expect(!dir.exists("out"))
+    }
+}
+
+@Suite("Planning: names (--name, -o FILE.jpg), strip marks, settings that differ, dry-run outputs")
+struct PlannerNamingTests {
+    func plans(_ dir: TemporaryDirectory, options: ConversionOptions = ConversionOptions(), naming: OutputNaming) -> [Plan] {
+        let planner = Planner(options: options, publisher: OutputPublisher(), naming: naming)
+        planner.listsPlannedOutputs = true
+        return InputWalker(inputs: [dir.path + "/in"], outputRoot: dir.path + "/out")
+            .compactMap { try? $0.get() }
+            .map { planner.plan($0) }
+    }
+
+    func result(_ plan: Plan) -> ConversionResult? {
+        guard case .done(let result) = plan else { return nil }
+        return result
+    }
+
+    @Test("A template names the primary; {n} goes with the job, for its other images")
+    func template() throws {
+        let dir = TemporaryDirectory()
+        dir.file("in/IMG_1.HEIC", TemporaryDirectory.heif)
+        guard case .job(let named) = plans(dir, naming: .template(try NameTemplate("{name}")))[0],
+              case .job(let numbered) = plans(dir, naming: .template(try NameTemplate("{stem}_{n}")))[0] else {
+            Issue.record("expected jobs")
+            return
+        }
+        #expect(named.output == .path(dir.path + "/out/IMG_1.HEIC.jpg") && named.conversion.numbered == nil)
+        #expect(numbered.output == .path(dir.path + "/out/IMG_1_1.jpg"))
+        #expect(numbered.conversion.path(of: .image(2)) == dir.path + "/out/IMG_1_2.jpg")
+    }
+
+    @Test("-o FILE.jpg: exactly that path, its other images beside it")
+    func file() {
+        let dir = TemporaryDirectory()
+        dir.file("in/IMG_1.HEIC", TemporaryDirectory.heif)
+        guard case .job(let job) = plans(dir, naming: .file(dir.path + "/pick.JPEG"))[0] else { Issue.record("expected a job"); return }
+        #expect(job.output == .path(dir.path + "/pick.JPEG"))
+        #expect(job.conversion.path(of: .image(2)) == dir.path + "/pick-2.JPEG")
+    }
+
+    @Test("A strip-mode mark names no file: the output is the source's when its digest is the source's")
+    func stripMark() throws {
+        let dir = TemporaryDirectory()
+        let source = dir.file("in/a.heic", TemporaryDirectory.heif)
+        dir.file("in/b.heic", TemporaryDirectory.heif + [0])
+        let digest = try SourceDigest.hex(ofFileAt: source)
+        let mark = ["sourceSHA256": digest, "mode": "lossy"]
+        dir.file("out/a.jpg", ProvenanceMarkPackets.markedJPEG(sourceName: nil, values: mark))
+        dir.file("out/b.jpg", ProvenanceMarkPackets.markedJPEG(sourceName: nil, values: mark))
+        var options = ConversionOptions()
+        options.metadata = .strip
+        let results = plans(dir, options: options, naming: .template(.standard)).compactMap(result)
+        #expect(results.map(\.status) == [.skipped, .failed])
+        #expect(results[0].warnings.isEmpty, "same settings: \(results[0].warnings)")
+        #expect(results[1].errorCode == .outputNotOurs, "another source's strip output, with the same name")
+    }
+
+    @Test("Our output written with another quality or mode: skipped with a warning that names --overwrite")
+    func otherSettings() {
+        let dir = TemporaryDirectory()
+        dir.file("in/a.heic", TemporaryDirectory.heif)
+        dir.file("out/a.jpg", ProvenanceMarkPackets.markedJPEG(sourceName: "a.heic", values: ["quality": "80", "mode": "lossy"]))
+        let skipped = plans(dir, naming: .template(.standard)).compactMap(result)
+        #expect(skipped.map(\.status) == [.skipped])
+        #expect(skipped.first?.warnings == [Warning(.outputSettingsDiffer,
+            "\(dir.path)/out/a.jpg exists, written with --metadata strip (this run: keep) and quality 80 (this run: 90); --overwrite replaces it")])
+    }
+
+    @Test("A dry run lists every output the conversion would write, named as the job names them")
+    func dryRunOutputs() throws {
+        let dir = TemporaryDirectory()
+        let collection = [UInt8](try Data(contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("Samples/collection-3-images.heic")))
+        dir.file("in/c.heic", collection)
+        var options = ConversionOptions()
+        options.dryRun = true
+        let planned = try #require(plans(dir, options: options, naming: .template(try NameTemplate("{stem}_{n}"))).compactMap(result).first)
+        #expect(planned.status == .planned && planned.output == dir.path + "/out/c_1.jpg")
+        #expect(planned.outputs.map(\.path) == ["c_1", "c_2", "c_3"].map { dir.path + "/out/\($0).jpg" })
         #expect(!dir.exists("out"))
     }
 }

@@ -46,10 +46,10 @@ struct ShardAndListTests {
         let found = Self.list(Array("\(base)\0\(base)/x\0\(base)/x/IMG_1.HEIC\0./y/IMG_1.HEIC\0".utf8), base: base, output: "/out")
         let candidates = found.compactMap { try? $0.get() }
         #expect(candidates.map(\.relativePath) == ["x/IMG_1.HEIC", "y/IMG_1.HEIC"])
-        #expect(candidates.map(\.outputStem) == ["/out/x/IMG_1", "/out/y/IMG_1"])
+        #expect(candidates.map(OutputNaming.template(.standard).path) == ["/out/x/IMG_1.jpg", "/out/y/IMG_1.jpg"])
         #expect(candidates.allSatisfy { $0.root == base && !$0.explicit && $0.info != nil })
         let besides = Self.list(Array("x/IMG_1.HEIC\n\n".utf8), base: base).compactMap { try? $0.get() }
-        #expect(besides.map(\.outputStem) == [base + "/x/IMG_1"], "without -o, next to the source")
+        #expect(besides.map(\.outputDirectory) == [base + "/x"], "without -o, next to the source")
     }
 
     @Test("Paths outside the base, with '..', or missing fail with a reason; nothing is dropped silently")

@@ -59,6 +59,11 @@ struct WorkerWireTests {
         guard case .job(let decodedOmitting) = try Self.roundTrip(.job(omitting)) else { Issue.record("not a job"); return }
         #expect(decodedOmitting.job.omittedImages.map(\.item) == [4, 90_000])
         #expect(decodedOmitting.job == omitting.job)
+        let numbered = WorkerJob(job: ConversionJob(source: .path("a.heic"), output: .path("o/a_1.jpg"),
+                                                    numbered: NumberedNames(parts: ["a_", "", ""]), action: .convert),
+                                 options: ConversionOptions())
+        guard case .job(let decodedNumbered) = try Self.roundTrip(.job(numbered)) else { Issue.record("not a job"); return }
+        #expect(decodedNumbered.job.numbered?.parts == ["a_", "", ""] && decodedNumbered.job.path(of: .image(2)) == "o/a_22.jpg")
     }
 
     @Test("A worker's job takes its source from the descriptor that came with it, never by path; a path job without one is refused")

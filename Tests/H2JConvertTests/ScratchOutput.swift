@@ -9,7 +9,7 @@ import H2JSupport
 struct ScratchOutput: OutputDestination {
     func write(_ job: ConversionJob, name: OutputName, attributes: OutputAttributes?,
                _ body: (Int32) throws -> Void) throws -> WrittenOutput {
-        let path = name.path(besides: job.output.display)
+        let path = job.path(of: name)
         let fd = open(path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
         guard fd >= 0 else { throw WriteError.system(path, "cannot create") }
         defer { close(fd) }

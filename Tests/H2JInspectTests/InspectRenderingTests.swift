@@ -26,7 +26,7 @@ struct InspectRenderingTests {
         #expect(exif["ISOSpeedRatings"] as? Int == 64)
         let provenance = try #require(object["provenance"] as? [String: Any])
         #expect(provenance["sourceName"] as? String == "IMG_0001 & co.HEIC")
-        #expect(provenance["mode"] as? String == "lossless-metadata")
+        #expect(provenance["mode"] as? String == "keep")
         #expect(provenance["quality"] as? Int == 90)
         let primary = try #require(object["primary"] as? [String: Any])
         #expect((primary["orientation"] as? [String: Any])?["exif"] as? Int == 6)
@@ -54,7 +54,7 @@ struct InspectRenderingTests {
         #expect(lines.contains("    FNumber           1.6"))
         #expect(lines.contains("    Latitude          -22.951916"))
         #expect(lines.contains("    Altitude          -5"))
-        #expect(lines.contains("  provenance          heic2jpg 0.1.0, lossless-metadata, quality 90"))
+        #expect(lines.contains("  provenance          heic2jpg 0.1.0, keep, quality 90"))
         #expect(lines.contains("  --source            matches"))
     }
 

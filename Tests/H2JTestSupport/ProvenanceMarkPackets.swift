@@ -7,12 +7,14 @@ package enum ProvenanceMarkPackets {
     package static let expected = ProvenanceMark(sourceName: "IMG_0001 & co.HEIC", sourceSHA256: digest, mode: .keep, quality: 90, version: "0.1.0")
 
     /// A packet shaped like the ones heic2jpg writes: the mark in attribute form on its
-    /// own `rdf:Description`, after one holding other properties.
+    /// own `rdf:Description`, after one holding other properties; `omitting` leaves
+    /// properties out (a strip-mode mark has no `sourceName`).
     package static func attributePacket(prefix: String = "h2j", uri: String = XMPNamespace.h2j.uri,
-                                        values: [String: String] = [:]) -> [UInt8] {
+                                        values: [String: String] = [:], omitting: Set<String> = []) -> [UInt8] {
         var fields = ["sourceName": "IMG_0001 &amp; co.HEIC", "sourceSHA256": digest, "mode": "lossless-metadata",
                       "quality": "90", "version": "0.1.0"]
         fields.merge(values) { $1 }
+        omitting.forEach { fields.removeValue(forKey: $0) }
         let attributes = ProvenanceMark.propertyNames.compactMap { name in fields[name].map { "\n   \(prefix):\(name)=\"\($0)\"" } }
         return Array("""
         <?xpacket begin="\u{FEFF}" id="W5M0MpCehiHzreSzNTczkc9d"?>
@@ -27,9 +29,11 @@ package enum ProvenanceMarkPackets {
     }
 
     /// The header of a JPEG whose XMP carries a mark for `sourceName` (no markup in the
-    /// name), up to its scan: enough for anything that looks for the mark.
-    package static func markedJPEG(sourceName: String) -> [UInt8] {
-        let packet = attributePacket(values: ["sourceName": sourceName])
+    /// name; nil for a strip-mode mark, which names no file) and `values`, up to its scan:
+    /// enough for anything that looks for the mark.
+    package static func markedJPEG(sourceName: String?, values: [String: String] = [:]) -> [UInt8] {
+        let packet = attributePacket(values: values.merging(sourceName.map { ["sourceName": $0] } ?? [:]) { $1 },
+                                     omitting: sourceName == nil ? ["sourceName"] : [])
         return [0xFF, 0xD8] + JPEGTestSupport.segment(0xE1, JPEGAPPSignature.xmp + packet) + [0xFF, 0xDA, 0, 2, 0xFF, 0xD9]
     }
 }

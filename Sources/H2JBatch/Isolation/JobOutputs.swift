@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import H2JConvert
+import H2JDigest
 import H2JOutputPlan
 import H2JSupport
 
@@ -51,8 +52,8 @@ final class JobOutputs {
         sourceTimes = sourceTimes ?? attributes?.times
         if name == .primary { TestPause.reach(.converting, source: job.source.display) }
         switch job.output {
-        case .path(let planned):
-            let file = try destination.publisher.stage(name.path(besides: planned), attributes: attributes, body)
+        case .path:
+            let file = try destination.publisher.stage(job.conversion.path(of: name), attributes: attributes, body)
             staged.append((name, .file(file)))
         case .standardStream:
             guard name == .primary else { throw WriteError(path: "-", reason: "standard output takes one image") }
@@ -69,7 +70,7 @@ final class JobOutputs {
     func publishAll(into result: inout ConversionResult) throws {
         let others = try staged.filter { $0.name != .primary }.map { entry -> (OutputName, Staged, Bool) in
             guard case .file(let file) = entry.output else { return (entry.name, entry.output, false) }
-            let (target, replacing) = try target(of: file)
+            let (target, replacing) = try target(of: file, sourceSHA256: result.sourceSHA256)
             return (entry.name, .file(target), replacing)
         }
         let primary = staged.filter { $0.name == .primary }.map { ($0.name, $0.output, job.replacesExisting) }
@@ -111,9 +112,10 @@ final class JobOutputs {
     /// what is there, by the planner's rule (`OutputPolicy`): its own path when free or
     /// this source's own; with `--on-conflict suffix` the first `NAME-2-N.jpg` that is;
     /// otherwise the source fails (`ForeignOutputError`, or the policy's refusal).
-    private func target(of file: StagedFile) throws -> (StagedFile, replacing: Bool) {
+    private func target(of file: StagedFile, sourceSHA256: String?) throws -> (StagedFile, replacing: Bool) {
         let policy = OutputPolicy(publisher: destination.publisher)
-        let ownership = OutputPolicy.Ownership(name: job.source.fileName, times: sourceTimes, markExpected: options.mark,
+        let digest = { [job] in sourceSHA256 ?? job.sourceSHA256 ?? job.file.flatMap { try? SourceDigest.hex(of: $0.byteSource) } }
+        let ownership = OutputPolicy.Ownership(name: job.source.fileName, times: sourceTimes, digest: digest, markExpected: options.mark,
                                                recorded: { [recorded = job.recordedOutputs] in recorded.contains(Path.absolute($0)) })
         switch policy.verdict(file.path, source: job.file, ownership: ownership) {
         case .free: return (file, false)

@@ -23,9 +23,9 @@ package struct PublishedOutput {
     package func write(_ job: Job, name: OutputName, attributes: OutputAttributes?,
                        _ body: (Int32) throws -> Void) throws -> WrittenOutput {
         switch job.output {
-        case .path(let path):
+        case .path:
             let primary = name == .primary
-            return try publisher.write(name.path(besides: path), for: job.source.display, reservation: primary ? job.reservation : nil,
+            return try publisher.write(job.conversion.path(of: name), for: job.source.display, reservation: primary ? job.reservation : nil,
                                        replacing: primary && job.replacesExisting, attributes: attributes, body)
         case .standardStream:
             guard name == .primary else { throw WriteError(path: "-", reason: "standard output takes one image") }

@@ -119,6 +119,9 @@ struct WorkerJob {
     /// costs a conversion of the source again, so a file of many hostile images cannot
     /// hold a worker for long.
     static let maxOmittedImages = 8
+    /// Most parts a `{n}` template's names are split into (`NumberedNames`): a name is at
+    /// most 255 bytes, so `{n}` fits in it fewer times than this.
+    static let maxNameParts = 256
 
     let job: ConversionJob
     let options: ConversionOptions
@@ -133,6 +136,10 @@ struct WorkerJob {
         out.optional(job.source.pathValue) { $0.string($1) }
         out.optional(job.bytes) { $0.data($1) }
         out.optional(job.output.pathValue) { $0.string($1) }
+        out.optional(job.numbered?.parts) { out, parts in
+            out.int(parts.count)
+            parts.forEach { out.string($0) }
+        }
         out.int(options.quality)
         out.string(options.metadata.rawValue)
         out.bool(options.stripGPS)
@@ -162,6 +169,11 @@ struct WorkerJob {
         let source = try reader.optional { (r: inout WireReader) throws(WireError) in try r.string() }
         let bytes = try reader.optional { (r: inout WireReader) throws(WireError) in try r.data() }
         let output = try reader.optional { (r: inout WireReader) throws(WireError) in try r.string() }
+        let numbered = try reader.optional { (r: inout WireReader) throws(WireError) -> NumberedNames in
+            let count = try r.int()
+            guard (2...Self.maxNameParts).contains(count) else { throw WireError(reason: "\(count) parts of a numbered name") }
+            return NumberedNames(parts: try (0..<count).map { _ throws(WireError) in try r.string() })
+        }
         var options = ConversionOptions()
         options.quality = try reader.int()
         options.metadata = try reader.value(MetadataMode.self)
@@ -183,7 +195,7 @@ struct WorkerJob {
         }
         options.thumbnail = try reader.bool()
         var job = ConversionJob(source: source.map(Endpoint.path) ?? .standardStream, output: output.map(Endpoint.path) ?? .standardStream,
-                      action: action, bytes: bytes)
+                      numbered: numbered, action: action, bytes: bytes)
         let omitted = try reader.int()
         guard (0...Self.maxOmittedImages).contains(omitted) else { throw WireError(reason: "\(omitted) images omitted") }
         for _ in 0..<omitted { job = job.omitting(OmittedImage(item: try reader.item(), reason: try reader.string())) }

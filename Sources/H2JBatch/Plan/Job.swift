@@ -1,4 +1,5 @@
 import H2JConvert
+import H2JOutputPlan
 import H2JSupport
 
 /// One unit of work for the worker pool, fully decided by the planner: the conversion a
@@ -24,10 +25,10 @@ package struct Job: Sendable, Equatable {
     /// hand-off, where no worker computes one); nil otherwise.
     package let sourceSHA256: String?
 
-    package init(source: Endpoint, output: Endpoint, action: Action, bytes: [UInt8]? = nil, file: SourceFile? = nil,
+    package init(source: Endpoint, output: Endpoint, numbered: NumberedNames? = nil, action: Action, bytes: [UInt8]? = nil, file: SourceFile? = nil,
                 reservation: OutputReservation? = nil, replacesExisting: Bool = false, recordedOutputs: Set<String> = [],
                 sourceIdentity: SourceIdentity? = nil, sourceSHA256: String? = nil) {
-        self.conversion = ConversionJob(source: source, output: output, action: action, bytes: bytes, file: file)
+        self.conversion = ConversionJob(source: source, output: output, numbered: numbered, action: action, bytes: bytes, file: file)
         self.reservation = reservation
         self.replacesExisting = replacesExisting
         self.recordedOutputs = recordedOutputs

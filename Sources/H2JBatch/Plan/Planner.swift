@@ -4,6 +4,7 @@ import Glibc
 import H2JContainer
 import H2JConvert
 import H2JDigest
+import H2JOutputPlan
 import H2JState
 import H2JSupport
 
@@ -25,7 +26,8 @@ package enum Plan: Sendable, Equatable {
 /// command line, ignored otherwise. An output that another input of this run already
 /// claimed → failed (never overwritten silently). An output that is the source itself,
 /// or that holds HEIF data, is never written. An existing file that heic2jpg wrote for
-/// this source (`OutputOwnership`) → skipped, or replaced with `overwrite`; any other
+/// this source (`OutputOwnership`) → skipped (warning `output-settings-differ` when its
+/// mark records another quality or mode), or replaced with `overwrite`; any other
 /// existing file → failed, or the output moves to `NAME-N.jpg` with `--on-conflict
 /// suffix`. Runs on one thread: claims are made in walk order, so "the second one fails"
 /// is deterministic.
@@ -35,13 +37,19 @@ package final class Planner {
     private let publisher: OutputPublisher
     /// What may be written where, as `JobOutputs` asks it too.
     private let policy: OutputPolicy
+    /// How each source's primary output is named (`--name`, `-o FILE.jpg`).
+    private let naming: OutputNaming
     /// `--no-mark` with a hand-off: no worker computes the source's SHA-256, so the
     /// planner hashes it, through the descriptor its `fstat` was of (`Job.sourceSHA256`).
     package var digestsSources = false
+    /// A dry run whose results are shown per file (`-v`, `--report`) lists every file a
+    /// source would get (`DryRunOutputs`: its container read); others name the primary.
+    package var listsPlannedOutputs = false
 
-    package init(options: ConversionOptions, publisher: OutputPublisher) {
+    package init(options: ConversionOptions, publisher: OutputPublisher, naming: OutputNaming = .template(.standard)) {
         self.options = options
         self.publisher = publisher
+        self.naming = naming
         policy = OutputPolicy(publisher: publisher)
     }
 
@@ -67,8 +75,8 @@ package final class Planner {
             return .done(Self.notHEIF(format, source: candidate.path, output: nil))
         }
         return decide(source: .path(candidate.path), file: source, bytes: nil,
-                      output: .path(candidate.outputStem + ".jpg"), action: action, refreshing: refreshing,
-                      replacingOwn: replacingOwn, digest: digestsSources ? try? SourceDigest.hex(of: source.byteSource) : nil)
+                      output: .path(naming.path(for: candidate)), numbered: naming.numbered(for: candidate), action: action,
+                      refreshing: refreshing, replacingOwn: replacingOwn, digest: digestsSources ? try? SourceDigest.hex(of: source.byteSource) : nil)
     }
 
     /// Plans a file whose output goes to stdout (`-o -`): nothing to claim or skip.
@@ -105,13 +113,20 @@ package final class Planner {
     }
 
     /// Claims a path output and applies the never-overwrite rules; stdout needs neither.
-    private func decide(source: Endpoint, file: SourceFile?, bytes: [UInt8]?, output: Endpoint, action: Job.Action,
-                        refreshing: SourceRecord? = nil, replacingOwn: Bool = false, digest: String? = nil) -> Plan {
+    /// A dry run's result may list every file the job would write (`listsPlannedOutputs`).
+    private func decide(source: Endpoint, file: SourceFile?, bytes: [UInt8]?, output: Endpoint, numbered: NumberedNames? = nil,
+                        action: Job.Action, refreshing: SourceRecord? = nil, replacingOwn: Bool = false, digest: String? = nil) -> Plan {
         var reservation: OutputReservation?
         var output = output, replacing = false
         if case .path(let path) = output {
             let sourceName = source.display
-            let ownership = Ownership(policy: OutputPolicy.Ownership(name: source.fileName, times: file?.times,
+            // Hashed only for an existing output whose mark names no file (strip mode's), once.
+            var hashed = digest
+            let sourceDigest = { () -> String? in
+                hashed = hashed ?? file.flatMap { try? SourceDigest.hex(of: $0.byteSource) } ?? bytes.map(SourceDigest.hex(of:))
+                return hashed
+            }
+            let ownership = Ownership(policy: OutputPolicy.Ownership(name: source.fileName, times: file?.times, digest: sourceDigest,
                                                                      markExpected: options.mark && action == .convert,
                                                                      recorded: { refreshing?.recordsOutput(at: $0) ?? false }),
                                       replacesOwn: replacingOwn || refreshing != nil)
@@ -131,10 +146,16 @@ package final class Planner {
             reservation = decision.reservation
             output = .path(decision.path)
         }
-        if options.dryRun { return .done(ConversionResult(source: source.display, output: output.display, status: .planned)) }
-        return .job(Job(source: source, output: output, action: action, bytes: bytes, file: file, reservation: reservation,
-                        replacesExisting: replacing, recordedOutputs: Set(refreshing?.outputs.map(\.path) ?? []),
-                        sourceIdentity: file.map { SourceIdentity($0.info) }, sourceSHA256: digest))
+        let job = Job(source: source, output: output, numbered: numbered, action: action, bytes: bytes, file: file,
+                      reservation: reservation, replacesExisting: replacing, recordedOutputs: Set(refreshing?.outputs.map(\.path) ?? []),
+                      sourceIdentity: file.map { SourceIdentity($0.info) }, sourceSHA256: digest)
+        guard options.dryRun else { return .job(job) }
+        var planned = ConversionResult(source: source.display, output: output.display, status: .planned)
+        let reading: ByteSource? = file.map(\.byteSource) ?? bytes.map { MemoryByteSource($0) }
+        if listsPlannedOutputs, action == .convert, let reading {
+            planned.outputs = DryRunOutputs.files(of: job.conversion, reading: reading, options: options)
+        }
+        return .done(planned)
     }
 
     /// What an existing output must show to be this source's (`OutputPolicy.Ownership`),
@@ -202,10 +223,14 @@ package final class Planner {
         case .free: return .free
         case .foreign: return .foreign
         case .refused(let code, let reason): return refuse(code, reason)
-        case .ours:
+        case .ours(let mark):
             guard options.overwrite || ownership.replacesOwn else {
-                return .refused(.done(ConversionResult(source: sourceName, output: output, status: .skipped,
-                                                       reason: "output exists (use --overwrite to replace it)")))
+                var skipped = ConversionResult(source: sourceName, output: output, status: .skipped,
+                                               reason: "output exists (use --overwrite to replace it)")
+                if let mark, let settings = OtherSettings(mark, options) {
+                    skipped.warnings.append(Warning(.outputSettingsDiffer, "\(output) exists, written with \(settings); --overwrite replaces it"))
+                }
+                return .refused(.done(skipped))
             }
             return .ours
         }

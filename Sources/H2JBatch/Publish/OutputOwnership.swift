@@ -11,7 +11,9 @@ import H2JSupport
 /// Anything else (a camera JPEG beside its HEIC, a file of the user's) is never touched.
 ///
 /// The evidence, in order:
-/// - the provenance mark (XMP `h2j:sourceName`) names the source's file name;
+/// - the provenance mark (XMP `h2j:sourceName`) names the source's file name; a strip
+///   mode mark, which names no file, records the source's SHA-256 (`h2j:sourceSHA256`),
+///   so the source is hashed to compare (or the state records the path as its output);
 /// - with no mark, the `--state` database records the path as this source's output
 ///   (whatever the options of the run that wrote it, `--no-mark` included);
 /// - where no mark was asked for (`--no-mark`, or a copied JPEG, which gets none), the
@@ -26,13 +28,17 @@ enum OutputOwnership {
     /// profile fit.
     static let headerReads = [1 << 16, 1 << 20]
 
-    /// `existing` is the file at the output path; `sourceName` the name a mark would
-    /// record (`Endpoint.fileName`); `sourceTimes` the source's times (nil
-    /// for stdin); `markExpected` whether this run would have written a mark; `recorded`
-    /// whether the state records the path as this source's output.
-    static func isOurs(_ existing: SourceFile, sourceName: String, sourceTimes: FileTimes?, markExpected: Bool,
-                       recorded: Bool = false) -> Bool {
-        if let mark = mark(of: existing) { return mark.sourceName == sourceName }
+    /// `existing` is the file at the output path and `mark` its mark (`mark(of:)`);
+    /// `sourceName` the name a mark would record (`Endpoint.fileName`); `sourceDigest`
+    /// the source's SHA-256, asked only for a mark that names no file; `sourceTimes` the
+    /// source's times (nil for stdin); `markExpected` whether this run would have written
+    /// a mark; `recorded` whether the state records the path as this source's output.
+    static func isOurs(_ existing: SourceFile, mark: ProvenanceMark?, sourceName: String, sourceDigest: () -> String?,
+                       sourceTimes: FileTimes?, markExpected: Bool, recorded: Bool = false) -> Bool {
+        if let mark {
+            if let name = mark.sourceName { return name == sourceName }
+            return recorded || mark.sourceSHA256 == sourceDigest()
+        }
         if recorded { return true }
         guard !markExpected, let sourceTimes else { return false }
         let modified = existing.times.modification

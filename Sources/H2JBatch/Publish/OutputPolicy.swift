@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import H2JContainer
+import H2JMetadata
 import H2JSupport
 
 /// The one rule for what may be written at an output path, which the planner asks for a
@@ -19,6 +20,9 @@ struct OutputPolicy {
         let name: String
         /// The source's times; nil for stdin.
         let times: FileTimes?
+        /// The source's SHA-256 (nil when it cannot be read), asked only for a mark
+        /// that names no file (strip mode's).
+        let digest: () -> String?
         /// This run would write a mark.
         let markExpected: Bool
         /// Whether the state records a path as this source's output.
@@ -28,8 +32,8 @@ struct OutputPolicy {
     enum Verdict: Equatable {
         /// Nothing is there.
         case free
-        /// This source's own earlier output is there.
-        case ours
+        /// This source's own earlier output is there, with its mark, if it has one.
+        case ours(ProvenanceMark?)
         /// A file heic2jpg did not write for this source is there.
         case foreign
         /// Nothing may be written there, for the reason given.
@@ -54,8 +58,10 @@ struct OutputPolicy {
         }
         // The output of an original handed off before is nobody's to replace (a new photo with its old name).
         if publisher.handedOffSource(ofOutput: path) != nil { return .foreign }
-        return OutputOwnership.isOurs(existing, sourceName: ownership.name, sourceTimes: ownership.times,
-                                      markExpected: ownership.markExpected, recorded: ownership.recorded(path)) ? .ours : .foreign
+        let mark = OutputOwnership.mark(of: existing)
+        return OutputOwnership.isOurs(existing, mark: mark, sourceName: ownership.name, sourceDigest: ownership.digest,
+                                      sourceTimes: ownership.times, markExpected: ownership.markExpected,
+                                      recorded: ownership.recorded(path)) ? .ours(mark) : .foreign
     }
 
     /// The names `--on-conflict suffix` tries for `path`, in order (`NAME-1.jpg`, …), less

@@ -191,6 +191,9 @@ package final class Reporter: @unchecked Sendable {
             var line = "\(result.status.rawValue): \(result.source)"
             if let output = result.output { line += " -> \(output)" }
             if let width = result.width, let height = result.height { line += " (\(width)×\(height))" }
+            // Every other file written (or, in a dry run, planned) for it.
+            let others = result.outputs.map(\.path).filter { $0 != result.output }
+            if !others.isEmpty { line += " + " + others.joined(separator: ", ") }
             if let engine = result.engine {
                 line += " [engine \(engine.rawValue)\(result.engineReason.map { ": \($0)" } ?? "")]"
             }
@@ -241,10 +244,13 @@ package final class Reporter: @unchecked Sendable {
                 if PathBytes.hasEscapes(path) { entry.add("pathHex", Hex.string(PathBytes.bytes(path))) }
                 entry.add("kind", file.kind)
                 entry.add("item", Int(file.item))
-                entry.add("width", file.width)
-                entry.add("height", file.height)
-                entry.add("bytes", file.bytes)
-                entry.add("sha256", file.sha256)
+                // A dry run's planned files have no size yet.
+                if result.status != .planned {
+                    entry.add("width", file.width)
+                    entry.add("height", file.height)
+                    entry.add("bytes", file.bytes)
+                    entry.add("sha256", file.sha256)
+                }
                 return entry
             })
         }

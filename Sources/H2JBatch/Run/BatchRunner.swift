@@ -9,8 +9,10 @@ import H2JSupport
 package struct BatchRequest: Sendable, Equatable {
     /// Files, directories, or `-` for stdin.
     package var inputs: [String] = []
-    /// The output root; nil = next to each source; `.standardStream` = stdout.
+    /// The output root; nil = next to each source (or `-o FILE.jpg`: `naming`); `.standardStream` = stdout.
     package var output: Endpoint?
+    /// `--name TEMPLATE`, or `-o FILE.jpg` (and `IN OUT.jpg`): how the primary output is named.
+    package var naming = OutputNaming.template(.standard)
     package var jobs = BatchRequest.cpuCount
     package var options = ConversionOptions()
     /// JSON Lines report: a path, or `.standardStream` for stdout.
@@ -143,7 +145,7 @@ package enum BatchRunner {
         let state: RunState?
         do {
             state = try request.stateFile.map { path throws(StateError) in
-                try RunState(path: path, options: request.options, recheck: request.recheck, handingOff: request.handOff != nil,
+                try RunState(path: path, options: request.options, naming: request.naming, recheck: request.recheck, handingOff: request.handOff != nil,
                              shard: request.shard)
             }
             if let damage = state?.database.damage { POSIX.writeLine("warning: --state \(damage)", to: STDERR_FILENO) }
@@ -157,8 +159,9 @@ package enum BatchRunner {
         var options = request.options
         let jobs = request.concurrentFiles
         options.decodingThreads = max(1, BatchRequest.cpuCount / jobs)
-        let planner = Planner(options: options, publisher: publisher)
+        let planner = Planner(options: options, publisher: publisher, naming: request.naming)
         planner.digestsSources = request.handOff != nil && !options.mark
+        planner.listsPlannedOutputs = options.dryRun && (request.verbosity == .verbose || request.report != nil)
         let pool = WorkerPool(workers: jobs)
 
         let handOff = state.flatMap { state in request.handOff.map { SourceHandOff(action: $0, state: state) } }
@@ -208,7 +211,7 @@ package enum BatchRunner {
         let outputRoot: String? = if case .path(let root) = request.output { root } else { nil }
         let walkInputs = request.inputs.filter { $0 != "-" }
         if request.inputs.contains("-") {
-            submit(planStandardInput(planner, output: request.output ?? .standardStream), nil, nil)
+            submit(planStandardInput(planner, output: request.output ?? .standardStream, naming: request.naming), nil, nil)
         }
         let candidates: AnyIterator<Result<Candidate, WalkError>>
         var listFD: Int32?
@@ -258,7 +261,7 @@ package enum BatchRunner {
                 submit(planner.planToStandardOutput(candidate), nil, nil)
             case .success(let candidate):
                 // Killed runs' temp files go from every directory planned into, written or not.
-                if !options.dryRun { publisher.sweepOrphans(in: Path.parent(candidate.outputStem)) }
+                if !options.dryRun { publisher.sweepOrphans(in: request.naming.directory(for: candidate)) }
                 do {
                     switch try state?.verdict(for: candidate) ?? .new {
                     case .upToDate(var result, let record):
@@ -340,14 +343,20 @@ package enum BatchRunner {
         return true
     }
 
-    private static func planStandardInput(_ planner: Planner, output: Endpoint) -> Plan {
+    private static func planStandardInput(_ planner: Planner, output: Endpoint, naming: OutputNaming) -> Plan {
         let bytes: [UInt8]
         do {
             bytes = try POSIX.readToEnd(STDIN_FILENO)
         } catch {
             return .done(.failed(source: "-", output: nil, .sourceUnreadable, "cannot read standard input: \(error)"))
         }
-        let target: Endpoint = if case .path(let root) = output { .path(Path.join(root, "stdin.jpg")) } else { .standardStream }
+        let target: Endpoint = if case .file(let file) = naming {
+            .path(file)
+        } else if case .path(let root) = output {
+            .path(Path.join(root, "stdin.jpg"))
+        } else {
+            .standardStream
+        }
         return planner.planStandardInput(bytes: bytes, output: target)
     }
 }

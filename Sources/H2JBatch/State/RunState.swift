@@ -41,12 +41,12 @@ package final class RunState: @unchecked Sendable {
         let directory: String
     }
 
-    package init(path: String, options: ConversionOptions, recheck: Bool = false, handingOff: Bool = false,
-                 shard: Shard? = nil) throws(StateError) {
+    package init(path: String, options: ConversionOptions, naming: OutputNaming = .template(.standard), recheck: Bool = false,
+                 handingOff: Bool = false, shard: Shard? = nil) throws(StateError) {
         self.recheck = recheck
         refreshesUnverified = handingOff
         database = try StateDatabase(path: path)
-        self.options = options.fingerprint
+        self.options = options.fingerprint + naming.fingerprint
         overwrite = options.overwrite
         carriesMetadata = options.metadata == .keep && !options.stripGPS
         var host = [CChar](repeating: 0, count: 256)

@@ -52,10 +52,9 @@ package final class FileListWalker: IteratorProtocol, Sequence {
                 let throughLink = POSIX.fileInfo(path, followingLinks: false).map { $0.st_mode & S_IFMT == S_IFLNK } ?? false
                 return .failure(.notRegular(path, info.st_mode, throughLink: throughLink))
             }
-            let name = Path.lastComponent(relative)
             let directory = Path.parent(relative)
             let outputDirectory = directory == "." ? (outputRoot ?? base) : Path.join(outputRoot ?? base, directory)
-            return .success(Candidate(path: path, outputStem: Path.join(outputDirectory, Path.stem(name)), explicit: false,
+            return .success(Candidate(path: path, outputDirectory: outputDirectory, explicit: false,
                                       root: base, relativePath: relative, info: info))
         }
     }

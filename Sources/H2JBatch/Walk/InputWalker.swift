@@ -9,8 +9,8 @@ import H2JSupport
 package struct Candidate: Sendable, Equatable {
     /// Path of the file as the user will see it (input joined with the relative path).
     package let path: String
-    /// Output path without extension: `<root>/<relative dir>/<stem>`.
-    package let outputStem: String
+    /// The directory its outputs go in: `<root>/<relative dir>` (`OutputNaming` names them).
+    package let outputDirectory: String
     /// Named on the command line (then content that is not HEIF is an error, not ignored).
     package let explicit: Bool
     /// The input it was found under (a directory input, or a file input's directory), and
@@ -21,7 +21,7 @@ package struct Candidate: Sendable, Equatable {
     package var info: stat?
 
     package static func == (a: Candidate, b: Candidate) -> Bool {
-        a.path == b.path && a.outputStem == b.outputStem && a.explicit == b.explicit && a.root == b.root
+        a.path == b.path && a.outputDirectory == b.outputDirectory && a.explicit == b.explicit && a.root == b.root
             && a.relativePath == b.relativePath
     }
 }
@@ -150,7 +150,7 @@ package final class InputWalker: IteratorProtocol, Sequence {
         }
         let name = Path.lastComponent(input)
         let directory = outputRoot ?? Path.parent(input)
-        return .success(Candidate(path: input, outputStem: Path.join(directory, Path.stem(name)), explicit: true,
+        return .success(Candidate(path: input, outputDirectory: directory, explicit: true,
                                   root: Path.parent(input), relativePath: name, info: info))
     }
 
@@ -182,7 +182,7 @@ package final class InputWalker: IteratorProtocol, Sequence {
                         relativeDirectory: relative).map { .failure($0) }
         case S_IFREG:
             guard !OutputPublisher.isTempName(name) else { return nil }
-            return .success(Candidate(path: path, outputStem: Path.join(outputDirectory, Path.stem(name)), explicit: false,
+            return .success(Candidate(path: path, outputDirectory: outputDirectory, explicit: false,
                                       root: level.root, relativePath: relative, info: info))
         default:
             return namedLikeHEIF ? .failure(.notRegular(path, info.st_mode)) : nil

@@ -110,7 +110,7 @@ package struct Converter: Sendable {
             /// The image this output is of, named in its stages, unless it holds the primary.
             let other = holdsPrimary ? nil : plan.items[0]
             if let other, let omitted = job.omittedImages.first(where: { plan.items.contains($0.item) }) {
-                let failure = OtherImageError(item: other, output: plan.name.path(besides: job.output.display), underlying: omitted)
+                let failure = OtherImageError(item: other, output: job.path(of: plan.name), underlying: omitted)
                 warnings.append(Warning(.imageNotConverted, "\(failure)"))
                 continue
             }
@@ -160,7 +160,7 @@ package struct Converter: Sendable {
                     warnings += (more + said).map { Warning($0.code, "image item \(id): \($0.message)") }
                 }
             } catch where !holdsPrimary {
-                let failure = OtherImageError(item: plan.items[0], output: plan.name.path(besides: job.output.display),
+                let failure = OtherImageError(item: plan.items[0], output: job.path(of: plan.name),
                                               underlying: error.underlying)
                 // A resource that ran out, or an interruption, ends the source (and the run);
                 // an image that cannot be read is left out, named, and keeps the original.
@@ -238,7 +238,7 @@ package struct Converter: Sendable {
             digest = digest ?? graft.sourceSHA256
             prepared.append(PreparedImage(context: context, engine: engine, refusal: refusal, chain: chain, size: size, graft: graft))
         }
-        let path = name.path(besides: job.output.display)
+        let path = job.path(of: name)
         let first = prepared[0]
         let engine = first.engine.kind
         let written = try at(.write, engine: engine, image: image) {

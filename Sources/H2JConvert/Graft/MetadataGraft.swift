@@ -58,7 +58,9 @@ struct MetadataGraft {
         let isPrimary = context.metadataItem == context.structure.primaryID
         trailers = isPrimary ? try VendorTrailers(structure: context.structure, source: context.source, mode: options.metadata) : nil
         sourceSHA256 = try options.mark ? known ?? SourceDigest.hex(of: context.fileBytes) : nil
-        let mark = sourceSHA256.map { ProvenanceMark(sourceName: context.sourceName, sourceSHA256: $0, mode: options.metadata,
+        // Strip mode is the private one: its mark names no file, only the source's digest.
+        let name = options.metadata == .strip ? nil : context.sourceName
+        let mark = sourceSHA256.map { ProvenanceMark(sourceName: name, sourceSHA256: $0, mode: options.metadata,
                                                      quality: options.quality, version: Version.current) }
         // The output shows other pixels than the coded image's: an EXIF thumbnail of those would mislead.
         let transformed = (try? context.structure.transforms(of: context.item.id))?.contains { $0 != .rotation(quarterTurnsAnticlockwise: 0) } ?? false

@@ -1,3 +1,4 @@
+import H2JOutputPlan
 import H2JSupport
 
 /// Where a job reads or writes: a path, or the process's standard stream (`-`).
@@ -37,6 +38,8 @@ package struct ConversionJob: Sendable, Equatable {
 
     package let source: Endpoint
     package let output: Endpoint
+    /// `--name` with `{n}`: each image's own name (`OutputName.path(besides:numbered:)`).
+    package let numbered: NumberedNames?
     package let action: Action
     /// For in-memory input (stdin): the bytes already read.
     package let bytes: [UInt8]?
@@ -48,12 +51,19 @@ package struct ConversionJob: Sendable, Equatable {
     /// converter leaves them out, each with an `image-not-converted` warning.
     package private(set) var omittedImages: [OmittedImage] = []
 
-    package init(source: Endpoint, output: Endpoint, action: Action, bytes: [UInt8]? = nil, file: SourceFile? = nil) {
+    package init(source: Endpoint, output: Endpoint, numbered: NumberedNames? = nil, action: Action, bytes: [UInt8]? = nil,
+                 file: SourceFile? = nil) {
         self.source = source
         self.output = output
+        self.numbered = numbered
         self.action = action
         self.bytes = bytes
         self.file = file
+    }
+
+    /// Where output `name` goes (or went): beside the planned output, `-` for a stream.
+    package func path(of name: OutputName) -> String {
+        name.path(besides: output.display, numbered: numbered)
     }
 
     /// The same job, reading `file` (the descriptor a worker received with it).
@@ -71,7 +81,7 @@ package struct ConversionJob: Sendable, Equatable {
     }
 
     package static func == (a: ConversionJob, b: ConversionJob) -> Bool {
-        a.source == b.source && a.output == b.output && a.action == b.action && a.bytes == b.bytes && a.file === b.file
+        a.source == b.source && a.output == b.output && a.numbered == b.numbered && a.action == b.action && a.bytes == b.bytes && a.file === b.file
             && a.omittedImages == b.omittedImages
     }
 }
