@@ -42,7 +42,7 @@ struct CommandDescription: Sendable {
         abstract: "Convert HEIF/HEIC/AVIF images to JPEG: upright pixels, correct colour, metadata kept.",
         synopsis: "[convert] [<options>] <input> ...",
         discussion: ["Inputs are chosen by content (the 'ftyp' brands), never by file name. Directories are walked recursively; symlinked directories are not followed."],
-        arguments: [("<input>", "Files or directories to convert; '-' reads one image from stdin. 'IN OUT.jpg' (two operands, the second a .jpg or .jpeg name that does not exist yet) converts IN to OUT.jpg, as '-o OUT.jpg'.")],
+        arguments: [("<input>", "Files or directories to convert; '-' reads one image from stdin. 'IN OUT.jpg' (two operands, the second a .jpg or .jpeg name that is not a directory) converts IN to OUT.jpg, as '-o OUT.jpg'; a file already there is never an input.")],
         options: OptionTable.convert,
         exitCodes: [
             ("0", "nothing failed"),

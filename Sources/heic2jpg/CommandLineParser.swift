@@ -227,7 +227,7 @@ package enum CommandLineParser {
     }
 
     /// `-o FILE.jpg`, the peers' `IN OUT.jpg` (two operands, the second a `.jpg` or
-    /// `.jpeg` name that does not exist yet) and `--name TEMPLATE`: how outputs are named
+    /// `.jpeg` name, not a directory) and `--name TEMPLATE`: how outputs are named
     /// (`OutputNaming`), and the combinations that cannot work. An existing directory
     /// named `x.jpg` stays an output root; an existing file is never taken as an input.
     static func nameOutputs(_ request: inout BatchRequest, template: NameTemplate?) throws(UsageError) {
@@ -235,12 +235,10 @@ package enum CommandLineParser {
         if case .path(let path) = request.output, namesJPEG(path), !Path.isDirectory(path) {
             (file, request.output) = (path, nil)
         } else if request.output == nil, request.filesFrom == nil, request.inputs.count == 2, namesJPEG(request.inputs[1]) {
-            let second = request.inputs[1]
-            if POSIX.fileInfo(second, followingLinks: false) == nil {
-                file = request.inputs.removeLast()
-            } else if !Path.isDirectory(second) {
-                throw UsageError(message: "'\(second)' exists, so it is neither converted nor replaced as a second operand; to write there, give it as '-o \(second)' (only heic2jpg's own output of this source is ever replaced)")
-            }
+            // A file already there is the output too, never an input: the ownership rules
+            // keep it unless it is this source's own (a rerun skips it, `--overwrite`
+            // replaces it). A directory stays an input.
+            if !Path.isDirectory(request.inputs[1]) { file = request.inputs.removeLast() }
         }
         if let file {
             if template != nil { throw UsageError(message: "'--name' names the outputs of many sources; the output file '\(file)' is named already") }

@@ -100,7 +100,7 @@ struct OutputNamingEndToEndTests {
         #expect(scratch.files("album.jpg") == ["a.jpg"])
     }
 
-    @Test("IN OUT.jpg writes OUT; an existing OUT is neither an input nor replaced; given as -o, a foreign one is left alone")
+    @Test("IN OUT.jpg writes OUT; an existing OUT is never an input: ours is skipped or --overwrite replaced, a foreign one left alone")
     func inOut() throws {
         let scratch = TemporaryDirectory()
         let target = scratch.sub("out.jpg")
@@ -108,11 +108,19 @@ struct OutputNamingEndToEndTests {
         #expect(outcome.status == 0, "\(outcome.stderr)")
         let written = try #require(Reference.jpeg(target))
         #expect(written.picture.psnr(against: try #require(Reference.heif(Self.photo))) > 30)
+        // A rerun finds its own output there: skipped, as any rerun; --overwrite replaces it.
+        let first = try Self.bytes(target)
         let again = try Tool.run([Self.photo, target])
-        #expect(again.status == 64 && again.stderr.contains("'\(target)' exists, so it is neither converted nor replaced as a second operand; to write there, give it as '-o \(target)'"), "\(again.stderr)")
-        // A file of the user's at the named path.
-        let copy = scratch.file("copy.jpg", try Self.bytes(target))  // its mark names monochrome.heic…
+        #expect(again.status == 0 && again.stderr.contains("1 skipped"), "\(again.stderr)")
+        let replaced = try Tool.run(["--overwrite", "-q", "70", Self.photo, target])
+        let rewritten = try Self.bytes(target)
+        #expect(replaced.status == 0 && rewritten != first, "\(replaced.stderr)")
+        // A file of the user's at the named path: never an input, never replaced.
+        let copy = scratch.file("copy.jpg", first)  // its mark names monochrome.heic…
         let camera = scratch.file("camera.jpg", [0xFF, 0xD8, 0xFF, 0xD9])
+        let operand = try Tool.run([Self.photo, camera])
+        #expect(operand.status == 1 && operand.stderr.contains("\(camera) exists and was not written by heic2jpg"), "\(operand.stderr)")
+        #expect(!operand.stderr.contains("not a HEIF"), "the existing file is not taken as an input")
         let refused = try Tool.run(["-o", camera, Self.photo])
         #expect(refused.status == 1 && refused.stderr.contains("\(camera) exists and was not written by heic2jpg"), "\(refused.stderr)")
         #expect(try Self.bytes(camera) == [0xFF, 0xD8, 0xFF, 0xD9])
