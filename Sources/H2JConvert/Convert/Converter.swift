@@ -82,7 +82,7 @@ package struct Converter: Sendable {
         let structure = context.structure, primaryID = context.item.id
         var result = ConversionResult(source: job.source.display, output: job.output.display, status: .converted)
         // `--thumbnail`: the primary's output is made from its embedded thumbnail when that will do.
-        let thumbnail = options.thumbnail ? options.maxSize.flatMap { EmbeddedThumbnail.chosen(for: context, box: $0) } : nil
+        let thumbnail = options.thumbnail ? options.maxSize.flatMap { EmbeddedThumbnail.chosen(for: context, box: $0, stages: stages) } : nil
         var warnings = structure.declaredSizeWarnings(from: context.source)
         // The source's gain map, decoded only when an output will carry it, or, whatever the
         // outputs, when it takes an HDR (PQ, HLG) base to its SDR rendition (`ConversionPlan`).

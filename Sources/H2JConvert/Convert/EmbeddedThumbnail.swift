@@ -5,21 +5,22 @@ import H2JSupport
 /// has at least the pixels the box would give the primary (scaling it would not
 /// enlarge it), the primary's upright aspect ratio within 1 %, and no letterbox (flat
 /// bars along both of two opposite edges, as Sony's and Canon's 16:9 thumbnails in 4:3
-/// have; it is decoded to see). Otherwise the primary is scaled.
+/// have; it is decoded to see, as a stage that names its item, so a worker that dies
+/// on it runs the job again without it). Otherwise the primary is scaled.
 enum EmbeddedThumbnail {
     /// The thumbnail's context and what the report says of it, or nil to scale the primary.
-    static func chosen(for context: ConversionContext, box: OutputBox) -> (context: ConversionContext, note: String)? {
+    static func chosen(for context: ConversionContext, box: OutputBox, stages: ImageStages) -> (context: ConversionContext, note: String)? {
         let structure = context.structure, primary = context.item.id
         guard let size = context.uprightSize(of: primary) else { return nil }
         let target = box.fitting(width: size.width, height: size.height) ?? size
         let thumbnails = structure.references.filter { $0.type == "thmb" && $0.to.contains(primary) }.map(\.from)
-        for id in thumbnails {
+        for id in thumbnails where !context.job.omittedImages.contains(where: { $0.item == id }) {
             guard let thumbnail = context.uprightSize(of: id),
                   max(thumbnail.width, thumbnail.height) >= max(target.width, target.height),
                   abs(thumbnail.width * size.height - size.width * thumbnail.height) * 100 <= size.width * thumbnail.height,
                   let item = try? structure.thumbnailImage(id), (try? structure.checkCodecs(of: id)) != nil,
                   (try? structure.checkDerivation(of: id, from: context.source, maxPixels: context.options.maxPixels)) != nil,
-                  let pixels = try? decoded(id, of: context), !letterboxed(pixels)
+                  let pixels = try? stages.at(.decode, engine: .libheif, image: id, { try decoded(id, of: context) }), !letterboxed(pixels)
             else { continue }
             return (context.converting(thumbnail: item), "the embedded thumbnail (item \(id), \(thumbnail.width)×\(thumbnail.height)) in place of the primary")
         }

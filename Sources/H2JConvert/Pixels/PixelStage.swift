@@ -30,7 +30,7 @@ enum PixelStage {
 
     /// The size `--max-size` gives such an image; nil when it keeps its own (never larger).
     static func outputSize(_ options: ConversionOptions, role: Role, width: Int, height: Int) -> (width: Int, height: Int)? {
-        guard let box = options.maxSize else { return nil }
+        guard let box = options.maxSize, width > 0, height > 0 else { return nil }
         switch role {
         case .picture:
             return box.fitting(width: width, height: height)
