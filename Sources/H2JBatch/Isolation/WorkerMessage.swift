@@ -148,6 +148,7 @@ struct WorkerJob {
         AuxiliaryOutput.allCases.filter(options.auxiliaries.contains).forEach { out.string($0.rawValue) }
         out.bool(options.auxiliariesChosen)
         out.string(options.hdr.rawValue)
+        out.string(options.colorspace.rawValue)
         out.int(job.omittedImages.count)
         for image in job.omittedImages {
             out.int(Int(image.item))
@@ -175,6 +176,7 @@ struct WorkerJob {
         options.auxiliaries = Set(try (0..<kinds).map { _ throws(WireError) in try reader.value(AuxiliaryOutput.self) })
         options.auxiliariesChosen = try reader.bool()
         options.hdr = try reader.value(HDROutput.self)
+        options.colorspace = try reader.value(ColourSpaceChoice.self)
         var job = ConversionJob(source: source.map(Endpoint.path) ?? .standardStream, output: output.map(Endpoint.path) ?? .standardStream,
                       action: action, bytes: bytes)
         let omitted = try reader.int()

@@ -217,9 +217,9 @@ package struct Converter: Sendable {
         var prepared: [PreparedImage] = []
         var gainMap = gainMap
         var gainMapWarnings: [Warning] = []
-        let chain = PixelStage.chain(for: options)
         for (index, context) in contexts.enumerated() {
-            let (engine, refusal) = try stages.decoded(context, chain: chain, engineUsed: &engineUsed, image: image)
+            let (engine, refusal, chain) = try stages.decoded(context, chain: { PixelStage.chain(for: options, colour: ImageColour(context, engine: $0)) },
+                                                              engineUsed: &engineUsed, image: image)
             // A tone-mapped image gets a computed gain map: one with none of its own, or whose
             // own could not be applied to it (then it would not lead back to the HDR base).
             if index == 0, ultraHDR, let toneMapped = engine as? ToneMappedConversion,

@@ -83,7 +83,7 @@ struct GainMapStage {
             guard ultraHDR else { return (applied, nil) }
             let held = HeldGainMap(pixels: Array(pixels.pixels), width: pixels.width, height: pixels.height, components: pixels.components)
             let jpeg = try stages.at(.write, engine: .libheif, image: item) {
-                try gainMapJPEG(held, chain: PixelStage.chain(for: options), metadata: found.metadata, xmp: nil)
+                try gainMapJPEG(held, chain: PixelStage.chain(for: options, colour: .data), metadata: found.metadata, xmp: nil)
             }
             return (applied, EncodedGainMap(source: found, description: found.description, jpeg: jpeg))
         } catch {
@@ -97,7 +97,7 @@ struct GainMapStage {
         do {
             let map = try engine.gainMap()
             let jpeg = try gainMapJPEG(HeldGainMap(pixels: map.codes, width: map.width, height: map.height, components: 1),
-                                       chain: PixelStage.chain(for: options), metadata: map.metadata, xmp: nil)
+                                       chain: PixelStage.chain(for: options, colour: .data), metadata: map.metadata, xmp: nil)
             let stops = map.metadata.alternateHDRHeadroom.value ?? 0
             return EncodedGainMap(source: nil, description: "gain map computed from the HDR and SDR renditions (\(map.width)×\(map.height), "
                                   + "up to \(UltraHDRXMP.text(stops)) stops); SDR tone-mapped: " + (engine.toneMapping ?? ""),
@@ -121,10 +121,10 @@ struct GainMapStage {
             try context.structure.checkDerivation(of: item, from: context.source, maxPixels: options.maxPixels)
             return try context.standalone(item)
         }
-        let stage = PixelStage.chain(for: options)
+        let stage = PixelStage.chain(for: options, colour: .data)
         let chain = gainMap.codeMapping.map { PixelChain(operations: [CodeMapping(table: $0)] + stage.operations) } ?? stage
         var engineUsed: ConversionResult.Engine?
-        let (engine, _) = try stages.decoded(image, chain: chain, engineUsed: &engineUsed, image: item)
+        let (engine, _, _) = try stages.decoded(image, chain: { _ in chain }, engineUsed: &engineUsed, image: item)
         return try stages.at(.write, engine: engine.kind, image: item) {
             try gainMapJPEG(engine, chain: chain, metadata: gainMap.metadata, xmp: gainMap.xmp)
         }

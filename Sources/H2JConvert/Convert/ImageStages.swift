@@ -23,10 +23,11 @@ struct ImageStages: Sendable {
     }
 
     /// engine → limit → decode, for one image (`image`: of an output that does not hold
-    /// the primary) on its way through `chain`: every image of every output, the gain
-    /// map's included, is decoded here.
-    func decoded(_ context: ConversionContext, chain: PixelChain, engineUsed: inout ConversionResult.Engine?, image: UInt32?)
-        throws(PipelineError) -> (engine: any ConversionEngine, refusal: String?) {
+    /// the primary), with the pixel stage `chain` gives for its engine, asked again once
+    /// decoded (a tone-mapped image's colour is known then): every image of every output,
+    /// the gain map's included, is decoded here.
+    func decoded(_ context: ConversionContext, chain: (any ConversionEngine) -> PixelChain, engineUsed: inout ConversionResult.Engine?,
+                 image: UInt32?) throws(PipelineError) -> (engine: any ConversionEngine, refusal: String?, chain: PixelChain) {
         var (engine, refusal) = try at(.engine, image: image) { try ConversionEngines.choose(context, decoders: decoders, chain: chain) }
         engineUsed = engine.kind
         try at(.limit, engine: engine.kind, image: image) { try LimitError.check(width: engine.width, height: engine.height, maxPixels: options.maxPixels) }
@@ -34,6 +35,6 @@ struct ImageStages: Sendable {
             TestCrash.reach(decoding: image)
             try engine.decode()
         }
-        return (engine, refusal)
+        return (engine, refusal, chain(engine))
     }
 }

@@ -10,12 +10,14 @@ import H2JTiles
 /// check (`EngineChoice.make`) decides, and what it refuses goes to libheif with the reason.
 enum ConversionEngines {
     /// The engine for `context`'s item and, for libheif, why the tile engine did not take
-    /// it. `chain` is the pixel stage the image goes through (a JPEG item is copied only
-    /// when it is empty).
-    static func choose(_ context: ConversionContext, decoders: TileDecoderPool, chain: PixelChain) throws
+    /// it. `chain` gives the pixel stage the image goes through with an engine (a JPEG
+    /// item is copied only when it is empty).
+    static func choose(_ context: ConversionContext, decoders: TileDecoderPool, chain: (any ConversionEngine) -> PixelChain) throws
         -> (engine: any ConversionEngine, refusal: String?) {
         switch context.item.itemType {
-        case "jpeg": return (try JPEGItemConversion(context, pixelsChange: !chain.operations.isEmpty), nil)
+        case "jpeg":
+            let copied = try JPEGItemConversion(context, pixelsChange: false)
+            return (chain(copied).operations.isEmpty ? copied : try JPEGItemConversion(context, pixelsChange: true), nil)
         case "unci": return (try UncompressedConversion(context), nil)
         default: break
         }

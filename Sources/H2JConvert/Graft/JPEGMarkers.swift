@@ -26,8 +26,9 @@ struct JPEGMarkers {
     /// EXIF has none and it fits. EXIF fields the fitter moved out of an oversized EXIF
     /// are added to the XMP too, so they are not lost.
     /// `xmpAdding`: more properties for the XMP in keep mode (an Ultra HDR primary's).
+    /// `sRGB`: the pixels are sRGB (`--colorspace srgb`), which the EXIF ColorSpace says.
     init(source: SourceMetadata, mode: MetadataMode, stripGPS: Bool = false, mark: ProvenanceMark? = nil,
-         xmpAdding: [XMPProperty] = [], width: Int, height: Int) {
+         xmpAdding: [XMPProperty] = [], width: Int, height: Int, sRGB: Bool = false) {
         icc = source.icc
         let markProperties = mark?.xmpProperties ?? []
         guard mode == .keep else {
@@ -37,7 +38,7 @@ struct JPEGMarkers {
         var adding = xmpAdding + markProperties
         if let item = source.exif {
             let prepared = EXIFForJPEG.make(fromHEIFExifItem: item, width: width, height: height, stripGPS: stripGPS,
-                                            imageUniqueID: mark?.imageUniqueID, requiredFields: true)
+                                            imageUniqueID: mark?.imageUniqueID, requiredFields: true, sRGB: sRGB)
             exif = prepared.app1Payload
             warnings += prepared.warnings
             adding = prepared.movedToXMP + adding
