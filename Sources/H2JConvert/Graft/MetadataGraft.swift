@@ -53,7 +53,9 @@ struct MetadataGraft {
         switch ImageColour(context, engine: engine, stored: metadata.icc) {
         case .data: metadata.icc = nil
         case .colour(let profile):
-            sRGB = options.colorspace == .srgb && (try? engine.pixelFormat())?.components == 3
+            // A copied JPEG item (sRGB already: the chain is empty) is not decoded; its frame header says.
+            let components = engine.codestream?.frameHeader?.components.count ?? (try? engine.pixelFormat())?.components
+            sRGB = options.colorspace == .srgb && components == 3
             metadata.icc = sRGB ? SRGBProfile.bytes : profile
         }
         let isPrimary = context.item.id == context.structure.primaryID
