@@ -105,4 +105,18 @@ struct ColourSpaceEndToEndTests {
         #expect(JPEGSegments.imageData(path: srgb) == JPEGSegments.imageData(path: keep))
         #expect(try Self.profileDescription(srgb) == "sRGB built-in")
     }
+
+    @Test("A profile LittleCMS cannot read fails the image with a reason in srgb mode; keep mode still copies it")
+    func unreadableProfile() throws {
+        var bytes = [UInt8](try #require(FileManager.default.contents(atPath: Tool.samples + "/photo-exif-gps-xmp-icc.heic")))
+        let signature = Array("acsp".utf8)
+        let at = try #require(bytes.indices.first { Array(bytes[$0..<min($0 + 4, bytes.count)]) == signature }, "the ICC header")
+        bytes.replaceSubrange(at..<(at + 4), with: Array("xxxx".utf8))
+        let scratch = TemporaryDirectory()
+        let source = scratch.file("broken-icc.heic", bytes)
+        let srgb = try Tool.run(["--colorspace", "srgb", "-o", scratch.sub("srgb"), source])
+        #expect(srgb.status == 1)
+        #expect(srgb.stderr.contains("cannot convert to sRGB: LittleCMS cannot read the source's ICC profile"), "\(srgb.stderr)")
+        #expect(try Tool.run(["-o", scratch.sub("keep"), source]).status == 0)
+    }
 }
