@@ -134,7 +134,7 @@ let package = Package(
         .testTarget(name: "H2JComposeTests", dependencies: ["H2JSupport", "H2JContainer", "H2JCompose", "H2JTestSupport"]),
         .testTarget(name: "H2JConvertTests",
                     dependencies: ["H2JSupport", "H2JContainer", "H2JJPEGCodec", "H2JOutputPlan", "H2JConvert",
-                                   "H2JTiles", "H2JDe265", "H2JTestSupport"]),
+                                   "H2JTiles", "H2JDe265", "H2JColour", "H2JTestSupport"]),
         .testTarget(name: "H2JBatchTests",
                     dependencies: ["H2JSupport", "H2JContainer", "H2JJPEG", "H2JMetadata", "H2JOutputPlan", "H2JConvert",
                                    "H2JBatch", "H2JDigest", "H2JTestSupport", "CSandboxProbe", "CWorkerIPC"]),

@@ -9,8 +9,9 @@ import H2JContainer
 /// Profiles are built by LittleCMS from the H.273 chromaticities and transfer curves
 /// (never hand-written bytes): ICC v4 with parametric curves, about 700 bytes, the form
 /// of Apple's own Display P3 profile (v2 would need 8 KB sampled curves per channel),
-/// with a description that names the colour space. The header date is fixed so that
-/// the same source always gives the same bytes. Built once per code pair, then cached.
+/// with a description that names the colour space. The header date is fixed
+/// (`ICCBytes`) so that the same source always gives the same bytes. Built once per code
+/// pair, then cached.
 ///
 /// Decisions:
 /// - BT.709/sRGB primaries with the sRGB transfer (or an unspecified one) get no profile:
@@ -82,18 +83,6 @@ package enum ICCFromNCLX {
             defer { cmsMLUfree(mlu) }
             guard cmsMLUsetASCII(mlu, "en", "US", text) != 0, cmsWriteTag(profile, signature, UnsafeRawPointer(mlu)) != 0 else { return nil }
         }
-        var size: cmsUInt32Number = 0
-        guard cmsSaveProfileToMem(profile, nil, &size) != 0, size > 0 else { return nil }
-        var bytes = [UInt8](repeating: 0, count: Int(size))
-        guard bytes.withUnsafeMutableBytes({ cmsSaveProfileToMem(profile, $0.baseAddress, &size) }) != 0,
-              bytes.count >= 128 else { return nil }
-        // Header bytes 24–35: creation date and time, six big-endian UInt16s. LittleCMS
-        // writes the current time; the profile ID (bytes 84–99) is left zero, so no
-        // checksum covers them.
-        for (index, value) in [2026, 1, 1, 0, 0, 0].enumerated() {
-            bytes[24 + 2 * index] = UInt8(value >> 8)
-            bytes[25 + 2 * index] = UInt8(value & 0xFF)
-        }
-        return bytes
+        return ICCBytes.saved(profile)
     }
 }

@@ -15,6 +15,7 @@ import H2JSupport
 /// | IFD0 | YCbCrPositioning 1 (centred), when absent | required; libjpeg's chroma siting |
 /// | ExifIFD | ComponentsConfiguration 1 2 3 0 (Y Cb Cr), FlashpixVersion 0100, when absent | required; what the JPEG holds |
 /// | ExifIFD | PixelXDimension/PixelYDimension = output size, when absent | required (present ones are already patched in place) |
+/// | ExifIFD | ColorSpace 1 (sRGB), when absent and the pixels were converted to sRGB | what the JPEG holds (a present one is patched in place) |
 /// | ExifIFD | ImageUniqueID (the mark), when absent | provenance |
 /// | GPS IFD | GPSVersionID, when the GPS IFD lacks it: 2.3.0.0 if it holds a tag EXIF 2.3 added (0x1F and up), else 2.2.0.0 | required; the lowest version its tags follow |
 ///
@@ -22,12 +23,12 @@ import H2JSupport
 /// tried; when even that does not fit, nothing is added. Either case is a warning.
 enum EXIFAdditions {
     /// `tiff` with the additions made; warnings say what could not be added and why.
-    /// `requiredFields` false: only the ImageUniqueID.
+    /// `requiredFields` false: only the ImageUniqueID. `sRGB`: ColorSpace 1 is among them.
     static func apply(to tiff: [UInt8], width: UInt32, height: UInt32, imageUniqueID: String?,
-                      requiredFields: Bool = true, limit: Int) -> (tiff: [UInt8], warnings: [Warning]) {
+                      requiredFields: Bool = true, sRGB: Bool = false, limit: Int) -> (tiff: [UInt8], warnings: [Warning]) {
         let dir: EXIFDirectory
         do { dir = try TIFFReader.read(tiff) } catch { return (tiff, []) }  // already fitted: cannot fail
-        let conformance = requiredFields ? edits(dir, width: width, height: height) : []
+        let conformance = requiredFields ? edits(dir, width: width, height: height, sRGB: sRGB) : []
         let mark = markEdit(dir, imageUniqueID)
         let all = merge(conformance, mark)
         guard !all.isEmpty else { return (tiff, []) }
@@ -58,7 +59,7 @@ enum EXIFAdditions {
     }
 
     /// The conformance edits `dir` needs (see the table above).
-    static func edits(_ dir: EXIFDirectory, width: UInt32, height: UInt32) -> [Edit] {
+    static func edits(_ dir: EXIFDirectory, width: UInt32, height: UInt32, sRGB: Bool = false) -> [Edit] {
         let be = dir.bigEndian
         func missing(_ kind: EXIFIFDKind, _ candidates: [(UInt16, TIFFValue?)]) -> [UInt16: TIFFValue] {
             var values: [UInt16: TIFFValue] = [:]
@@ -78,6 +79,7 @@ enum EXIFAdditions {
             (EXIFTag.componentsConfiguration, .bytes([1, 2, 3, 0], type: TIFFFieldType.undefined)),
             (EXIFTag.flashpixVersion, .bytes(Array("0100".utf8), type: TIFFFieldType.undefined)),
             (EXIFTag.pixelXDimension, .long([width], bigEndian: be)), (EXIFTag.pixelYDimension, .long([height], bigEndian: be)),
+            (EXIFTag.colorSpace, sRGB ? .short([1], bigEndian: be) : nil),
         ])
         if !exifValues.isEmpty { result.append(Edit(kind: .exif, values: exifValues, removing: [])) }
         if let gps = dir.ifd(.gps) {

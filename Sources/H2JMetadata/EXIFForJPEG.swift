@@ -43,10 +43,12 @@ package enum EXIFForJPEG {
     ///   source lacks (`EXIFAdditions`); the converter always asks for them.
     /// - `dropThumbnail` leaves IFD1 (the EXIF thumbnail) out, for pixels resized, turned
     ///   or cropped from the coded image it shows (`EXIFAPP1Fitter.withoutThumbnail`).
+    /// - `sRGB`: the pixels were converted to sRGB, so ColorSpace (0xA001) becomes 1, in
+    ///   place or, when absent, added with the required fields.
     /// - `tiffLimit` is the TIFF size limit, at most (and by default) the 65,527 bytes one
     ///   APP1 holds; tests and the fuzzer pass smaller limits to exercise every fitting step.
     package static func make(fromHEIFExifItem item: [UInt8], width: Int, height: Int, stripGPS: Bool = false,
-                            imageUniqueID: String? = nil, requiredFields: Bool = false, dropThumbnail: Bool = false,
+                            imageUniqueID: String? = nil, requiredFields: Bool = false, dropThumbnail: Bool = false, sRGB: Bool = false,
                             tiffLimit: Int = maxTIFFBytes) -> JPEGExif {
         let limit = min(tiffLimit, maxTIFFBytes)
         guard let start = TIFFHeaderLocator.locate(in: item) else {
@@ -68,6 +70,7 @@ package enum EXIFForJPEG {
 
         var editor = EXIFInPlaceEditor(directory: directory)
         editor.setOrientationUpright()
+        if sRGB { editor.setColourSpaceSRGB() }
         if let w = UInt32(exactly: width), let h = UInt32(exactly: height), w > 0, h > 0 {
             editor.setPixelDimensions(width: w, height: h)
         } else {
@@ -86,7 +89,7 @@ package enum EXIFForJPEG {
         guard var tiff = fitted.tiff else { return JPEGExif(app1Payload: nil, warnings: warnings) }
         if let w = UInt32(exactly: width), let h = UInt32(exactly: height), w > 0, h > 0 {
             let added = EXIFAdditions.apply(to: tiff, width: w, height: h, imageUniqueID: imageUniqueID,
-                                            requiredFields: requiredFields, limit: limit)
+                                            requiredFields: requiredFields, sRGB: sRGB, limit: limit)
             tiff = added.tiff
             warnings += added.warnings
         }

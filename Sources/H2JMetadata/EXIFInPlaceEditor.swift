@@ -38,6 +38,14 @@ struct EXIFInPlaceEditor {
         return patched
     }
 
+    /// Sets every ExifIFD ColorSpace (0xA001) entry to SHORT 1, sRGB: the pixels were
+    /// converted to it. Returns how many entries were rewritten.
+    @discardableResult
+    mutating func setColourSpaceSRGB() -> Int {
+        guard let ifd = directory.ifd(.exif) else { return 0 }
+        return ifd.entries.filter { $0.tag == EXIFTag.colorSpace && rewrite($0, type: TIFFFieldType.short, value: 1) }.count
+    }
+
     /// Sets ExifIFD PixelXDimension/PixelYDimension (0xA002/0xA003) and IFD0
     /// ImageWidth/ImageLength (0x0100/0x0101) to `width`/`height` where present.
     ///

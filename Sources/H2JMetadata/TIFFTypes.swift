@@ -97,6 +97,7 @@ package enum EXIFTag {
     package static let userComment: UInt16 = 0x9286
     package static let componentsConfiguration: UInt16 = 0x9101
     package static let flashpixVersion: UInt16 = 0xA000
+    package static let colorSpace: UInt16 = 0xA001
     package static let pixelXDimension: UInt16 = 0xA002
     package static let pixelYDimension: UInt16 = 0xA003
     package static let interopIFDPointer: UInt16 = 0xA005

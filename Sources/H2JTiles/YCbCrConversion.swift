@@ -31,18 +31,7 @@ package struct YCbCrConversion: Equatable, Sendable {
         // Source (Y, Cb, Cr) → normalised (Y', Cb', Cr') with chroma centred on 0.
         let luma = fullRange ? 1.0 : 256.0 / 219.0, chroma = fullRange ? 1.0 : 256.0 / 224.0
         let lumaOffset = fullRange ? 0.0 : -16.0 * luma
-        // Normalised → RGB, as rows of (Y', Cb', Cr') weights plus a constant.
-        let toRGB: [[Double]]
-        switch coefficients {
-        case 0: // G = Y, B = Cb, R = Cr (no centring: the chroma planes hold colour values)
-            toRGB = [[0, 0, 1, 128], [1, 0, 0, 0], [0, 1, 0, 128]]
-        case 8: // YCgCo: R = Y − Cg + Co, G = Y + Cg, B = Y − Cg − Co
-            toRGB = [[1, -1, 1, 0], [1, 1, 0, 0], [1, -1, -1, 0]]
-        default:
-            let kg = 1 - kr - kb
-            let rCr = 2 * (1 - kr), bCb = 2 * (1 - kb)
-            toRGB = [[1, 0, rCr, 0], [1, -kb * bCb / kg, -kr * rCr / kg, 0], [1, bCb, 0, 0]]
-        }
+        let toRGB = Self.toRGB(matrix: coefficients, primaries: primaries)
         // RGB → JFIF YCbCr.
         let toJFIF: [[Double]] = [[0.299, 0.587, 0.114, 0],
                                   [-0.299 / 1.772, -0.587 / 1.772, 0.886 / 1.772, 128],
@@ -68,6 +57,23 @@ package struct YCbCrConversion: Equatable, Sendable {
         matrix = m.map { Int(($0 * one).rounded()) }
         // Half a unit for rounding, folded into the offset.
         offset = o.map { Int(($0 * one).rounded()) + Self.one / 2 }
+    }
+
+    /// Normalised (Y', Cb', Cr', chroma centred on 0) → RGB for matrix `coefficients`, as
+    /// rows (R, G, B) of (Y', Cb', Cr') weights plus a constant. JFIF's is
+    /// `toRGB(matrix: 6, primaries: 1)` (BT.601).
+    package static func toRGB(matrix coefficients: Int, primaries: Int) -> [[Double]] {
+        switch coefficients {
+        case 0: // G = Y, B = Cb, R = Cr (no centring: the chroma planes hold colour values)
+            return [[0, 0, 1, 128], [1, 0, 0, 0], [0, 1, 0, 128]]
+        case 8: // YCgCo: R = Y − Cg + Co, G = Y + Cg, B = Y − Cg − Co
+            return [[1, -1, 1, 0], [1, 1, 0, 0], [1, -1, -1, 0]]
+        default:
+            let (kr, kb) = NCLX.lumaWeights(matrix: coefficients, primaries: primaries)
+            let kg = 1 - kr - kb
+            let rCr = 2 * (1 - kr), bCb = 2 * (1 - kb)
+            return [[1, 0, rCr, 0], [1, -kb * bCb / kg, -kr * rCr / kg, 0], [1, bCb, 0, 0]]
+        }
     }
 
     @inline(__always)

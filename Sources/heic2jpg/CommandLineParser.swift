@@ -210,7 +210,7 @@ package enum CommandLineParser {
         switch long {
         case "--max-size":
             guard let box = OutputBox(text) else {
-                throw .invalidValue(text, for: label, "expected N or WxH in pixels, each from 1 to \(ConversionOptions.maxDimension), such as 2048 or 1920x1080")
+                throw .invalidValue(text, for: label, "expected N or WxH in pixels, each from 1 to \(OutputBox.maxSide), such as 2048 or 1920x1080")
             }
             options.maxSize = box
         case "--thumbnail": options.thumbnail = true

@@ -88,7 +88,7 @@ struct ResizeTests {
         let input = PixelFormat(width: width, height: height, layout: .planes(components: components))
         let collector = PixelStageTests.Collector()
         let sink = Resize(width: to.0, height: to.1).sink(input: input, into: collector)
-        let sizes = Resize.subsampling(input.layout).map { ((width + $0.x - 1) / $0.x, (height + $0.y - 1) / $0.y, $0.y) }
+        let sizes = input.layout.planeSubsampling.map { ((width + $0.x - 1) / $0.x, (height + $0.y - 1) / $0.y, $0.y) }
         for y in stride(from: 0, to: height, by: 16) {
             let rows = min(16, height - y)
             let planes: [[UInt8]] = sizes.enumerated().map { p, size in
@@ -100,10 +100,10 @@ struct ResizeTests {
             let strides = sizes.map { ($0.0 + 15) / 16 * 16 }
             try withPointers(planes, 0, []) { try sink.writeRaw(planes: $0, strides: strides, rows: rows) }
         }
-        let outStrides = Resize.subsampling(input.layout).map { ((to.0 + $0.x - 1) / $0.x + 15) / 16 * 16 }
+        let outStrides = input.layout.planeSubsampling.map { ((to.0 + $0.x - 1) / $0.x + 15) / 16 * 16 }
         // Each plane's rows without their padding.
         return outStrides.indices.map { p in
-            let width = (to.0 + Resize.subsampling(input.layout)[p].x - 1) / Resize.subsampling(input.layout)[p].x
+            let width = (to.0 + input.layout.planeSubsampling[p].x - 1) / input.layout.planeSubsampling[p].x
             return collector.planes.flatMap { call in
                 stride(from: 0, to: call[p].count, by: outStrides[p]).flatMap { call[p][$0..<($0 + width)] }
             }

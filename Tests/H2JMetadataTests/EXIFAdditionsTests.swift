@@ -79,3 +79,23 @@ struct EXIFAdditionsTests {
         #expect(throws: EXIFError.self) { try TIFFIFDAppender.set([:], removing: [EXIFTag.jpegInterchangeFormat], in: .ifd1, of: dir) }
     }
 }
+
+@Suite("EXIF ColorSpace of an output converted to sRGB")
+struct EXIFColourSpaceTests {
+    @Test("A source's ColorSpace (Uncalibrated, as iPhones write for Display P3) becomes 1 in place; an absent one is added; without sRGB nothing changes",
+          arguments: [false, true])
+    func colourSpace(bigEndian: Bool) throws {
+        var t = EXIFTestTIFF.typical(bigEndian: bigEndian)
+        t.exif!.append(EXIFTestTIFF.Entry(EXIFTag.colorSpace, .short([0xFFFF])))
+        let item = [0, 0, 0, 0] + t.build().bytes
+        func colourSpace(_ item: [UInt8], sRGB: Bool) throws -> UInt32? {
+            let payload = try #require(EXIFForJPEG.make(fromHEIFExifItem: item, width: 64, height: 48, requiredFields: true, sRGB: sRGB).app1Payload)
+            return try EXIFDirectory(tiff: Array(payload.dropFirst(6))).unsignedInteger(.exif, EXIFTag.colorSpace)
+        }
+        #expect(try colourSpace(item, sRGB: true) == 1)
+        #expect(try colourSpace(item, sRGB: false) == 0xFFFF)
+        let without = [0, 0, 0, 0] + EXIFTestTIFF.typical(bigEndian: bigEndian).build().bytes
+        #expect(try colourSpace(without, sRGB: true) == 1)
+        #expect(try colourSpace(without, sRGB: false) == nil)
+    }
+}

@@ -157,6 +157,7 @@ struct WorkerJob {
         out.string(options.hdr.rawValue)
         out.optional(options.maxSize) { $0.string($1.description) }
         out.bool(options.thumbnail)
+        out.string(options.colorspace.rawValue)
         out.int(job.omittedImages.count)
         for image in job.omittedImages {
             out.int(Int(image.item))
@@ -194,6 +195,7 @@ struct WorkerJob {
             options.maxSize = size
         }
         options.thumbnail = try reader.bool()
+        options.colorspace = try reader.value(ColourSpaceChoice.self)
         var job = ConversionJob(source: source.map(Endpoint.path) ?? .standardStream, output: output.map(Endpoint.path) ?? .standardStream,
                       numbered: numbered, action: action, bytes: bytes)
         let omitted = try reader.int()

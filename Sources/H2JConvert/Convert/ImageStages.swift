@@ -25,23 +25,24 @@ struct ImageStages: Sendable {
     /// engine → limit → decode, for one image (`image`: of an output that does not hold
     /// the primary) in `role`, with `before` its first pixel steps: every image of every
     /// output, the gain map's included, is decoded here, and its pixel stage chosen
-    /// (`PixelStage.chain`, for the engine's upright size).
+    /// (`PixelStage.chain`) for what its engine gives: the upright size and, for a picture,
+    /// the colour, asked again once decoded (a tone-mapped image's colour is known then).
     func decoded(_ context: ConversionContext, role: PixelStage.Role, before: [any PixelOperation] = [],
                  engineUsed: inout ConversionResult.Engine?, image: UInt32?)
         throws(PipelineError) -> (engine: any ConversionEngine, chain: PixelChain, refusal: String?) {
         let options = options
-        let chosen = try at(.engine, image: image) {
-            try ConversionEngines.choose(context, decoders: decoders) { width, height in
-                PixelChain(operations: before + PixelStage.chain(for: options, role: role, width: width, height: height).operations)
-            }
+        let chain = { (engine: any ConversionEngine) -> PixelChain in
+            let colour: ImageColour = if case .picture = role { ImageColour(context, engine: engine) } else { .data }
+            let steps = PixelStage.chain(for: options, role: role, colour: colour, width: engine.width, height: engine.height)
+            return PixelChain(operations: before + steps.operations)
         }
-        var engine = chosen.engine
+        var (engine, refusal) = try at(.engine, image: image) { try ConversionEngines.choose(context, decoders: decoders, chain: chain) }
         engineUsed = engine.kind
         try at(.limit, engine: engine.kind, image: image) { try LimitError.check(width: engine.width, height: engine.height, maxPixels: options.maxPixels) }
         try at(.decode, engine: engine.kind, image: image) {
             TestCrash.reach(decoding: image)
             try engine.decode()
         }
-        return (engine, chosen.chain, chosen.refusal)
+        return (engine, chain(engine), refusal)
     }
 }

@@ -9,19 +9,15 @@ import H2JTiles
 /// of derived tiles) goes to `DerivedConversion`; otherwise the tile engine's capability
 /// check (`EngineChoice.make`) decides, and what it refuses goes to libheif with the reason.
 enum ConversionEngines {
-    /// The engine for `context`'s item, the pixel stage its image goes through (`chain`,
-    /// for its upright size: a JPEG item is copied only when it is empty) and, for
-    /// libheif, why the tile engine did not take it.
-    static func choose(_ context: ConversionContext, decoders: TileDecoderPool, chain: (_ width: Int, _ height: Int) -> PixelChain) throws
-        -> (engine: any ConversionEngine, chain: PixelChain, refusal: String?) {
-        let (engine, refusal) = try choose(context, decoders: decoders, pixelsChange: { !chain($0, $1).operations.isEmpty })
-        return (engine, chain(engine.width, engine.height), refusal)
-    }
-
-    private static func choose(_ context: ConversionContext, decoders: TileDecoderPool, pixelsChange: (_ width: Int, _ height: Int) -> Bool) throws
+    /// The engine for `context`'s item and, for libheif, why the tile engine did not take
+    /// it. `chain` gives the pixel stage the image goes through with an engine (a JPEG
+    /// item is copied only when it is empty).
+    static func choose(_ context: ConversionContext, decoders: TileDecoderPool, chain: (any ConversionEngine) -> PixelChain) throws
         -> (engine: any ConversionEngine, refusal: String?) {
         switch context.item.itemType {
-        case "jpeg": return (try JPEGItemConversion(context, pixelsChange: pixelsChange), nil)
+        case "jpeg":
+            let copied = try JPEGItemConversion(context, pixelsChange: false)
+            return (chain(copied).operations.isEmpty ? copied : try JPEGItemConversion(context, pixelsChange: true), nil)
         case "unci": return (try UncompressedConversion(context), nil)
         default: break
         }

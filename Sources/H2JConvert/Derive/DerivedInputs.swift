@@ -31,7 +31,7 @@ final class DerivedInputs {
         var input = try context.standalone(id, alpha: type != "jpeg" && type != "unci")
         input.fullChroma = false
         let engine: any UprightBandSource = switch type {
-        case "jpeg": try JPEGItemConversion(input, pixelsChange: { _, _ in false })
+        case "jpeg": try JPEGItemConversion(input, pixelsChange: false)
         case "unci": try UncompressedConversion(input)
         default: try LibheifConversion(input, keepingAlpha: true)
         }

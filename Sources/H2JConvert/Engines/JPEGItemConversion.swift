@@ -36,9 +36,8 @@ struct JPEGItemConversion: ConversionEngine, UprightBandSource {
 
     /// Reads the codestream (`jpgC` prefix and item data) and its frame header; nothing
     /// is decoded. Throws when the data is no JPEG or its transforms cannot apply.
-    /// `pixelsChange`: whether a pixel step runs on an image of the item's upright size, so
-    /// the codestream cannot stand for the pixels.
-    init(_ context: ConversionContext, pixelsChange: (_ width: Int, _ height: Int) -> Bool) throws {
+    /// `pixelsChange`: a pixel step runs, so the codestream cannot stand for the pixels.
+    init(_ context: ConversionContext, pixelsChange: Bool) throws {
         let id = context.item.id
         let bytes = try context.structure.jpegCodestream(of: id, from: context.source)
         guard let codestream = JPEGSegments(bytes), let frame = codestream.frameHeader, frame.width > 0, frame.height > 0 else {
@@ -57,7 +56,7 @@ struct JPEGItemConversion: ConversionEngine, UprightBandSource {
         } else if geometry != identity {
             reencoding = .transforms(Self.describe(transforms))
         } else {
-            reencoding = pixelsChange(geometry.width, geometry.height) ? .pixelStage : nil
+            reencoding = pixelsChange ? .pixelStage : nil
         }
         quality = context.options.quality
         alpha = context.master == nil ? context.structure.auxiliaryImages(of: id).first { $0.kind == .alpha }?.id : nil

@@ -28,8 +28,9 @@ struct JPEGMarkers {
     /// `xmpAdding`: more properties for the XMP in keep mode (an Ultra HDR primary's).
     /// `dropThumbnail`: the pixels are not the coded image's (resized, turned, cropped), so
     /// an EXIF thumbnail (IFD1) would show something else and is left out.
+    /// `sRGB`: the pixels are sRGB (`--colorspace srgb`), which the EXIF ColorSpace says.
     init(source: SourceMetadata, mode: MetadataMode, stripGPS: Bool = false, mark: ProvenanceMark? = nil,
-         xmpAdding: [XMPProperty] = [], width: Int, height: Int, dropThumbnail: Bool = false) {
+         xmpAdding: [XMPProperty] = [], width: Int, height: Int, dropThumbnail: Bool = false, sRGB: Bool = false) {
         icc = source.icc
         let markProperties = mark?.xmpProperties ?? []
         guard mode == .keep else {
@@ -40,7 +41,7 @@ struct JPEGMarkers {
         if let item = source.exif {
             let prepared = EXIFForJPEG.make(fromHEIFExifItem: item, width: width, height: height, stripGPS: stripGPS,
                                             imageUniqueID: mark?.imageUniqueID, requiredFields: true,
-                                            dropThumbnail: dropThumbnail)
+                                            dropThumbnail: dropThumbnail, sRGB: sRGB)
             exif = prepared.app1Payload
             warnings += prepared.warnings
             adding = prepared.movedToXMP + adding

@@ -15,7 +15,8 @@ import H2JSupport
 ///
 /// Metadata comes from our container for both engines; the engine's own library
 /// (libheif) is asked only when a metadata item cannot be read. A source with no ICC
-/// profile but an nclx `colr` gets the profile `ICCFromNCLX` builds for it.
+/// profile but an nclx `colr` gets the profile `ICCFromNCLX` builds for it
+/// (`ImageColour`); an output converted to sRGB gets `SRGBProfile` and EXIF ColorSpace 1.
 struct MetadataGraft {
     let segments: JPEGMarkers
     /// The source's vendor data after EOI: the primary's output only (nil for the others).
@@ -42,18 +43,20 @@ struct MetadataGraft {
         }
         // What the coded image carries inside itself (a JPEG item's own segments) fills
         // what the container's items leave out; the container's colour comes first.
-        let nclx = SourceMetadata.nclx(context.structure, context.item.id)
         let embedded = engine.embeddedMetadata
         metadata.exif = metadata.exif ?? embedded?.exif
         metadata.xmp = metadata.xmp ?? embedded?.xmp
         // An auxiliary image is data (depth, a matte, a gain map), not colour: no profile.
-        // Pixels the engine put in a colour space of its own (tone-mapped HDR) get its profile.
-        if context.master != nil {
-            metadata.icc = nil
-        } else if let colour = engine.outputColour {
-            metadata.icc = ICCFromNCLX.profile(for: colour)
-        } else {
-            metadata.icc = metadata.icc ?? (nclx.map { ICCFromNCLX.profile(for: $0) } ?? embedded?.icc)
+        // Pixels the engine put in a colour space of its own (tone-mapped HDR) get its
+        // profile. `--colorspace srgb` makes RGB pixels sRGB (`SRGBConversion`), and says so.
+        var sRGB = false
+        switch ImageColour(context, engine: engine, stored: metadata.icc) {
+        case .data: metadata.icc = nil
+        case .colour(let profile):
+            // A copied JPEG item (sRGB already: the chain is empty) is not decoded; its frame header says.
+            let components = engine.codestream?.frameHeader?.components.count ?? (try? engine.pixelFormat())?.components
+            sRGB = options.colorspace == .srgb && components == 3
+            metadata.icc = sRGB ? SRGBProfile.bytes : profile
         }
         let isPrimary = context.metadataItem == context.structure.primaryID
         trailers = isPrimary ? try VendorTrailers(structure: context.structure, source: context.source, mode: options.metadata) : nil
@@ -66,7 +69,7 @@ struct MetadataGraft {
         let transformed = (try? context.structure.transforms(of: context.item.id))?.contains { $0 != .rotation(quarterTurnsAnticlockwise: 0) } ?? false
         let changed = transformed || context.thumbnailOf != nil || (width, height) != (engine.width, engine.height)
         segments = JPEGMarkers(source: metadata, mode: options.metadata, stripGPS: options.stripGPS, mark: mark,
-                               xmpAdding: xmpAdding, width: width, height: height, dropThumbnail: changed)
+                               xmpAdding: xmpAdding, width: width, height: height, dropThumbnail: changed, sRGB: sRGB)
         warnings = segments.warnings + (trailers?.warnings ?? [])
             + (options.metadata == .keep && context.master == nil
                 ? AuxiliaryMetadata.warnings(context.structure, primary: context.metadataItem, carried: context.carriedAuxiliaries) : [])

@@ -87,3 +87,18 @@ package enum ConflictPolicy: String, Sendable, Equatable, CaseIterable {
     /// The output goes to the first free `NAME-1.jpg`, `NAME-2.jpg`, …
     case suffix
 }
+
+/// The export options (#22) the fingerprint states only when they differ from their
+/// defaults, so a state written before them still matches a default run.
+extension ConversionOptions {
+    private var exportFingerprint: String {
+        var parts: [String] = []
+        if let maxSize { parts.append("max-size=\(maxSize)") }
+        if thumbnail { parts.append("thumbnail=true") }
+        if colorspace != .keep { parts.append("colorspace=\(colorspace.rawValue)") }
+        if progressive { parts.append("progressive=true") }
+        if optimize { parts.append("optimize=true") }
+        if sampling != .s420 { parts.append("sampling=\(sampling.rawValue)") }
+        return parts.map { ";" + $0 }.joined()
+    }
+}

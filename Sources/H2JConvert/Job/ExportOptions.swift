@@ -1,13 +1,13 @@
-import H2JJPEGCodec
-
 /// `--max-size N|WxH`: the box an output fits within, aspect ratio kept, never enlarged.
 /// `N` alone is an `N`×`N` box (the longer side at most `N`).
 package struct OutputBox: Sendable, Equatable, CustomStringConvertible {
     package let width: Int
     package let height: Int
+    /// The largest side a box may have: a JPEG's (and libheif's) largest.
+    package static let maxSide = 65_535
 
     package init?(width: Int, height: Int) {
-        guard (1...ConversionOptions.maxDimension).contains(width), (1...ConversionOptions.maxDimension).contains(height) else { return nil }
+        guard (1...Self.maxSide).contains(width), (1...Self.maxSide).contains(height) else { return nil }
         (self.width, self.height) = (width, height)
     }
 
@@ -25,19 +25,4 @@ package struct OutputBox: Sendable, Equatable, CustomStringConvertible {
 /// `--colorspace`: keep the source's colours and profile, or convert to sRGB.
 package enum ColourSpaceChoice: String, Sendable, Equatable, CaseIterable {
     case keep, srgb
-}
-
-/// The export options (#22) the fingerprint states only when they differ from their
-/// defaults, so a state written before them still matches a default run.
-extension ConversionOptions {
-    var exportFingerprint: String {
-        var parts: [String] = []
-        if let maxSize { parts.append("max-size=\(maxSize)") }
-        if thumbnail { parts.append("thumbnail=true") }
-        if colorspace != .keep { parts.append("colorspace=\(colorspace.rawValue)") }
-        if progressive { parts.append("progressive=true") }
-        if optimize { parts.append("optimize=true") }
-        if sampling != .s420 { parts.append("sampling=\(sampling.rawValue)") }
-        return parts.map { ";" + $0 }.joined()
-    }
 }

@@ -22,3 +22,11 @@ struct PixelFormat: Equatable {
         }
     }
 }
+
+extension PixelFormat.Layout {
+    /// Horizontal and vertical subsampling of each plane of a raw layout: luma full, the
+    /// chroma of YCbCr planes 4:2:0.
+    var planeSubsampling: [(x: Int, y: Int)] {
+        self == .planes(components: 3) ? [(1, 1), (2, 2), (2, 2)] : [(1, 1)]
+    }
+}

@@ -1,12 +1,15 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import H2JColour
 
 /// The one place the pixel stage's steps are chosen: every image of every output (the
 /// primary, other images, auxiliary images, gain maps) goes through this chain, so a new
-/// step is added here once. `--max-size` adds a `Resize` to an image it makes smaller;
-/// `HEIC2JPG_TEST_PIXEL_OPERATION=invert` adds `CodeMapping.inversion`, for the test that
-/// shows every image kind passes here.
+/// step is added here once, from the options, the image's role and size, and what its
+/// pixels are (`colour`). `--max-size` adds a `Resize` to an image it makes smaller, then
+/// `--colorspace srgb` adds `SRGBConversion` for colour that is not sRGB already (on the
+/// fewer pixels); `HEIC2JPG_TEST_PIXEL_OPERATION=invert` adds `CodeMapping.inversion`,
+/// for the test that shows every image kind passes here.
 enum PixelStage {
     /// What an image is to its output, which decides the size it is encoded at.
     enum Role {
@@ -17,12 +20,16 @@ enum PixelStage {
         case scaledWith(width: Int, height: Int)
     }
 
-    /// The chain of an image of upright size `width`×`height` in `role`. Empty, as without
-    /// options, for an image that keeps its size.
-    static func chain(for options: ConversionOptions, role: Role, width: Int, height: Int) -> PixelChain {
+    /// The chain of an image of upright size `width`×`height` in `role`, whose pixels are
+    /// `colour` (data by default: gain maps and auxiliary images). Empty, as without
+    /// options, for an image that keeps its size and colours.
+    static func chain(for options: ConversionOptions, role: Role, colour: ImageColour = .data, width: Int, height: Int) -> PixelChain {
         var operations: [any PixelOperation] = []
         if let size = outputSize(options, role: role, width: width, height: height) {
             operations.append(Resize(width: size.width, height: size.height))
+        }
+        if options.colorspace == .srgb, case .colour(let profile?) = colour, !SRGBTransform.isSRGB(profile) {
+            operations.append(SRGBConversion(profile: profile, sampling: options.sampling))
         }
         if testOperation == "invert" { operations.append(CodeMapping.inversion) }
         return PixelChain(operations: operations)

@@ -151,3 +151,13 @@ final class PlaneResizer {
         try output.withUnsafeBufferPointer { try emit($0.baseAddress!) }
     }
 }
+
+extension PlaneResizer {
+    /// The resizer of the plane subsampled by `factor` of an image reduced from `input` to `output`.
+    convenience init(_ input: PixelFormat, _ output: PixelFormat, channels: Int, factor: (x: Int, y: Int)) {
+        func size(_ length: Int, _ by: Int) -> Int { (length + by - 1) / by }
+        self.init(channels: channels, source: (size(input.width, factor.x), size(input.height, factor.y)),
+                  output: (size(output.width, factor.x), size(output.height, factor.y)),
+                  scaleX: Double(input.width) / Double(output.width), scaleY: Double(input.height) / Double(output.height))
+    }
+}

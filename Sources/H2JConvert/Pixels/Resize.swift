@@ -16,20 +16,6 @@ struct Resize: PixelOperation {
         case .planes: ResizedPlanes(input: input, output: format(after: input), next: next)
         }
     }
-
-    /// Horizontal and vertical subsampling of each plane of a raw layout: luma full, the
-    /// chroma of YCbCr planes 4:2:0.
-    static func subsampling(_ layout: PixelFormat.Layout) -> [(x: Int, y: Int)] {
-        layout == .planes(components: 3) ? [(1, 1), (2, 2), (2, 2)] : [(1, 1)]
-    }
-
-    /// The plane resizer of an image reduced from `input` to `output` for a plane subsampled by `factor`.
-    static func resizer(_ input: PixelFormat, _ output: PixelFormat, channels: Int, factor: (x: Int, y: Int)) -> PlaneResizer {
-        func size(_ length: Int, _ by: Int) -> Int { (length + by - 1) / by }
-        return PlaneResizer(channels: channels, source: (size(input.width, factor.x), size(input.height, factor.y)),
-                            output: (size(output.width, factor.x), size(output.height, factor.y)),
-                            scaleX: Double(input.width) / Double(output.width), scaleY: Double(input.height) / Double(output.height))
-    }
 }
 
 /// Interleaved rows resized, handed on in bands of 16 rows.
@@ -42,7 +28,7 @@ private final class ResizedRows: PixelSink {
     private static let bandRows = 16
 
     init(input: PixelFormat, output: PixelFormat, components: Int, next: any PixelSink) {
-        resizer = Resize.resizer(input, output, channels: components, factor: (1, 1))
+        resizer = PlaneResizer(input, output, channels: components, factor: (1, 1))
         self.next = next
         rowBytes = output.width * components
         band = [UInt8](repeating: 0, count: rowBytes * Self.bandRows)

@@ -17,8 +17,8 @@ final class ResizedPlanes: PixelSink {
     private let height: Int
 
     init(input: PixelFormat, output: PixelFormat, next: any PixelSink) {
-        factors = Resize.subsampling(input.layout)
-        resizers = factors.map { Resize.resizer(input, output, channels: 1, factor: $0) }
+        factors = input.layout.planeSubsampling
+        resizers = factors.map { PlaneResizer(input, output, channels: 1, factor: $0) }
         strides = resizers.map { ($0.outputWidth + 15) / 16 * 16 }
         waiting = strides.map { [UInt8](repeating: 0, count: $0 * 8) }
         counts = resizers.map { _ in 0 }
