@@ -11,11 +11,11 @@ import H2JTiles
 enum ConversionEngines {
     /// The engine for `context`'s item and, for libheif, why the tile engine did not take
     /// it. `chain` is the pixel stage the image goes through (a JPEG item is copied only
-    /// when it is empty).
+    /// when it changes no rows: `keepsCodestream`).
     static func choose(_ context: ConversionContext, decoders: TileDecoderPool, chain: PixelChain) throws
         -> (engine: any ConversionEngine, refusal: String?) {
         switch context.item.itemType {
-        case "jpeg": return (try JPEGItemConversion(context, pixelsChange: !chain.operations.isEmpty), nil)
+        case "jpeg": return (try JPEGItemConversion(context, pixelsChange: !chain.keepsCodestream), nil)
         case "unci": return (try UncompressedConversion(context), nil)
         default: break
         }
