@@ -46,7 +46,7 @@ private final class UpsamplingSink: PixelSink {
     private var chroma: [[UInt8]]
     private var heldRows = 0
     private var rowsSeen = 0
-    /// One output chroma plane's rows, and one row of vertical sums, reused.
+    /// The group's output rows of each chroma plane, and one row of vertical sums, reused.
     private var output: [[UInt8]]
     private var sums: [Int32]
 
