@@ -105,6 +105,20 @@ struct EncoderOptionsEndToEndTests {
         }
     }
 
+    @Test("A 4:4:4 or 4:2:2 source keeps its chroma when asked: its factors, and pixels closer to libheif's decode than at 4:2:0",
+          .enabled(if: Tool.corpus != nil, "../shared/corpus is not present"),
+          arguments: [("synthetic/chroma444-29x100.heif", "444", ["1x1", "1x1", "1x1"], 2.0),
+                      ("camera/sony-a7s3-10bit-422.hif", "422", ["2x1", "1x1", "1x1"], 0.2)])
+    func sourceChroma(file: String, mode: String, factors: [String], gain: Double) throws {
+        let source = try #require(Tool.corpus) + "/" + file
+        let reference = try #require(Reference.heif(source))
+        let subsampled = try Self.pixels(Self.output(source)).psnr(against: reference)
+        let kept = try Self.output(source, ["--sampling", mode])
+        #expect(try Self.factors(kept) == factors)
+        let psnr = try Self.pixels(kept).psnr(against: reference)
+        #expect(psnr >= subsampled + gain, "\(file): \(psnr) dB at \(mode), \(subsampled) dB at 4:2:0")
+    }
+
     @Test("--sampling applies to a photo's colour only: an alpha plane stays gray, a gain map keeps its own sampling")
     func samplingLeavesAuxiliaries() throws {
         let (outcome, alpha) = try Self.convert(Tool.samples + "/alpha-transparent.heic", ["--aux", "alpha", "--sampling", "444"])
