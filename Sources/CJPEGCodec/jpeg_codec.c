@@ -143,27 +143,35 @@ static int encoder_status(cjpegcodec_encoder *enc) {
 }
 
 /// Sets every parameter both start functions share: size, colour spaces, quality,
-/// Huffman optimisation and the accurate integer DCT. Runs under the caller's setjmp.
+/// Huffman optimisation, progression and the accurate integer DCT. Runs under the
+/// caller's setjmp.
 static void encoder_configure(struct jpeg_compress_struct *cinfo, uint32_t width, uint32_t height,
-                              int components, J_COLOR_SPACE in_color_space, int quality) {
+                              int components, J_COLOR_SPACE in_color_space, int quality,
+                              cjpegcodec_coding coding) {
     cinfo->image_width = width;
     cinfo->image_height = height;
     cinfo->input_components = components;
     cinfo->in_color_space = in_color_space;
     jpeg_set_defaults(cinfo);
     jpeg_set_quality(cinfo, quality, TRUE);
-    cinfo->optimize_coding = TRUE;
+    cinfo->optimize_coding = coding.optimize ? TRUE : FALSE;
     cinfo->dct_method = JDCT_ISLOW;
 }
 
-/// Luma sampling factors `h`×`v`, chroma 1×1 (colour images only).
-static void encoder_set_sampling(struct jpeg_compress_struct *cinfo, int h, int v) {
-    cinfo->comp_info[0].h_samp_factor = h;
-    cinfo->comp_info[0].v_samp_factor = v;
+/// Luma sampling factors for `subsampling`, chroma 1×1 (colour images only).
+static void encoder_set_sampling(struct jpeg_compress_struct *cinfo, cjpegcodec_subsampling subsampling) {
+    cinfo->comp_info[0].h_samp_factor = subsampling == CJPEGCODEC_SUBSAMPLING_444 ? 1 : 2;
+    cinfo->comp_info[0].v_samp_factor = subsampling == CJPEGCODEC_SUBSAMPLING_420 ? 2 : 1;
     cinfo->comp_info[1].h_samp_factor = 1;
     cinfo->comp_info[1].v_samp_factor = 1;
     cinfo->comp_info[2].h_samp_factor = 1;
     cinfo->comp_info[2].v_samp_factor = 1;
+}
+
+/// libjpeg's default progressive scan script for the components set, when asked (after
+/// the colour space and components are final).
+static void encoder_set_progression(struct jpeg_compress_struct *cinfo, cjpegcodec_coding coding) {
+    if (coding.progressive) jpeg_simple_progression(cinfo);
 }
 
 /// Refuses a call with CJPEGCODEC_FAILED and a message saying why.
@@ -178,22 +186,22 @@ static int encoder_refuse(cjpegcodec_encoder *enc, const char *format, ...) {
 }
 
 int cjpegcodec_encoder_start(cjpegcodec_encoder *enc, uint32_t width, uint32_t height,
-                             int components, int quality, cjpegcodec_subsampling subsampling) {
+                             int components, int quality, cjpegcodec_subsampling subsampling,
+                             cjpegcodec_coding coding) {
     if (enc == NULL || enc->started || (components != 1 && components != 3)) return CJPEGCODEC_FAILED;
     if (setjmp(enc->err.jump)) return encoder_failed(enc);
     struct jpeg_compress_struct *cinfo = &enc->cinfo;
-    encoder_configure(cinfo, width, height, components, components == 1 ? JCS_GRAYSCALE : JCS_RGB, quality);
-    if (components == 3) {
-        encoder_set_sampling(cinfo, subsampling == CJPEGCODEC_SUBSAMPLING_444 ? 1 : 2,
-                             subsampling == CJPEGCODEC_SUBSAMPLING_420 ? 2 : 1);
-    }
+    encoder_configure(cinfo, width, height, components, components == 1 ? JCS_GRAYSCALE : JCS_RGB, quality, coding);
+    if (components == 3) encoder_set_sampling(cinfo, subsampling);
+    encoder_set_progression(cinfo, coding);
     jpeg_start_compress(cinfo, TRUE);
     enc->started = 1;
     return encoder_status(enc);
 }
 
 int cjpegcodec_encoder_start_raw(cjpegcodec_encoder *enc, uint32_t width, uint32_t height,
-                                 int components, int quality) {
+                                 int components, int quality, cjpegcodec_subsampling subsampling,
+                                 cjpegcodec_coding coding) {
     if (enc == NULL) return CJPEGCODEC_FAILED;
     if (enc->started) return encoder_refuse(enc, "start_raw called on an image already started");
     if (components != 1 && components != 3) {
@@ -201,11 +209,9 @@ int cjpegcodec_encoder_start_raw(cjpegcodec_encoder *enc, uint32_t width, uint32
     }
     if (setjmp(enc->err.jump)) return encoder_failed(enc);
     struct jpeg_compress_struct *cinfo = &enc->cinfo;
-    encoder_configure(cinfo, width, height, components, components == 1 ? JCS_GRAYSCALE : JCS_YCbCr, quality);
-    if (components == 3) encoder_set_sampling(cinfo, 2, 2);
-    // Standard Huffman tables: optimising them needs a whole-image coefficient buffer
-    // and a serial pass at the end, which would undo streaming (see the header).
-    cinfo->optimize_coding = FALSE;
+    encoder_configure(cinfo, width, height, components, components == 1 ? JCS_GRAYSCALE : JCS_YCbCr, quality, coding);
+    if (components == 3) encoder_set_sampling(cinfo, subsampling);
+    encoder_set_progression(cinfo, coding);
     cinfo->raw_data_in = TRUE;
     jpeg_start_compress(cinfo, TRUE);
     enc->started = 1;
@@ -384,4 +390,115 @@ int cjpegcodec_decode(const uint8_t *data, size_t length, uint8_t **out,
 
 void cjpegcodec_free(void *buffer) {
     free(buffer);
+}
+
+// MARK: - Lossless transcoding
+
+/// A destination growing in memory that the state owns at every moment (libjpeg's
+/// `jpeg_mem_dest` hands its buffer over only at the end, so an error would leak it).
+typedef struct {
+    struct jpeg_destination_mgr pub;
+    JOCTET *buffer;
+    size_t capacity;
+} growing_destination;
+
+static void growing_init(j_compress_ptr cinfo) {
+    growing_destination *dest = (growing_destination *)cinfo->dest;
+    dest->pub.next_output_byte = dest->buffer;
+    dest->pub.free_in_buffer = dest->capacity;
+}
+
+static boolean growing_empty(j_compress_ptr cinfo) {
+    growing_destination *dest = (growing_destination *)cinfo->dest;
+    size_t used = dest->capacity;
+    JOCTET *bigger = used <= SIZE_MAX / 2 ? realloc(dest->buffer, used * 2) : NULL;
+    if (bigger == NULL) ERREXIT1(cinfo, JERR_OUT_OF_MEMORY, 10);
+    dest->buffer = bigger;
+    dest->capacity = used * 2;
+    dest->pub.next_output_byte = bigger + used;
+    dest->pub.free_in_buffer = used;
+    return TRUE;
+}
+
+static void growing_term(j_compress_ptr cinfo) {
+    (void)cinfo;
+}
+
+/// State that must survive a longjmp, as in `decode_state`.
+typedef struct {
+    struct jpeg_decompress_struct source;
+    struct jpeg_compress_struct target;
+    codec_error_mgr err;
+    growing_destination dest;
+} transcode_state;
+
+/// Whether libjpeg writes `marker` itself: a JFIF APP0 or an Adobe APP14 when the target
+/// gets one of its own (jpegtran's `jcopy_markers_execute` leaves them out alike).
+static int transcode_written_by_libjpeg(const struct jpeg_compress_struct *target, jpeg_saved_marker_ptr marker) {
+    if (target->write_JFIF_header && marker->marker == JPEG_APP0 && marker->data_length >= 5 &&
+        memcmp(marker->data, "JFIF", 5) == 0) return 1;
+    return target->write_Adobe_marker && marker->marker == JPEG_APP0 + 14 && marker->data_length >= 5 &&
+           memcmp(marker->data, "Adobe", 5) == 0;
+}
+
+int cjpegcodec_transcode(const uint8_t *data, size_t length, cjpegcodec_coding coding,
+                         uint8_t **output, size_t *output_length, char message[200]) {
+    if (data == NULL || output == NULL || output_length == NULL || message == NULL) return CJPEGCODEC_FAILED;
+    *output = NULL;
+    *output_length = 0;
+    message[0] = '\0';
+    transcode_state *state = calloc(1, sizeof(*state));
+    if (state == NULL) return CJPEGCODEC_FAILED;
+    codec_error_init(&state->err);
+    state->source.err = &state->err.pub;
+    state->target.err = &state->err.pub;
+    state->dest.capacity = length > 4096 ? length : 4096;
+    state->dest.buffer = malloc(state->dest.capacity);
+    state->dest.pub.init_destination = growing_init;
+    state->dest.pub.empty_output_buffer = growing_empty;
+    state->dest.pub.term_destination = growing_term;
+    if (state->dest.buffer == NULL) {
+        free(state);
+        return CJPEGCODEC_FAILED;
+    }
+    // The state is zeroed, so destroying an object not created yet does nothing.
+    if (setjmp(state->err.jump)) {
+        snprintf(message, 200, "%s", state->err.message);
+        jpeg_destroy_compress(&state->target);
+        jpeg_destroy_decompress(&state->source);
+        free(state->dest.buffer);
+        free(state);
+        return CJPEGCODEC_ERROR;
+    }
+    jpeg_create_decompress(&state->source);
+    jpeg_create_compress(&state->target);
+    jpeg_mem_src(&state->source, data, (unsigned long)length);
+    jpeg_save_markers(&state->source, JPEG_COM, 0xFFFF);
+    for (int m = 0; m < 16; m++) jpeg_save_markers(&state->source, JPEG_APP0 + m, 0xFFFF);
+    jpeg_read_header(&state->source, TRUE);
+    jvirt_barray_ptr *coefficients = jpeg_read_coefficients(&state->source);
+    jpeg_copy_critical_parameters(&state->source, &state->target);
+    state->target.optimize_coding = coding.optimize ? TRUE : FALSE;
+    if (coding.progressive || state->source.progressive_mode) jpeg_simple_progression(&state->target);
+    state->target.dest = &state->dest.pub;
+    jpeg_write_coefficients(&state->target, coefficients);
+    for (jpeg_saved_marker_ptr marker = state->source.marker_list; marker != NULL; marker = marker->next) {
+        if (transcode_written_by_libjpeg(&state->target, marker)) continue;
+        jpeg_write_marker(&state->target, marker->marker, marker->data, marker->data_length);
+    }
+    jpeg_finish_compress(&state->target);
+    jpeg_finish_decompress(&state->source);
+    int warnings = state->err.warnings;
+    snprintf(message, 200, "%s", state->err.message);
+    jpeg_destroy_compress(&state->target);
+    jpeg_destroy_decompress(&state->source);
+    if (warnings > 0) {
+        free(state->dest.buffer);
+        free(state);
+        return CJPEGCODEC_WARNING;
+    }
+    *output = state->dest.buffer;
+    *output_length = state->dest.capacity - state->dest.pub.free_in_buffer;
+    free(state);
+    return CJPEGCODEC_OK;
 }

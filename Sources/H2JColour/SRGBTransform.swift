@@ -64,5 +64,6 @@ package final class SRGBTransform: @unchecked Sendable {
 package struct ColourConversionError: CodedError, CustomStringConvertible {
     package let reason: String
     package var code: ErrorCode { .unsupported }
+    package init(reason: String) { self.reason = reason }
     package var description: String { "cannot convert to sRGB: \(reason)" }
 }

@@ -31,10 +31,29 @@ package enum ChromaSubsampling: String, Sendable, CaseIterable {
     }
 }
 
-/// Streams one baseline JPEG to a file descriptor through `CJPEGCodec`.
+/// How a JPEG's scans are coded beyond quality and sampling (`cjpegcodec_coding`):
+/// either option makes libjpeg hold the whole image's coefficients
+/// (`JPEGCoefficientMemory`) and write the scans at `finish`.
+package struct JPEGCoding: Sendable, Equatable {
+    /// Progressive scans (SOF2), libjpeg's default script; its tables are always optimised.
+    package var progressive = false
+    /// Huffman tables optimised for the image.
+    package var optimize = false
+
+    package init(progressive: Bool = false, optimize: Bool = false) {
+        (self.progressive, self.optimize) = (progressive, optimize)
+    }
+
+    /// Whether libjpeg holds every coefficient of the image.
+    package var holdsCoefficients: Bool { progressive || optimize }
+
+    var codec: cjpegcodec_coding { cjpegcodec_coding(progressive: progressive ? 1 : 0, optimize: optimize ? 1 : 0) }
+}
+
+/// Streams one JPEG to a file descriptor through `CJPEGCodec`.
 ///
 /// Call order: `start`, any `writeMarker`/`writeICC`, `writeRows` until every row is
-/// written, `finish`. For raw YCbCr 4:2:0 or gray planes (no colour conversion), use
+/// written, `finish`. For raw YCbCr or gray planes (no colour conversion), use
 /// `startRaw` and `writeRaw` in place of `start` and `writeRows`. A warning from libjpeg
 /// is treated as a failure: while encoding it can only mean misuse. The descriptor is
 /// not closed.
@@ -58,26 +77,34 @@ package final class JPEGWriter {
                         errno: writeErrno == 0 ? nil : writeErrno)
     }
 
-    /// Wraps `cjpegcodec_encoder_start`; `components` is 1 (gray) or 3 (RGB).
-    package func start(width: Int, height: Int, components: Int, quality: Int, subsampling: ChromaSubsampling) throws(JPEGError) {
+    /// Wraps `cjpegcodec_encoder_start`; `components` is 1 (gray) or 3 (RGB, which libjpeg
+    /// downsamples to `subsampling`). Rows come from an image held whole, so their tables
+    /// are optimised unless `coding` says otherwise.
+    package func start(width: Int, height: Int, components: Int, quality: Int, subsampling: ChromaSubsampling,
+                       coding: JPEGCoding = JPEGCoding(optimize: true)) throws(JPEGError) {
         try check(cjpegcodec_encoder_start(encoder, try Self.uint32(width, "start"), try Self.uint32(height, "start"),
-                                           Int32(clamping: components), Int32(clamping: quality), subsampling.codec), "start")
+                                           Int32(clamping: components), Int32(clamping: quality), subsampling.codec, coding.codec),
+                  "start")
     }
 
-    /// Wraps `cjpegcodec_encoder_start_raw`: `components` 3 is YCbCr 4:2:0 (JFIF), 1 is gray.
-    /// Same quality handling as `start`, but standard Huffman tables (see the C header:
-    /// optimising them would hold the whole image); markers may follow, then `writeRaw`.
-    package func startRaw(width: Int, height: Int, components: Int, quality: Int) throws(JPEGError) {
+    /// Wraps `cjpegcodec_encoder_start_raw`: `components` 3 is YCbCr planes at `subsampling`
+    /// (JFIF), 1 is gray. Same quality handling as `start`; without a `coding` option the
+    /// tables are the standard ones and the scans stream out as rows arrive (see the C
+    /// header). Markers may follow, then `writeRaw`.
+    package func startRaw(width: Int, height: Int, components: Int, quality: Int, subsampling: ChromaSubsampling = .s420,
+                          coding: JPEGCoding = JPEGCoding()) throws(JPEGError) {
         try check(cjpegcodec_encoder_start_raw(encoder, try Self.uint32(width, "start"), try Self.uint32(height, "start"),
-                                               Int32(clamping: components), Int32(clamping: quality)), "start")
+                                               Int32(clamping: components), Int32(clamping: quality), subsampling.codec,
+                                               coding.codec), "start")
     }
 
-    /// Luma rows `writeRaw` takes per call (the iMCU height): 16 for 4:2:0, 8 for gray;
-    /// 0 before `startRaw`.
+    /// Luma rows `writeRaw` takes per call (the iMCU height): 16 for 4:2:0, 8 for 4:2:2,
+    /// 4:4:4 and gray; 0 before `startRaw`.
     package var rawRowsPerCall: Int { Int(cjpegcodec_encoder_imcu_rows(encoder)) }
 
     /// Wraps `cjpegcodec_encoder_write_raw`: `rows` luma rows from the next unwritten row,
-    /// plane p (Y, Cb, Cr; only Y for gray) row r at `planes[p] + r * strides[p]`.
+    /// plane p (Y, Cb, Cr; only Y for gray) row r at `planes[p] + r * strides[p]` (chroma
+    /// rows halved for 4:2:0).
     /// `rows` is a multiple of `rawRowsPerCall` except in the call ending the image, where
     /// the missing rows repeat the last one. Each row holds the component's width rounded
     /// up to 8 samples, those past the width being edge replicas (see CJPEGCodec.h).

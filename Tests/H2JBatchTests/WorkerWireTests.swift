@@ -16,6 +16,7 @@ struct WorkerWireTests {
     static var sampleJob: WorkerJob {
         var options = ConversionOptions()
         options.quality = 77
+        (options.progressive, options.optimize, options.sampling) = (true, true, .s444)
         options.metadata = .strip
         options.stripGPS = true
         options.mark = false

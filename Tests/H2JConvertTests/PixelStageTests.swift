@@ -66,7 +66,7 @@ struct PixelStageTests {
     @Test("A code mapping maps every sample of rows, but of raw planes only the first (a gain map's luma); the inversion maps every plane")
     func codeMappingPlanes() throws {
         let increment = CodeMapping(table: (0...255).map { UInt8(min($0 + 1, 255)) })
-        let format = PixelFormat(width: 2, height: 2, layout: .planes(components: 3))
+        let format = PixelFormat(width: 2, height: 2, layout: .planes(components: 3, subsampling: .s420))
         let y: [UInt8] = [1, 2, 3, 4], cb: [UInt8] = [50], cr: [UInt8] = [60]
         for (mapping, expected) in [(increment, [[2, 3, 4, 5], [50], [60]]), (CodeMapping.inversion, [[254, 253, 252, 251], [205], [195]])] {
             let collector = Collector()

@@ -199,7 +199,8 @@ extension Reference {
         defer { cjpegcodec_encoder_destroy(encoder) }
         var source = picture.pixels
         if components == 1 { source = stride(from: 0, to: source.count, by: 3).map { source[$0] } }
-        _ = cjpegcodec_encoder_start(encoder, UInt32(picture.width), UInt32(picture.height), Int32(components), 90, CJPEGCODEC_SUBSAMPLING_420)
+        _ = cjpegcodec_encoder_start(encoder, UInt32(picture.width), UInt32(picture.height), Int32(components), 90, CJPEGCODEC_SUBSAMPLING_420,
+                                    cjpegcodec_coding(progressive: 0, optimize: 1))
         _ = source.withUnsafeBufferPointer {
             cjpegcodec_encoder_write_rows(encoder, $0.baseAddress, picture.width * components, UInt32(picture.height))
         }

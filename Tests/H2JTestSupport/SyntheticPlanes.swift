@@ -10,12 +10,15 @@ package final class SyntheticPlanes {
     /// Real size of each component: Y (or gray), then Cb and Cr.
     package let sizes: [(width: Int, height: Int)]
     package let strides: [Int]
+    /// How the chroma planes are sampled (colour only).
+    package let subsampling: ChromaSubsampling
     private let buffers: [UnsafeMutableBufferPointer<UInt8>]
 
-    package init(width: Int, height: Int, components: Int) {
+    package init(width: Int, height: Int, components: Int, subsampling: ChromaSubsampling = .s420) {
         self.width = width
         self.height = height
-        let chroma = ((width + 1) / 2, (height + 1) / 2)
+        self.subsampling = subsampling
+        let chroma = (subsampling == .s444 ? width : (width + 1) / 2, subsampling == .s420 ? (height + 1) / 2 : height)
         sizes = components == 3 ? [(width, height), chroma, chroma] : [(width, height)]
         strides = sizes.map { ($0.width + 7) / 8 * 8 + 5 }
         var buffers: [UnsafeMutableBufferPointer<UInt8>] = []
@@ -59,7 +62,7 @@ package final class SyntheticPlanes {
     /// The planes for a `writeRaw` call starting at luma row `row`.
     package func planes(fromRow row: Int) -> [UnsafePointer<UInt8>] {
         buffers.enumerated().map { component, buffer in
-            let componentRow = component == 0 ? row : row / 2
+            let componentRow = component == 0 || subsampling != .s420 ? row : row / 2
             return UnsafePointer(buffer.baseAddress! + componentRow * strides[component])
         }
     }
@@ -75,7 +78,7 @@ package final class SyntheticPlanes {
     }
 
     /// Interleaved RGB (or the gray plane itself) by the JFIF equations, each chroma
-    /// sample covering its 2×2 luma block: the input of the existing scanline path.
+    /// sample covering its luma block (2×2 for 4:2:0): the input of the scanline path.
     package func scanlines() -> [UInt8] {
         guard sizes.count == 3 else { return (0..<height).flatMap { y in (0..<width).map { sample(0, $0, y) } } }
         var rgb: [UInt8] = []
@@ -83,7 +86,8 @@ package final class SyntheticPlanes {
         for y in 0..<height {
             for x in 0..<width {
                 let luma = Double(sample(0, x, y))
-                let cb = Double(sample(1, x / 2, y / 2)) - 128, cr = Double(sample(2, x / 2, y / 2)) - 128
+                let cx = subsampling == .s444 ? x : x / 2, cy = subsampling == .s420 ? y / 2 : y
+                let cb = Double(sample(1, cx, cy)) - 128, cr = Double(sample(2, cx, cy)) - 128
                 for value in [luma + 1.402 * cr, luma - 0.344136 * cb - 0.714136 * cr, luma + 1.772 * cb] {
                     rgb.append(UInt8(min(max(value.rounded(), 0), 255)))
                 }

@@ -31,35 +31,53 @@ typedef enum {
     CJPEGCODEC_SUBSAMPLING_444 = 2,
 } cjpegcodec_subsampling;
 
-/// An encoder writing baseline JPEG to a file descriptor. Opaque.
+/// An encoder writing a JPEG to a file descriptor. Opaque.
 typedef struct cjpegcodec_encoder cjpegcodec_encoder;
 
 /// Allocates an encoder that writes to `fd` (never closed by the encoder). NULL when out of memory.
 cjpegcodec_encoder *cjpegcodec_encoder_create(int fd);
 
-/// Writes SOI and the frame header. `components` is 1 (grayscale) or 3 (interleaved RGB).
+/// How the scans are coded, beyond quality and sampling. Both make libjpeg hold every
+/// DCT coefficient of the image (a whole-image buffer; H2JJPEGCodec's `JPEGCoefficientMemory`)
+/// and write the scans only at `cjpegcodec_encoder_finish`.
+typedef struct {
+    /// A progressive JPEG (SOF2) with libjpeg's default scan script
+    /// (`jpeg_simple_progression`); libjpeg then optimises the tables whatever `optimize`.
+    int progressive;
+    /// Huffman tables optimised for the image (`optimize_coding`), not the standard ones.
+    int optimize;
+} cjpegcodec_coding;
+
+/// Writes SOI and the frame header. `components` is 1 (grayscale) or 3 (interleaved RGB,
+/// downsampled by libjpeg to `subsampling`).
 int cjpegcodec_encoder_start(cjpegcodec_encoder *enc, uint32_t width, uint32_t height,
-                             int components, int quality, cjpegcodec_subsampling subsampling);
+                             int components, int quality, cjpegcodec_subsampling subsampling,
+                             cjpegcodec_coding coding);
 
 /// Starts an image fed as raw sample planes, with no colour conversion and no
-/// downsampling (libjpeg's `raw_data_in`). `components` 3: YCbCr 4:2:0 (Y sampled 2×2,
-/// Cb and Cr 1×1), written as a JFIF YCbCr JPEG; 1: grayscale. Quality and DCT are
-/// those of `cjpegcodec_encoder_start`. Markers may follow.
+/// downsampling (libjpeg's `raw_data_in`). `components` 3: YCbCr with chroma
+/// `subsampling` (Cb and Cr 1×1, Y 2×2 for 4:2:0, 2×1 for 4:2:2, 1×1 for 4:4:4), written
+/// as a JFIF YCbCr JPEG; 1: grayscale. Quality and DCT are those of
+/// `cjpegcodec_encoder_start`. Markers may follow.
 ///
-/// Huffman tables are the standard ones, not optimised per image: optimisation makes
-/// libjpeg keep every coefficient of the image (3 bytes per pixel for 4:2:0) and run a
-/// serial entropy pass at the end. Without it memory stays at one iMCU row and the
-/// output streams out as rows arrive; files are about 4% larger at quality 90.
+/// With neither `coding` option the Huffman tables are the standard ones: memory stays at
+/// one iMCU row and the output streams out as rows arrive. Optimised tables or
+/// progressive scans hold the whole image's coefficients (3 bytes per pixel for 4:2:0,
+/// 6 for 4:4:4) and run a serial entropy pass at the end; files are about 4% smaller at
+/// quality 90.
 int cjpegcodec_encoder_start_raw(cjpegcodec_encoder *enc, uint32_t width, uint32_t height,
-                                 int components, int quality);
+                                 int components, int quality, cjpegcodec_subsampling subsampling,
+                                 cjpegcodec_coding coding);
 
 /// Rows one iMCU row spans, the unit of `cjpegcodec_encoder_write_raw`: 16 for 4:2:0,
-/// 8 for grayscale (max_v_samp_factor × 8; the RGB path has one too). 0 before start.
+/// 8 for 4:2:2, 4:4:4 and grayscale (max_v_samp_factor × 8; the RGB path has one too).
+/// 0 before start.
 int cjpegcodec_encoder_imcu_rows(const cjpegcodec_encoder *enc);
 
 /// Compresses `rows` luma rows starting at the next unwritten row, after
 /// `cjpegcodec_encoder_start_raw`. Component `p` (0 Y, 1 Cb, 2 Cr; only 0 for gray)
-/// row `r` of this call is at `planes[p] + r * strides[p]`; chroma has ceil(rows / 2) rows.
+/// row `r` of this call is at `planes[p] + r * strides[p]`; chroma has ceil(rows / 2) rows
+/// for 4:2:0, `rows` otherwise.
 ///
 /// Rows: `rows` must be a multiple of `cjpegcodec_encoder_imcu_rows`, except for the call
 /// that ends exactly at the image height. In that call the rows libjpeg needs below the
@@ -68,13 +86,14 @@ int cjpegcodec_encoder_imcu_rows(const cjpegcodec_encoder *enc);
 /// CJPEGCODEC_FAILED with a message and change nothing.
 ///
 /// Width: every row must have ceil(w / 8) × 8 readable samples, where w is the
-/// component's width (Y: W; chroma: ceil(W / 2)), and the samples past w must be edge
+/// component's width (Y: W; chroma: ceil(W / 2), or W for 4:4:4), and the samples past w must be edge
 /// replicas written by the caller: raw input bypasses libjpeg's edge expansion
 /// (jcprepct.c/jcsample.c), and its DCT (jcdctmgr.c `forward_DCT`) reads every sample of
 /// each of the component's ceil(w / 8) blocks. Only the blocks beyond those (the right
 /// and bottom padding that completes an MCU: a second Y block column or row when
 /// ceil(W / 8) or ceil(H / 8) is odd) are made by libjpeg itself, as dummy blocks in
-/// its coefficient controller (jccoefct.c `compress_first_pass`, libjpeg-turbo 2.1.5).
+/// its coefficient controller (jccoefct.c `compress_first_pass` or `compress_data`,
+/// libjpeg-turbo 2.1.5).
 int cjpegcodec_encoder_write_raw(cjpegcodec_encoder *enc, const uint8_t *const planes[3],
                                  const size_t strides[3], uint32_t rows);
 
@@ -101,6 +120,17 @@ int cjpegcodec_encoder_write_errno(const cjpegcodec_encoder *enc);
 
 /// Frees the encoder (aborting an unfinished image).
 void cjpegcodec_encoder_destroy(cjpegcodec_encoder *enc);
+
+/// The same JPEG with its scans coded anew from its DCT coefficients, untouched
+/// (`jpeg_read_coefficients` → `jpeg_write_coefficients`, as `jpegtran` does): lossless.
+/// Progressive when `coding.progressive` or when the source is; optimised tables with
+/// `coding.optimize`. Every APPn and COM segment of the source follows in its order,
+/// except a JFIF APP0 or Adobe APP14 that libjpeg writes itself. `*output` receives a
+/// malloc'd JPEG of `*output_length` bytes (free with `cjpegcodec_free`). Holds the
+/// source's whole coefficient buffer. Returns CJPEGCODEC_WARNING (and no output) when
+/// libjpeg warned: the source is corrupt.
+int cjpegcodec_transcode(const uint8_t *data, size_t length, cjpegcodec_coding coding,
+                         uint8_t **output, size_t *output_length, char message[200]);
 
 /// What `cjpegcodec_decode` found.
 typedef struct {

@@ -19,7 +19,7 @@ package struct WorkerLimits: Sendable, Equatable {
 
     package static let defaultTimeoutSeconds = 120
     /// The smallest `--max-memory`: what a worker needs before it decodes anything.
-    package static let minimumMemoryBytes = 64 << 20
+    package static let minimumMemoryBytes = ConversionOptions.workerOwnMemory
 
     package init(memoryBytes: Int, timeoutSeconds: Int = WorkerLimits.defaultTimeoutSeconds,
                  outputBytes: Int = WorkerLimits.maxOutputBytes(maxPixels: ConversionPlan.defaultMaxPixels)) {

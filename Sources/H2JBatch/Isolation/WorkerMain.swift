@@ -61,7 +61,9 @@ package enum WorkerMain {
             // Should the parent be gone, the worker still stops a while after --timeout.
             if limits.timeoutSeconds > 0 { alarm(UInt32(limits.timeoutSeconds + 30)) }
             let output = ParentOutput(socket: socket, limit: limits.outputBytes)
-            let converter = Converter(options: work.options, decoders: decoders, destination: output,
+            var options = work.options
+            options.maxMemory = limits.memoryBytes
+            let converter = Converter(options: options, decoders: decoders, destination: output,
                                       onStage: { stage, engine, image in try? socket.send(.stage(stage, engine, image: image)) })
             let result = converter.run(job)
             guard (try? socket.send(.result(result))) != nil else { return 0 }

@@ -3,6 +3,7 @@ import Glibc
 #endif
 import H2JConvert
 import H2JJPEG
+import H2JJPEGCodec
 import H2JMetadata
 import H2JOutputPlan
 import H2JSupport
@@ -141,6 +142,9 @@ struct WorkerJob {
             parts.forEach { out.string($0) }
         }
         out.int(options.quality)
+        out.bool(options.progressive)
+        out.bool(options.optimize)
+        out.string(options.sampling.rawValue)
         out.string(options.metadata.rawValue)
         out.bool(options.stripGPS)
         out.bool(options.mark)
@@ -177,6 +181,9 @@ struct WorkerJob {
         }
         var options = ConversionOptions()
         options.quality = try reader.int()
+        options.progressive = try reader.bool()
+        options.optimize = try reader.bool()
+        options.sampling = try reader.value(ChromaSubsampling.self)
         options.metadata = try reader.value(MetadataMode.self)
         options.stripGPS = try reader.bool()
         options.mark = try reader.bool()

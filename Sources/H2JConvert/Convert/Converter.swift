@@ -275,7 +275,7 @@ package struct Converter: Sendable {
     /// segments (then `extras`, whole segments such as a Multi-Picture one), pixels
     /// through the pixel stage, EOI, and the vendor trailer.
     private func encode(_ image: PreparedImage, to fd: Int32, path: String, extras: [[UInt8]] = [], trailer: Bool = true) throws {
-        try ImageEncoder.encode(image.engine, chain: image.chain, quality: options.quality, to: fd, path: path,
+        try ImageEncoder.encode(image.engine, chain: image.chain, options: options, to: fd, path: path,
                                 strip: options.metadata == .strip) { sink in
             try image.graft.writeSegments(to: sink)
             for extra in extras { try sink.writeMarker(Int(extra[1]), Array(extra[4...])) }

@@ -143,7 +143,7 @@ struct GainMapStage {
         guard fd >= 0 else { throw WriteError.system("gain map", "cannot create an in-memory file") }
         defer { close(fd) }
         let size = try ImageEncoder.encodedSize(source, chain: chain)
-        try ImageEncoder.encode(source, chain: chain, quality: options.quality, to: fd, path: "gain map", strip: false) { sink in
+        try ImageEncoder.encode(source, chain: chain, options: options, to: fd, path: "gain map", strip: false) { sink in
             let xmp = XMPForJPEG.make(packet: packet, width: size.width, height: size.height,
                                       adding: UltraHDRXMP.gainMapProperties(metadata))
             if let payload = xmp.payload { try sink.writeMarker(0xE1, payload) }

@@ -11,13 +11,13 @@ import H2JTiles
 enum ConversionEngines {
     /// The engine for `context`'s item and, for libheif, why the tile engine did not take
     /// it. `chain` gives the pixel stage the image goes through with an engine (a JPEG
-    /// item is copied only when it is empty).
+    /// item is copied only when it changes no rows: `keepsCodestream`).
     static func choose(_ context: ConversionContext, decoders: TileDecoderPool, chain: (any ConversionEngine) -> PixelChain) throws
         -> (engine: any ConversionEngine, refusal: String?) {
         switch context.item.itemType {
         case "jpeg":
             let copied = try JPEGItemConversion(context, pixelsChange: false)
-            return (chain(copied).operations.isEmpty ? copied : try JPEGItemConversion(context, pixelsChange: true), nil)
+            return (chain(copied).keepsCodestream ? copied : try JPEGItemConversion(context, pixelsChange: true), nil)
         case "unci": return (try UncompressedConversion(context), nil)
         default: break
         }

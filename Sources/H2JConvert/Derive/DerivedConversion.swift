@@ -1,5 +1,6 @@
 import H2JCompose
 import H2JContainer
+import H2JJPEGCodec
 import H2JSupport
 
 /// A derived image heic2jpg composes itself (`HEIFStructure.isComposed`: an overlay, an
@@ -12,6 +13,7 @@ struct DerivedConversion: ConversionEngine {
     private let composition: Composition
     private let inputs: DerivedInputs
     private let auxiliary: Bool
+    private let sampling: ChromaSubsampling
     private var pictures: [Composition.Input] = []
 
     /// Plans the composition and opens its inputs; nothing is decoded.
@@ -22,6 +24,7 @@ struct DerivedConversion: ConversionEngine {
                                                pictureSize: inputs.open)
         self.inputs = inputs
         auxiliary = context.master != nil
+        sampling = context.colourSampling
     }
 
     var kind: ConversionResult.Engine { .derived }
@@ -40,7 +43,7 @@ struct DerivedConversion: ConversionEngine {
     }
 
     func pixelFormat() -> PixelFormat {
-        PixelFormat(width: width, height: height, layout: .rows(components: components, subsampling: auxiliary ? .s444 : .s420))
+        PixelFormat(width: width, height: height, layout: .rows(components: components, subsampling: auxiliary ? .s444 : sampling))
     }
 
     func emit(into sink: any PixelSink) throws {

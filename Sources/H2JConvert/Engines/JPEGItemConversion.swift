@@ -19,6 +19,8 @@ struct JPEGItemConversion: ConversionEngine, UprightBandSource {
     /// Why the pixels are decoded and encoded again; nil for the lossless copy.
     private let reencoding: Reencoding?
     private let quality: Int
+    /// A re-encoded photo's chroma subsampling (`--sampling`).
+    private let sampling: ChromaSubsampling
     /// An alpha plane (auxiliary image) the item has, which a JPEG cannot apply.
     private let alpha: UInt32?
     /// The item's `ispe` when it is not its codestream's size (the codestream wins).
@@ -59,6 +61,7 @@ struct JPEGItemConversion: ConversionEngine, UprightBandSource {
             reencoding = pixelsChange ? .pixelStage : nil
         }
         quality = context.options.quality
+        sampling = context.colourSampling
         alpha = context.master == nil ? context.structure.auxiliaryImages(of: id).first { $0.kind == .alpha }?.id : nil
         let declared = context.structure.imageSize(of: id)
         self.declared = declared.flatMap { $0 == ImageSize(width: frame.width, height: frame.height) ? nil : (id, $0) }
@@ -113,7 +116,7 @@ struct JPEGItemConversion: ConversionEngine, UprightBandSource {
 
     func pixelFormat() throws -> PixelFormat {
         PixelFormat(width: width, height: height,
-                    layout: .rows(components: try bands().components, subsampling: reencodingAuxiliary ? .s444 : .s420))
+                    layout: .rows(components: try bands().components, subsampling: reencodingAuxiliary ? .s444 : sampling))
     }
 
     func emit(into sink: any PixelSink) throws {

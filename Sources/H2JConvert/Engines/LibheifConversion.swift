@@ -1,4 +1,5 @@
 import H2JContainer
+import H2JJPEGCodec
 import H2JLibheif
 import H2JSupport
 
@@ -13,6 +14,8 @@ struct LibheifConversion: ConversionEngine {
     /// An auxiliary image or a gain map is encoded without chroma subsampling (its
     /// samples are exponents, not colours), and in gray when its channels are equal.
     private let fullChroma: Bool
+    /// A photo's chroma subsampling (`--sampling`).
+    private let sampling: ChromaSubsampling
     /// Alpha left unflattened, for `forEachUprightAlphaBand` (a derived image's layer).
     private let keepingAlpha: Bool
     private var image: DecodedImage?
@@ -28,6 +31,7 @@ struct LibheifConversion: ConversionEngine {
         self.keepingAlpha = keepingAlpha
         background = conversion.options.background
         fullChroma = conversion.fullChroma
+        sampling = conversion.colourSampling
     }
 
     var kind: ConversionResult.Engine { .libheif }
@@ -56,7 +60,7 @@ struct LibheifConversion: ConversionEngine {
     func pixelFormat() throws -> PixelFormat {
         let (width, height) = try decodedSize()
         return PixelFormat(width: width, height: height,
-                           layout: .rows(components: grayFromRGB ? 1 : try components(), subsampling: fullChroma ? .s444 : .s420))
+                           layout: .rows(components: grayFromRGB ? 1 : try components(), subsampling: fullChroma ? .s444 : sampling))
     }
 
     func emit(into sink: any PixelSink) throws {

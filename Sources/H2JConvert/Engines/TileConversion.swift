@@ -1,4 +1,5 @@
 import H2JContainer
+import H2JJPEGCodec
 import H2JSupport
 import H2JTiles
 
@@ -16,7 +17,7 @@ struct TileConversion: ConversionEngine {
     mutating func decode() {}
 
     func pixelFormat() -> PixelFormat {
-        PixelFormat(width: width, height: height, layout: .planes(components: engine.image.monochrome ? 1 : 3))
+        PixelFormat(width: width, height: height, layout: .planes(components: engine.image.monochrome ? 1 : 3, subsampling: .s420))
     }
 
     func emit(into sink: any PixelSink) throws {

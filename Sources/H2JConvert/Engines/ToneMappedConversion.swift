@@ -1,5 +1,6 @@
 import H2JColour
 import H2JContainer
+import H2JJPEGCodec
 import H2JLibheif
 import H2JSupport
 
@@ -17,6 +18,8 @@ struct ToneMappedConversion: ConversionEngine {
     /// apply the transforms (`LibheifItem.ownTransforms`).
     private var geometry: PlaneGeometry?
     private let background: RGBColor
+    /// The SDR rendition's chroma subsampling (`--sampling`).
+    private let sampling: ChromaSubsampling
     private var image: DeepDecodedImage?
     private var mapping: HDRToneMapping?
     /// The source's gain map to the SDR rendition, and once decoded its application.
@@ -34,6 +37,7 @@ struct ToneMappedConversion: ConversionEngine {
         self.nclx = nclx
         appliedGainMap = gainMap
         background = conversion.options.background
+        sampling = conversion.colourSampling
     }
 
     var kind: ConversionResult.Engine { .libheif }
@@ -73,7 +77,7 @@ struct ToneMappedConversion: ConversionEngine {
 
     func pixelFormat() throws -> PixelFormat {
         _ = try decoded()
-        return PixelFormat(width: width, height: height, layout: .rows(components: 3, subsampling: .s420))
+        return PixelFormat(width: width, height: height, layout: .rows(components: 3, subsampling: sampling))
     }
 
     /// The SDR rendition, band by band.

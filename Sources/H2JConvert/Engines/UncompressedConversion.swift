@@ -46,7 +46,7 @@ struct UncompressedConversion: ConversionEngine {
     }
 
     func pixelFormat() -> PixelFormat {
-        PixelFormat(width: width, height: height, layout: .rows(components: components, subsampling: context.master != nil ? .s444 : .s420))
+        PixelFormat(width: width, height: height, layout: .rows(components: components, subsampling: context.master != nil ? .s444 : context.colourSampling))
     }
 
     func emit(into sink: any PixelSink) throws {

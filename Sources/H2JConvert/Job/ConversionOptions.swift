@@ -54,6 +54,16 @@ package struct ConversionOptions: Sendable, Equatable {
     package var optimize = false
     /// `--sampling`: the chroma subsampling of a photo's colour output.
     package var sampling = ChromaSubsampling.s420
+    /// The worker's memory limit (`--max-memory` or its default), set by the worker from
+    /// its own limits, never sent: `--progressive` and `--optimize` are refused on an
+    /// image whose coefficient buffer does not fit it (`CoefficientMemoryError`). nil (a
+    /// conversion outside a worker) checks nothing. Not in the fingerprint: it decides
+    /// whether a file fails, never what an output holds.
+    package var maxMemory: Int?
+
+    /// What a worker needs besides any image's buffers: the smallest `--max-memory`, and
+    /// what the coefficient check sets aside.
+    package static let workerOwnMemory = 64 << 20
 
     /// `--max-pixels` ceiling in megapixels: 65535 × 65535, libheif's own size limit.
     package static let maxMegapixels = 4294

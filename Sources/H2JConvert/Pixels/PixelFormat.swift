@@ -7,9 +7,10 @@ struct PixelFormat: Equatable {
     enum Layout: Equatable {
         /// Interleaved 8-bit rows of gray (1) or RGB (3), encoded with `subsampling`.
         case rows(components: Int, subsampling: ChromaSubsampling)
-        /// JPEG-ready planes: YCbCr 4:2:0 (3) or gray (1), in row groups of the encoder's
-        /// `rawRowsPerCall` (the tile engine's bands).
-        case planes(components: Int)
+        /// JPEG-ready planes: YCbCr (3) with chroma at `subsampling` (the tile engine's
+        /// 4:2:0, or `ChromaUpsampling`'s), or gray (1, whose `subsampling` means nothing),
+        /// in row groups of the next sink's `rawRowsPerCall` (the tile engine's bands).
+        case planes(components: Int, subsampling: ChromaSubsampling)
     }
 
     let width: Int
@@ -18,15 +19,21 @@ struct PixelFormat: Equatable {
 
     var components: Int {
         switch layout {
-        case .rows(let components, _), .planes(let components): components
+        case .rows(let components, _), .planes(let components, _): components
         }
     }
 }
 
 extension PixelFormat.Layout {
     /// Horizontal and vertical subsampling of each plane of a raw layout: luma full, the
-    /// chroma of YCbCr planes 4:2:0.
+    /// chroma of YCbCr planes as their `subsampling` says.
     var planeSubsampling: [(x: Int, y: Int)] {
-        self == .planes(components: 3) ? [(1, 1), (2, 2), (2, 2)] : [(1, 1)]
+        guard case .planes(3, let subsampling) = self else { return [(1, 1)] }
+        let chroma = switch subsampling {
+        case .s420: (x: 2, y: 2)
+        case .s422: (x: 2, y: 1)
+        case .s444: (x: 1, y: 1)
+        }
+        return [(1, 1), chroma, chroma]
     }
 }

@@ -6,6 +6,14 @@ protocol PixelOperation {
     func format(after input: PixelFormat) throws -> PixelFormat
     /// A sink that takes bands of `input` and writes this step's bands into `next`.
     func sink(input: PixelFormat, into next: any PixelSink) -> any PixelSink
+    /// Whether this step leaves interleaved rows as they are, so that an image whose own
+    /// codestream stands for its pixels (a JPEG item, whose engine writes rows) may still
+    /// be copied through it. False unless a step says otherwise.
+    var passesRows: Bool { get }
+}
+
+extension PixelOperation {
+    var passesRows: Bool { false }
 }
 
 /// The pixel stage: the steps every image goes through between its source and the
@@ -27,6 +35,10 @@ struct PixelChain {
         for (operation, format) in zip(operations, formats).reversed() { next = operation.sink(input: format, into: next) }
         return next
     }
+
+    /// Whether an image's own codestream may be copied instead of its pixels encoded: no
+    /// step changes rows (an empty chain, as for every default conversion).
+    var keepsCodestream: Bool { operations.allSatisfy(\.passesRows) }
 
     /// With `operation` after the others.
     func appending(_ operation: any PixelOperation) -> PixelChain {

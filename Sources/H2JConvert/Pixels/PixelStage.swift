@@ -8,8 +8,9 @@ import H2JColour
 /// step is added here once, from the options, the image's role and size, and what its
 /// pixels are (`colour`). `--max-size` adds a `Resize` to an image it makes smaller, then
 /// `--colorspace srgb` adds `SRGBConversion` for colour that is not sRGB already (on the
-/// fewer pixels); `HEIC2JPG_TEST_PIXEL_OPERATION=invert` adds `CodeMapping.inversion`,
-/// for the test that shows every image kind passes here.
+/// fewer pixels); `--sampling 422`/`444` adds `ChromaUpsampling` last, so it sees the
+/// planes the other steps make; `HEIC2JPG_TEST_PIXEL_OPERATION=invert` adds
+/// `CodeMapping.inversion`, for the test that shows every image kind passes here.
 enum PixelStage {
     /// What an image is to its output, which decides the size it is encoded at.
     enum Role {
@@ -32,6 +33,7 @@ enum PixelStage {
             operations.append(SRGBConversion(profile: profile, sampling: options.sampling))
         }
         if testOperation == "invert" { operations.append(CodeMapping.inversion) }
+        if case .picture = role, options.sampling != .s420 { operations.append(ChromaUpsampling(target: options.sampling)) }
         return PixelChain(operations: operations)
     }
 

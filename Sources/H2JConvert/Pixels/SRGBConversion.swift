@@ -19,7 +19,9 @@ struct SRGBConversion: PixelOperation {
     func format(after input: PixelFormat) throws -> PixelFormat {
         guard input.components == 3 else { return input }
         _ = try transform.get()
-        guard case .planes = input.layout else { return input }
+        guard case .planes(_, let subsampling) = input.layout else { return input }
+        // `ChromaUpsampling` comes after this step: planes reach it at the tile engine's 4:2:0.
+        guard subsampling == .s420 else { throw ColourConversionError(reason: "the step takes 4:2:0 planes, not \(subsampling.rawValue)") }
         return PixelFormat(width: input.width, height: input.height, layout: .rows(components: 3, subsampling: sampling))
     }
 

@@ -1,4 +1,5 @@
 import H2JContainer
+import H2JJPEGCodec
 import H2JSupport
 
 /// One image item on its way through the converter's stages: the job, the source's
@@ -28,6 +29,10 @@ struct ConversionContext {
     /// (`LibheifConversion`): an auxiliary image or a gain map, whose samples are not
     /// colours but exponents or distances.
     var fullChroma = false
+    /// The chroma subsampling of the image's colour output when its engine writes rows:
+    /// `--sampling` for a photo; 4:2:0 as always for an auxiliary image or gain map, which
+    /// keeps its own (most engines write those at 4:4:4 or in gray themselves).
+    var colourSampling: ChromaSubsampling { fullChroma ? .s420 : options.sampling }
     /// The auxiliary images this source's outputs carry (`--aux`): their metadata is not
     /// said to be lost.
     var carriedAuxiliaries: Set<UInt32> = []
