@@ -112,11 +112,16 @@ struct ChromaUpsamplingTests {
         #expect(!PixelChain(operations: [CodeMapping.inversion]).keepsCodestream)
     }
 
-    @Test("The chain: empty by default, the upsampling last with --sampling 422 or 444")
+    @Test("The chain: empty by default, the upsampling last with --sampling 422 or 444, for pictures only")
     func chosen() {
         var options = ConversionOptions()
-        #expect(PixelStage.chain(for: options).operations.isEmpty)
+        #expect(PixelStage.chain(for: options, role: .picture, width: 64, height: 64).operations.isEmpty)
         options.sampling = .s444
-        #expect((PixelStage.chain(for: options).operations.last as? ChromaUpsampling)?.target == .s444)
+        options.maxSize = OutputBox(width: 32, height: 32)
+        let picture = PixelStage.chain(for: options, role: .picture, width: 64, height: 64).operations
+        #expect(picture.count == 2 && picture.first is Resize, "resize first")
+        #expect((picture.last as? ChromaUpsampling)?.target == .s444)
+        let gainMap = PixelStage.chain(for: options, role: .scaledWith(width: 64, height: 64), width: 16, height: 16).operations
+        #expect(gainMap.count == 1 && gainMap.first is Resize, "a gain map keeps its own sampling")
     }
 }

@@ -85,7 +85,7 @@ struct ResizeTests {
     static func planes(width: Int, height: Int, to: (Int, Int), gray: Bool = false,
                        _ sample: (Int, Int, Int) -> UInt8) throws -> [[UInt8]] {
         let components = gray ? 1 : 3
-        let input = PixelFormat(width: width, height: height, layout: .planes(components: components))
+        let input = PixelFormat(width: width, height: height, layout: .planes(components: components, subsampling: .s420))
         let collector = PixelStageTests.Collector()
         let sink = Resize(width: to.0, height: to.1).sink(input: input, into: collector)
         let sizes = input.layout.planeSubsampling.map { ((width + $0.x - 1) / $0.x, (height + $0.y - 1) / $0.y, $0.y) }

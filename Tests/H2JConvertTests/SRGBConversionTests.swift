@@ -78,7 +78,7 @@ struct SRGBConversionTests {
         let picture = Self.picture(width: width, height: height)
         let chain = PixelStage.chain(for: Self.srgb, role: .picture, colour: .colour(profile: Self.displayP3), width: 64, height: 64)
         let rowsFormat = PixelFormat(width: width, height: height, layout: .rows(components: 3, subsampling: .s420))
-        let planesFormat = PixelFormat(width: width, height: height, layout: .planes(components: 3))
+        let planesFormat = PixelFormat(width: width, height: height, layout: .planes(components: 3, subsampling: .s420))
         #expect(try chain.format(after: planesFormat) == rowsFormat)
         #expect(try chain.sink(input: planesFormat, into: Collector()).rawRowsPerCall == 16)
 
@@ -101,7 +101,7 @@ struct SRGBConversionTests {
     static func planes(_ picture: (rgb: [UInt8], y: [UInt8], cb: [UInt8], cr: [UInt8], chromaWidth: Int), width: Int, height: Int,
                        groupRows: Int, chain: PixelChain) throws -> Collector {
         let collector = Collector()
-        let sink = try chain.sink(input: PixelFormat(width: width, height: height, layout: .planes(components: 3)), into: collector)
+        let sink = try chain.sink(input: PixelFormat(width: width, height: height, layout: .planes(components: 3, subsampling: .s420)), into: collector)
         let cw = picture.chromaWidth
         for first in stride(from: 0, to: height, by: groupRows) {
             let rows = min(groupRows, height - first), chromaRows = (rows + 1) / 2
