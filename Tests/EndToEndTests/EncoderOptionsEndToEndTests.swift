@@ -162,4 +162,19 @@ struct EncoderOptionsEndToEndTests {
         let streamed = try Tool.run(["--max-memory", "65M", "--sampling", "444", "-o", scratch.sub("streamed"), Self.tilePhoto])
         #expect(streamed.status == 0, "\(streamed.stderr)")
     }
+
+    @Test("sRGB rows made from the tile engine's planes stream as the planes do: standard tables unless asked, and the memory rule with --optimize")
+    func srgbRowsStream() throws {
+        let p3 = Tool.samples + "/p3-nclx-only.heic"
+        let streamed = try Self.output(p3, ["--colorspace", "srgb"])
+        #expect(try Self.huffmanTables(streamed) == Self.standardTables())
+        let optimised = try Self.output(p3, ["--colorspace", "srgb", "--optimize"])
+        #expect(try Self.huffmanTables(optimised) != Self.standardTables())
+        #expect(optimised.count < streamed.count, "\(optimised.count) vs \(streamed.count) bytes")
+        #expect(try Self.pixels(optimised).pixels == Self.pixels(streamed).pixels)
+        let scratch = TemporaryDirectory()
+        let refused = try Tool.run(["--max-memory", "65M", "--colorspace", "srgb", "--optimize", "--sampling", "444",
+                                    "-o", scratch.sub("refused"), p3])
+        #expect(refused.status == 1 && refused.stderr.contains("--max-memory"), "\(refused.stderr)")
+    }
 }
