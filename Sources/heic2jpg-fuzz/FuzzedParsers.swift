@@ -135,7 +135,7 @@ enum FuzzedParsers {
                 return Composition.Input(pixels: pixels, alpha: alpha)
             }
             guard inputs.count == composition.pictures.count else { continue }
-            try? composition.forEachBand(inputs, components: composition.components(pictureComponents: inputs.map { _ in 3 })) { _, _, _ in }
+            composition.forEachBand(inputs, components: composition.components(pictureComponents: inputs.map { _ in 3 })) { _, _, _ in }
         }
     }
 
