@@ -4,7 +4,7 @@ import Glibc
 import H2JConvert
 import H2JSupport
 
-/// Test only (`HandOffEndToEndTests`): `HEIC2JPG_TEST_PAUSE=POINT:DIR` stops the parent at
+/// Test only (`HandOffRaceEndToEndTests`, `OutputDirectoriesEndToEndTests`): `HEIC2JPG_TEST_PAUSE=POINT:DIR` stops the parent at
 /// `POINT` for every source, so a test can change the source in a window it could not
 /// otherwise hit every time. There the parent writes the source's path and a newline to
 /// the FIFO `DIR/reached`, then reads the FIFO `DIR/resume` to its end. Unset, as it is
@@ -14,6 +14,9 @@ package enum TestPause {
         /// The worker asked for the primary's temp file: it has opened and read the
         /// source, and waits for the parent (run with `-j 1`).
         case converting
+        /// The primary's temp file is written and not yet published: a test kills the run
+        /// there to leave it behind (`OutputDirectoriesEndToEndTests`).
+        case staged
         /// The outputs are verified and recorded; the source is about to be proved and handed off.
         case handingOff = "handing-off"
     }

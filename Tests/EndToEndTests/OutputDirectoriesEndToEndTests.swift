@@ -28,14 +28,20 @@ struct OutputDirectoriesEndToEndTests {
         for state in [["--state", scratch.sub("s.db")], []] {
             let arguments = ["-o", scratch.sub("out")] + state + [scratch.sub("in")]
             #expect(try Tool.run(arguments).status == 0)
-            // A run killed while it wrote into out/sub leaves its temp file there.
-            let killed = try stopAtTempFile(["--overwrite"] + arguments, in: scratch.sub("out/sub")) { run in
-                for worker in run.workers { kill(worker, SIGKILL) }
-                kill(run.pid, SIGKILL)
-            }
+            // A run killed once it has written a.heic's temp file in out/sub, before publishing
+            // it (HEIC2JPG_TEST_PAUSE stops it there every time; one job, so one pause at a
+            // time), leaves that file behind.
+            let pause = scratch.sub(state.isEmpty ? "pause" : "pause-state")
+            try FileManager.default.createDirectory(atPath: pause, withIntermediateDirectories: true)
+            #expect(mkfifo(pause + "/reached", 0o600) == 0 && mkfifo(pause + "/resume", 0o600) == 0)
+            let killed = try RunningTool(["--overwrite", "-j", "1"] + arguments, environment: ["HEIC2JPG_TEST_PAUSE": "staged:\(pause)"])
+            let channel = PauseChannel(pause, run: killed)
+            while let source = channel.nextSource(), !source.hasSuffix("/sub/a.heic") { channel.resume() }
+            for worker in killed.workers { kill(worker, SIGKILL) }
+            kill(killed.pid, SIGKILL)
             _ = killed.wait(within: 30)
             #expect(scratch.files("out/sub").contains(where: DirectoryWatch.isTempName), "the killed run left its temp file")
-            // Its other worker may have left one in out/ too.
+            // Every temp file it left, in out/sub and anywhere else under out/.
             let left = scratch.files("out").filter { DirectoryWatch.isTempName(($0 as NSString).lastPathComponent) }.count
             let rerun = try Tool.run(arguments)
             #expect(rerun.status == 0, "\(rerun.stderr)")

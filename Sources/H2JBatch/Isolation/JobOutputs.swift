@@ -55,6 +55,7 @@ final class JobOutputs {
         case .path:
             let file = try destination.publisher.stage(job.conversion.path(of: name), attributes: attributes, body)
             staged.append((name, .file(file)))
+            if name == .primary { TestPause.reach(.staged, source: job.source.display) }
         case .standardStream:
             guard name == .primary else { throw WriteError(path: "-", reason: "standard output takes one image") }
             staged.append((name, .streamed(try StagedStreamWriter.write(to: destination.standardOutput, body))))
