@@ -9,16 +9,6 @@ import Testing
 struct OutputDirectoriesEndToEndTests {
     static let sample = Tool.samples + "/photo-exif-gps-xmp-icc.heic"
 
-    /// Starts heic2jpg with `arguments`, stops it (SIGSTOP) the moment it creates a temp
-    /// file in `directory`, then `act`s, with the run still stopped.
-    func stopAtTempFile(_ arguments: [String], in directory: String, _ act: (RunningTool) -> Void) throws -> RunningTool {
-        let run = try RunningTool(arguments)
-        let temp = DirectoryWatch.waitForCreation(in: directory, matching: DirectoryWatch.isTempName) { kill(run.pid, SIGSTOP) }
-        try #require(temp != nil, "the run created no temp file in \(directory)")
-        act(run)
-        return run
-    }
-
     @Test("A rerun that writes nothing removes a killed run's temp files from the directories it plans into")
     func sweepOnRerun() throws {
         let scratch = TemporaryDirectory()
@@ -40,9 +30,9 @@ struct OutputDirectoriesEndToEndTests {
             for worker in killed.workers { kill(worker, SIGKILL) }
             kill(killed.pid, SIGKILL)
             _ = killed.wait(within: 30)
-            #expect(scratch.files("out/sub").contains(where: DirectoryWatch.isTempName), "the killed run left its temp file")
+            #expect(scratch.files("out/sub").contains(where: TempFileName.matches), "the killed run left its temp file")
             // Every temp file it left, in out/sub and anywhere else under out/.
-            let left = scratch.files("out").filter { DirectoryWatch.isTempName(($0 as NSString).lastPathComponent) }.count
+            let left = scratch.files("out").filter { TempFileName.matches(($0 as NSString).lastPathComponent) }.count
             let rerun = try Tool.run(arguments)
             #expect(rerun.status == 0, "\(rerun.stderr)")
             #expect(rerun.stderr.contains("0 converted, 0 copied, 2 skipped, 0 failed"), "nothing written: \(rerun.stderr)")
@@ -58,10 +48,15 @@ struct OutputDirectoriesEndToEndTests {
             let scratch = TemporaryDirectory()
             let out = scratch.directory("out")
             let options = suffix ? ["--on-conflict", "suffix"] : []
-            let run = try stopAtTempFile(options + ["-o", out, "--report", scratch.sub("r.jsonl"), Self.sample], in: out) { run in
-                #expect(FileManager.default.createFile(atPath: out + "/photo-exif-gps-xmp-icc.jpg", contents: arrival))
-                kill(run.pid, SIGCONT)
-            }
+            // The file arrives once the output's temp file is written, before it is published.
+            let pause = scratch.directory("pause")
+            #expect(mkfifo(pause + "/reached", 0o600) == 0 && mkfifo(pause + "/resume", 0o600) == 0)
+            let run = try RunningTool(options + ["-o", out, "--report", scratch.sub("r.jsonl"), Self.sample],
+                                      environment: ["HEIC2JPG_TEST_PAUSE": "staged:\(pause)"])
+            let channel = PauseChannel(pause, run: run)
+            #expect(channel.nextSource() == Self.sample)
+            #expect(FileManager.default.createFile(atPath: out + "/photo-exif-gps-xmp-icc.jpg", contents: arrival))
+            channel.resume()
             let status = run.wait(within: 60)
             #expect(FileManager.default.contents(atPath: out + "/photo-exif-gps-xmp-icc.jpg") == arrival, "never replaced")
             let entry = try #require(try ReportFile(scratch.sub("r.jsonl")).bySource["photo-exif-gps-xmp-icc.heic"])
