@@ -13,9 +13,22 @@ package struct HEVCSequenceParameters: Sendable, Equatable {
     /// Picture size after the conformance window: what the decoder outputs.
     package let width: Int
     package let height: Int
+    /// The VUI's video signal type (`.unspecified` when the SPS has none), or nil when the
+    /// SPS after the head could not be read: the head fields are good either way.
+    package let videoSignal: HEVCVideoSignal?
+
+    package init(chromaFormat: Int, bitDepthLuma: Int, bitDepthChroma: Int, width: Int, height: Int,
+                 videoSignal: HEVCVideoSignal?) {
+        self.chromaFormat = chromaFormat
+        self.bitDepthLuma = bitDepthLuma
+        self.bitDepthChroma = bitDepthChroma
+        self.width = width
+        self.height = height
+        self.videoSignal = videoSignal
+    }
 
     /// Parses the SPS NAL unit `nal` (2-byte NAL header included, emulation prevention
-    /// bytes still in). Returns nil when it is not an SPS or is cut short.
+    /// bytes still in). Returns nil when it is not an SPS or its head is cut short.
     package static func parse(nal: [UInt8]) -> HEVCSequenceParameters? {
         guard nal.count > 2, (nal[0] >> 1) & 0x3F == 33 else { return nil }
         var reader = BitReader(BitReader.rbsp(Array(nal.dropFirst(2))))
@@ -41,8 +54,16 @@ package struct HEVCSequenceParameters: Sendable, Equatable {
         let width = codedWidth - unitX * (window.left + window.right)
         let height = codedHeight - unitY * (window.top + window.bottom)
         guard width > 0, height > 0 else { return nil }
+        let videoSignal = parseVideoSignal(&reader, maxSubLayersMinus1: maxSubLayersMinus1)
         return HEVCSequenceParameters(chromaFormat: chroma, bitDepthLuma: lumaMinus8 + 8,
-                                      bitDepthChroma: chromaMinus8 + 8, width: width, height: height)
+                                      bitDepthChroma: chromaMinus8 + 8, width: width, height: height,
+                                      videoSignal: videoSignal)
+    }
+
+    /// Same coded pictures: everything but the video signal type.
+    package func sameFormat(as other: HEVCSequenceParameters) -> Bool {
+        (chromaFormat, bitDepthLuma, bitDepthChroma, width, height)
+            == (other.chromaFormat, other.bitDepthLuma, other.bitDepthChroma, other.width, other.height)
     }
 
     /// profile_tier_level(1, maxSubLayersMinus1) (§7.3.3): 88 bits of general profile,

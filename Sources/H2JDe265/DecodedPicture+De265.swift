@@ -11,10 +11,6 @@ extension DecodedPicture {
         let height = Int(de265_get_image_height(image, 0))
         let bitDepth = Int(de265_get_bits_per_pixel(image, 0))
         let bitDepthChroma = Int(de265_get_bits_per_pixel(image, 1))
-        let fullRange = de265_get_image_full_range_flag(image) != 0
-        let matrix = Int(de265_get_image_matrix_coefficients(image))
-        let primaries = Int(de265_get_image_colour_primaries(image))
-        let transfer = Int(de265_get_image_transfer_characteristics(image))
         guard (0...3).contains(chromaFormat), width > 0, height > 0 else {
             throw TileDecodingError("libde265 returned a \(width)×\(height) picture with chroma format \(chromaFormat)")
         }
@@ -33,7 +29,6 @@ extension DecodedPicture {
             planes.append((pointer, Int(stride)))
         }
         self.init(width: width, height: height, chromaFormat: chromaFormat, bitDepth: bitDepth,
-                  bitDepthChroma: bitDepthChroma, planes: planes, fullRange: fullRange, matrix: matrix,
-                  primaries: primaries, transfer: transfer)
+                  bitDepthChroma: bitDepthChroma, planes: planes)
     }
 }

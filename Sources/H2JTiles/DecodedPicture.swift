@@ -20,20 +20,6 @@ package struct DecodedPicture {
     package let bitDepthChroma: Int
     /// Y, Cb, Cr; only Y for monochrome. Plane `i` spans `size(ofPlane: i)`.
     package let planes: [(pointer: UnsafePointer<UInt8>, stride: Int)]
-    /// The SPS VUI's video signal description, as the decoder exposes it (libde265: see
-    /// `HEVCTileDecoder`). When the SPS has
-    /// no VUI, or the VUI no video signal type, libde265 reports `fullRange` false and 2
-    /// ("unspecified") for the three codes; when it has a video signal type but no colour
-    /// description, the three codes are 2. libde265 also replaces codes it does not know
-    /// by 2: primaries 0, 3 and ≥ 11 (so 12, Display P3, reads as 2), transfer 0, 3 and
-    /// ≥ 18 (so 18, HLG, reads as 2), matrix ≥ 11 (so 12–14 read as 2).
-    package let fullRange: Bool
-    /// `matrix_coeffs` (H.273): 1 BT.709, 5/6 BT.601, 9 BT.2020 NCL, 2 unspecified, …
-    package let matrix: Int
-    /// `colour_primaries` (H.273).
-    package let primaries: Int
-    /// `transfer_characteristics` (H.273).
-    package let transfer: Int
 
     /// Width and height of plane `index` (0 luma, 1 and 2 chroma) in samples.
     package func size(ofPlane index: Int) -> (width: Int, height: Int) {
@@ -41,18 +27,13 @@ package struct DecodedPicture {
     }
 
     package init(width: Int, height: Int, chromaFormat: Int, bitDepth: Int, bitDepthChroma: Int,
-                 planes: [(pointer: UnsafePointer<UInt8>, stride: Int)],
-                 fullRange: Bool, matrix: Int, primaries: Int, transfer: Int) {
+                 planes: [(pointer: UnsafePointer<UInt8>, stride: Int)]) {
         self.width = width
         self.height = height
         self.chromaFormat = chromaFormat
         self.bitDepth = bitDepth
         self.bitDepthChroma = bitDepthChroma
         self.planes = planes
-        self.fullRange = fullRange
-        self.matrix = matrix
-        self.primaries = primaries
-        self.transfer = transfer
     }
 
     /// Subsampled chroma halves the luma size exactly: a conforming SPS's luma size and

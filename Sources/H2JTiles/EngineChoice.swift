@@ -44,6 +44,7 @@ package enum EngineChoice {
         }
 
         var configurations: [HEVCConfiguration] = []
+        var signals: [HEVCVideoSignal?] = []
         var configurationIndex: [Int: Int] = [:]
         var tiles: [TiledImage.Tile] = []
         var format: HEVCSequenceParameters?
@@ -68,16 +69,19 @@ package enum EngineChoice {
                 guard let sps = configuration.parameterSets.lazy.compactMap(HEVCSequenceParameters.parse(nal:)).first else {
                     return .libheif(reason: "tile \(tile) has no readable sequence parameter set")
                 }
-                if let format, format != sps {
+                if let format, !format.sameFormat(as: sps) {
                     return .libheif(reason: "tiles differ in size or format")
                 }
                 format = sps
                 slot = configurations.count
                 configurations.append(configuration)
+                signals.append(sps.videoSignal)
                 configurationIndex[property] = slot
             }
+            let nclx = structure.colour(of: tile).nclx
+            if nclx == nil, let refusal = refusal(of: signals[slot], tile: tile) { return .libheif(reason: refusal) }
             tiles.append(TiledImage.Tile(id: tile, column: index % columns, row: index / columns,
-                                         configuration: slot, nclx: structure.colour(of: tile).nclx))
+                                         configuration: slot, nclx: nclx))
         }
         guard let format else { return .libheif(reason: "no tiles") }
         guard format.bitDepthLuma == 8, format.chromaFormat == 0 || format.bitDepthChroma == 8 else {
@@ -111,6 +115,20 @@ package enum EngineChoice {
         }
         return .tiles(TiledImage(tiles: tiles, columns: columns, rows: rows, tileWidth: format.width,
                                  tileHeight: format.height, configurations: configurations,
+                                 signalColours: signals.map { signal in
+                                     let signal = signal ?? .unspecified  // only tiles with their own nclx have none
+                                     return NCLX(primaries: signal.primaries, transfer: signal.transfer,
+                                                 matrix: signal.matrix, fullRange: signal.fullRange)
+                                 },
                                  monochrome: monochrome, geometry: geometry))
+    }
+
+    /// Why a tile that takes its colour from its SPS cannot: the SPS is unreadable past its
+    /// head, or its matrix is no YCbCr matrix (H.273: 11 Y'D'zD'x, 13 constant luminance,
+    /// 14 ICtCp). Reserved matrices read as BT.601, as an unknown nclx matrix does.
+    private static func refusal(of signal: HEVCVideoSignal?, tile: UInt32) -> String? {
+        guard let signal else { return "tile \(tile)'s sequence parameter set cannot be read up to its colour description" }
+        guard ![11, 13, 14].contains(signal.matrix) else { return "tile \(tile)'s bitstream has matrix \(signal.matrix), not a plain YCbCr matrix" }
+        return nil
     }
 }

@@ -109,8 +109,7 @@ package struct TileEngine {
                 placement.copyChroma(cb: picture.planes[1].pointer, cr: picture.planes[2].pointer,
                                      stride: picture.planes[1].stride, into: buffer)
             }
-            let colour = tile.nclx ?? NCLX(primaries: picture.primaries, transfer: picture.transfer,
-                                           matrix: picture.matrix, fullRange: picture.fullRange)
+            let colour = tile.nclx ?? image.signalColours[tile.configuration]
             if let conversion = YCbCrConversion(matrix: colour.matrix, fullRange: colour.fullRange, primaries: colour.primaries) {
                 placement.convert(conversion, in: buffer, chroma: !image.monochrome)
             }

@@ -23,6 +23,9 @@ package struct TiledImage: Sendable {
     package let tileHeight: Int
     /// Distinct `hvcC` configurations, shared by index.
     package let configurations: [HEVCConfiguration]
+    /// Each configuration's SPS video signal type as colour (by index): what a tile
+    /// without its own nclx `colr` is in. Read by our SPS parse, never from the decoder.
+    package let signalColours: [NCLX]
     package let monochrome: Bool
     package let geometry: PlaneGeometry
 

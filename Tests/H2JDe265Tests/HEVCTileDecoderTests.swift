@@ -10,11 +10,13 @@ import Testing
 struct HEVCTileDecoderTests {
     typealias Stream = HEVCReference.Stream
 
-    /// Decodes `stream` and returns the packed planes and the picture's description.
+    /// Decodes `stream` and returns the packed planes and a description of the picture and
+    /// of its SPS's video signal type (our parse: the decoder's is never read).
     func decode(_ decoder: HEVCTileDecoder, _ stream: Stream) throws -> (planes: [UInt8], picture: String) {
-        try decoder.decode(stream.configuration, data: stream.data) { picture in
-            let description = "\(picture.width)x\(picture.height) c\(picture.chromaFormat) \(picture.bitDepth)/\(picture.bitDepthChroma) bit "
-                + "range \(picture.fullRange ? "full" : "limited") m\(picture.matrix) p\(picture.primaries) t\(picture.transfer)"
+        let signal = stream.configuration.parameterSets.lazy.compactMap(HEVCSequenceParameters.parse(nal:)).first?.videoSignal
+        let colour = signal.map { "range \($0.fullRange ? "full" : "limited") m\($0.matrix) p\($0.primaries) t\($0.transfer)" } ?? "unreadable VUI"
+        return try decoder.decode(stream.configuration, data: stream.data) { picture in
+            let description = "\(picture.width)x\(picture.height) c\(picture.chromaFormat) \(picture.bitDepth)/\(picture.bitDepthChroma) bit " + colour
             return (HEVCReference.packedPlanes(picture), description)
         }
     }
