@@ -113,7 +113,7 @@ let package = Package(
         .testTarget(name: "H2JJPEGTests", dependencies: ["H2JSupport", "H2JJPEG", "H2JInspect", "H2JTestSupport"]),
         .testTarget(name: "H2JMetadataTests",
                     dependencies: ["H2JSupport", "H2JContainer", "H2JJPEG", "H2JMetadata", "H2JConvert", "H2JTestSupport"]),
-        .testTarget(name: "H2JTilesTests", dependencies: ["H2JContainer", "H2JTiles", "H2JTestSupport"]),
+        .testTarget(name: "H2JTilesTests", dependencies: ["H2JSupport", "H2JContainer", "H2JTiles", "H2JTestSupport"]),
         .testTarget(name: "H2JUncompressedTests",
                     dependencies: ["H2JSupport", "H2JContainer", "H2JUncompressed", "H2JZlib", "H2JBrotli", "H2JTestSupport"]),
         .testTarget(name: "H2JStateTests", dependencies: ["H2JSupport", "H2JState", "H2JTestSupport", "CSQLite"]),
