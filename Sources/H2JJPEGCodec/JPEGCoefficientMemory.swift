@@ -21,8 +21,8 @@ package enum JPEGCoefficientMemory {
     /// For a colour (YCbCr at `subsampling`) or gray image as `JPEGWriter` writes it.
     package static func bytes(width: Int, height: Int, components: Int, subsampling: ChromaSubsampling) -> Int? {
         guard components == 3 else { return bytes(width: width, height: height, factors: [(1, 1)]) }
-        let luma = (h: subsampling == .s444 ? 1 : 2, v: subsampling == .s420 ? 2 : 1)
-        return bytes(width: width, height: height, factors: [luma, (1, 1), (1, 1)])
+        let luma = subsampling.lumaFactors
+        return bytes(width: width, height: height, factors: [(h: luma.x, v: luma.y), (1, 1), (1, 1)])
     }
 
     private static func divideRoundingUp(_ value: Int, _ divisor: Int) -> Int { (value + divisor - 1) / divisor }

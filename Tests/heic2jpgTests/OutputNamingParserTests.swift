@@ -17,22 +17,8 @@ private final class Scratch {
 
 @Suite("Command line: --name, -o FILE.jpg and IN OUT.jpg")
 struct OutputNamingParserTests {
-    func request(_ arguments: [String]) throws -> BatchRequest {
-        guard case .convert(let request) = try CommandLineParser.parse(arguments) else {
-            Issue.record("expected a convert command")
-            return BatchRequest()
-        }
-        return request
-    }
-
-    func usageError(_ arguments: [String]) -> String? {
-        do {
-            _ = try CommandLineParser.parse(arguments)
-            return nil
-        } catch {
-            return error.message
-        }
-    }
+    func request(_ arguments: [String]) throws -> BatchRequest { try CommandLineParserTests().request(arguments) }
+    func usageError(_ arguments: [String]) -> String? { CommandLineParserTests().usageError(arguments) }
 
     @Test("--name parses into the request; {stem} is the default")
     func name() throws {

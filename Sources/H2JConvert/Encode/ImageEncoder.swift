@@ -27,25 +27,24 @@ enum ImageEncoder {
         }
         let input = try source.pixelFormat()
         let output = try chain.format(after: input)
+        // A source of rows holds its image whole, so its rows always get optimised tables;
+        // planes, and rows the chain makes from them (`--colorspace srgb` on the tile
+        // engine's), stream unless the options make libjpeg hold the coefficients.
+        let streamed = if case .planes = input.layout { true } else { false }
+        let (components, subsampling) = switch output.layout {
+        case .rows(let components, let subsampling), .planes(let components, let subsampling): (components, subsampling)
+        }
+        if streamed, coding.holdsCoefficients {
+            try CoefficientMemoryError.check(JPEGCoefficientMemory.bytes(width: output.width, height: output.height,
+                                                                         components: components, subsampling: subsampling),
+                                             options: options)
+        }
         let writer = try JPEGWriter(fd: fd)
         switch output.layout {
-        case .rows(let components, let subsampling):
-            // Rows made from streamed planes (`--colorspace srgb` on the tile engine's) stream
-            // as planes do; a source of rows holds its image whole anyway.
-            let streamed = if case .planes = input.layout { true } else { false }
-            if streamed, coding.holdsCoefficients {
-                try CoefficientMemoryError.check(JPEGCoefficientMemory.bytes(width: output.width, height: output.height,
-                                                                             components: components, subsampling: subsampling),
-                                                 options: options)
-            }
+        case .rows:
             try writer.start(width: output.width, height: output.height, components: components, quality: options.quality,
                              subsampling: subsampling, coding: streamed ? coding : JPEGCoding(progressive: coding.progressive, optimize: true))
-        case .planes(let components, let subsampling):
-            if coding.holdsCoefficients {
-                try CoefficientMemoryError.check(JPEGCoefficientMemory.bytes(width: output.width, height: output.height,
-                                                                             components: components, subsampling: subsampling),
-                                                 options: options)
-            }
+        case .planes:
             try writer.startRaw(width: output.width, height: output.height, components: components, quality: options.quality,
                                 subsampling: subsampling, coding: coding)
         }

@@ -12,15 +12,14 @@ struct CodeMapping: PixelOperation {
     func format(after input: PixelFormat) -> PixelFormat { input }
 
     func sink(input: PixelFormat, into next: any PixelSink) -> any PixelSink {
-        MappedSink(table: table, everyPlane: everyPlane, halvedChroma: input.layout == .planes(components: 3, subsampling: .s420),
-                   next: next)
+        MappedSink(table: table, everyPlane: everyPlane, rowDivisors: input.layout.planeSubsampling.map(\.y), next: next)
     }
 
     private struct MappedSink: PixelSink {
         let table: [UInt8]
         let everyPlane: Bool
-        /// 4:2:0 planes: a chroma row for every two luma rows.
-        let halvedChroma: Bool
+        /// Luma rows per row of each plane (2 for 4:2:0 chroma).
+        let rowDivisors: [Int]
         let next: any PixelSink
 
         var rawRowsPerCall: Int { next.rawRowsPerCall }
@@ -38,7 +37,10 @@ struct CodeMapping: PixelOperation {
         }
 
         /// Rows of plane `index` in a group of `rows` luma rows: half for 4:2:0 chroma.
-        private func planeRows(_ index: Int, _ rows: Int) -> Int { index == 0 || !halvedChroma ? rows : (rows + 1) / 2 }
+        private func planeRows(_ index: Int, _ rows: Int) -> Int {
+            let divisor = index < rowDivisors.count ? rowDivisors[index] : 1
+            return (rows + divisor - 1) / divisor
+        }
 
         /// Calls `body` with each plane's pointer: the mapped copy where there is one.
         private func withPointers(_ mapped: [[UInt8]?], _ planes: [UnsafePointer<UInt8>], at index: Int,

@@ -29,11 +29,6 @@ extension PixelFormat.Layout {
     /// chroma of YCbCr planes as their `subsampling` says.
     var planeSubsampling: [(x: Int, y: Int)] {
         guard case .planes(3, let subsampling) = self else { return [(1, 1)] }
-        let chroma = switch subsampling {
-        case .s420: (x: 2, y: 2)
-        case .s422: (x: 2, y: 1)
-        case .s444: (x: 1, y: 1)
-        }
-        return [(1, 1), chroma, chroma]
+        return [(1, 1), subsampling.lumaFactors, subsampling.lumaFactors]
     }
 }
