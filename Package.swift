@@ -35,6 +35,9 @@ let package = Package(
         // Descriptor passing and the sandbox of the worker processes (CMSG_* macros Swift
         // cannot import; prctl, Landlock and the libseccomp allow list).
         .target(name: "CWorkerIPC", dependencies: ["CSeccomp"]),
+        // libavcodec's HEVC decoder, dlopened at run time (no FFmpeg headers or build
+        // dependency): heic2jpg builds and runs where libavcodec is absent.
+        .target(name: "CAVCodecShim", linkerSettings: [.linkedLibrary("dl")]),
 
         // Pure Swift layers: no C module.
         .target(name: "H2JSupport"),
@@ -55,6 +58,7 @@ let package = Package(
         .target(name: "H2JColour", dependencies: ["H2JSupport", "H2JContainer", "CLCMS2"]),
         .target(name: "H2JJPEGCodec", dependencies: ["H2JSupport", "CJPEGCodec"]),
         .target(name: "H2JDe265", dependencies: ["H2JSupport", "H2JContainer", "H2JTiles", "CDe265"]),
+        .target(name: "H2JAVCodec", dependencies: ["H2JSupport", "H2JContainer", "H2JTiles", "CAVCodecShim"]),
         .target(name: "H2JLibheif", dependencies: ["H2JSupport", "CHeif"]),
         .target(name: "H2JState", dependencies: ["H2JSupport", "CSQLite"]),
         // SHA-256 by libcrypto: 7.5 times the portable Swift loop (ARCHITECTURE.md).
