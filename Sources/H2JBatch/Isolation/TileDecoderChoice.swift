@@ -1,0 +1,42 @@
+import H2JAVCodec
+import H2JDe265
+import H2JTiles
+
+/// `--decoder`: which library decodes the tile engine's HEVC tiles. The pictures are
+/// the same either way (HEVC decoding is exactly specified; the tests check every sample
+/// and corpus file), so the choice is one of speed and of what is installed. This is the
+/// one place a `TileDecoderPool` is made for a run.
+package enum TileDecoderChoice: String, Sendable, CaseIterable {
+    /// libavcodec when it loads (the faster), else libde265.
+    case auto
+    /// libavcodec (FFmpeg), dlopened; a run that asks for it where it does not load stops.
+    case avcodec
+    /// libde265, linked.
+    case de265
+
+    /// libavcodec cannot be loaded, and `--decoder avcodec` asked for it.
+    package struct Unavailable: Error, CustomStringConvertible {
+        package let reason: String
+        package var description: String { "--decoder avcodec: libavcodec is not available (\(reason))" }
+    }
+
+    /// The decoder a run uses: `auto` becomes `avcodec` or `de265`. Loads libavcodec for
+    /// `auto` and `avcodec` (once per process); throws when `avcodec` cannot load.
+    package func resolved() throws(Unavailable) -> TileDecoderChoice {
+        switch self {
+        case .de265: return .de265
+        case .auto: return AVCodecLibrary.isAvailable ? .avcodec : .de265
+        case .avcodec:
+            if let failure = AVCodecLibrary.load() { throw Unavailable(reason: failure) }
+            return .avcodec
+        }
+    }
+
+    /// An empty pool of this choice's decoders (`auto` resolved first, falling back).
+    package var pool: TileDecoderPool {
+        switch (try? resolved()) ?? .de265 {
+        case .avcodec: .libavcodec()
+        default: .libde265()
+        }
+    }
+}
