@@ -36,14 +36,16 @@ package enum AVCodecLibrary {
 }
 
 extension LibraryVersion {
-    /// The loaded libavcodec's version and FFmpeg's ("59.37.100 (FFmpeg 5.1.6-0+deb12u1,
-    /// libavcodec.so.59)"), or "not loaded: <why>".
+    /// The loaded libavcodec's FFmpeg release ("5.1.9" of `av_version_info`'s
+    /// "5.1.9-0+deb12u1", the version of the Debian package), else libavcodec's own
+    /// ("59.37.100"); or "not loaded: <why>".
     package static var libavcodec: LibraryVersion {
         if let failure = AVCodecLibrary.load() { return LibraryVersion("libavcodec", "not loaded: " + failure) }
+        let release = h2j_avc_ffmpeg_version().map { String(cString: $0).prefix { $0.isNumber || $0 == "." } } ?? ""
+        if release.split(separator: ".").count >= 2, release.first?.isNumber == true, release.last?.isNumber == true {
+            return LibraryVersion("libavcodec", String(release))
+        }
         let version = h2j_avc_version()
-        let numbers = "\(version >> 16).\(version >> 8 & 0xFF).\(version & 0xFF)"
-        let ffmpeg = h2j_avc_ffmpeg_version().map { String(cString: $0) } ?? "unknown"
-        let soname = h2j_avc_soname().map { String(cString: $0) } ?? "libavcodec"
-        return LibraryVersion("libavcodec", "\(numbers) (FFmpeg \(ffmpeg), \(soname))")
+        return LibraryVersion("libavcodec", "\(version >> 16).\(version >> 8 & 0xFF).\(version & 0xFF)")
     }
 }
