@@ -82,14 +82,15 @@ struct TileDecoderEndToEndTests {
         try checkIdentical(try #require(Tool.corpusWide))
     }
 
-    @Test("-v names the decoder beside the tile engine; auto is libavcodec where it loads",
+    @Test("-v names the decoder beside the tile engine; auto is libavcodec where it loads; the default is libde265",
           .enabled(if: AVCodecLibrary.isAvailable, "libavcodec does not load"))
     func verboseNamesDecoder() throws {
         let scratch = TemporaryDirectory()
         let sample = Tool.samples + "/photo-exif-gps-xmp-icc.heic"
-        let auto = try Tool.run(["-v", "-o", scratch.sub("auto.jpg"), sample])
+        let auto = try Tool.run(["-v", "--decoder", "auto", "-o", scratch.sub("auto.jpg"), sample])
         #expect(auto.status == 0 && auto.stderr.contains("[engine tiles/avcodec]"), "\(auto.stderr)")
-        let de265 = try Tool.run(["-v", "--decoder", "de265", "-o", scratch.sub("de265.jpg"), sample])
+        // The default is libde265 (TileDecoderChoice.defaultChoice).
+        let de265 = try Tool.run(["-v", "-o", scratch.sub("de265.jpg"), sample])
         #expect(de265.status == 0 && de265.stderr.contains("[engine tiles/de265]"), "\(de265.stderr)")
         let version = try Tool.run(["--version", "--verbose"])
         #expect(version.stdoutText.contains("\nlibavcodec \(LibraryVersion.libavcodec.version)\n"), "\(version.stdoutText)")
@@ -106,7 +107,7 @@ struct TileDecoderEndToEndTests {
     func absent() throws {
         let scratch = TemporaryDirectory()
         let sample = Tool.samples + "/photo-exif-gps-xmp-icc.heic"
-        let auto = try withoutLibavcodec(["-v", "-o", scratch.sub("auto.jpg"), sample])
+        let auto = try withoutLibavcodec(["-v", "--decoder", "auto", "-o", scratch.sub("auto.jpg"), sample])
         #expect(auto.status == 0 && auto.stderr.contains("[engine tiles/de265]"), "\(auto.stderr)")
         let de265 = try Tool.run(["--decoder", "de265", "-o", scratch.sub("de265.jpg"), sample])
         #expect(de265.status == 0)

@@ -26,7 +26,7 @@ package struct WorkerLimits: Sendable, Equatable {
 
     package init(memoryBytes: Int, timeoutSeconds: Int = WorkerLimits.defaultTimeoutSeconds,
                  outputBytes: Int = WorkerLimits.maxOutputBytes(maxPixels: ConversionPlan.defaultMaxPixels),
-                 decoder: TileDecoderChoice = .auto) {
+                 decoder: TileDecoderChoice = .defaultChoice) {
         self.memoryBytes = memoryBytes
         self.timeoutSeconds = timeoutSeconds
         self.outputBytes = outputBytes

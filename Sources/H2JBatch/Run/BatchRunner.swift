@@ -39,7 +39,7 @@ package struct BatchRequest: Sendable, Equatable {
     /// `--recheck`: re-hash sources and outputs before calling them up to date (needs `--state`).
     package var recheck = false
     /// `--decoder`: the tile decoder; `CommandLineTool` resolves `auto` before the run.
-    package var decoder = TileDecoderChoice.auto
+    package var decoder = TileDecoderChoice.defaultChoice
 
     /// What sends bytes to stdout, as the user wrote it: `-o -` or `--report -`; nil
     /// when nothing does.
