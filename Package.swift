@@ -35,6 +35,9 @@ let package = Package(
         // Descriptor passing and the sandbox of the worker processes (CMSG_* macros Swift
         // cannot import; prctl, Landlock and the libseccomp allow list).
         .target(name: "CWorkerIPC", dependencies: ["CSeccomp"]),
+        // libavcodec's HEVC decoder, dlopened at run time (no FFmpeg headers or build
+        // dependency): heic2jpg builds and runs where libavcodec is absent.
+        .target(name: "CAVCodecShim", linkerSettings: [.linkedLibrary("dl")]),
 
         // Pure Swift layers: no C module.
         .target(name: "H2JSupport"),
@@ -55,6 +58,7 @@ let package = Package(
         .target(name: "H2JColour", dependencies: ["H2JSupport", "H2JContainer", "CLCMS2"]),
         .target(name: "H2JJPEGCodec", dependencies: ["H2JSupport", "CJPEGCodec"]),
         .target(name: "H2JDe265", dependencies: ["H2JSupport", "H2JContainer", "H2JTiles", "CDe265"]),
+        .target(name: "H2JAVCodec", dependencies: ["H2JSupport", "H2JContainer", "H2JTiles", "CAVCodecShim"]),
         .target(name: "H2JLibheif", dependencies: ["H2JSupport", "CHeif"]),
         .target(name: "H2JState", dependencies: ["H2JSupport", "CSQLite"]),
         // SHA-256 by libcrypto: 7.5 times the portable Swift loop (ARCHITECTURE.md).
@@ -77,7 +81,7 @@ let package = Package(
         // and the `compare` and `status` commands; it runs H2JConvert in worker processes.
         .target(name: "H2JBatch",
                 dependencies: ["H2JSupport", "H2JContainer", "H2JJPEG", "H2JMetadata", "H2JOutputPlan", "H2JConvert", "H2JTiles",
-                               "H2JJPEGCodec", "H2JDe265", "H2JLibheif", "H2JState", "H2JDigest", "H2JColour",
+                               "H2JJPEGCodec", "H2JDe265", "H2JAVCodec", "H2JLibheif", "H2JState", "H2JDigest", "H2JColour",
                                "H2JZlib", "H2JBrotli", "CWorkerIPC"]),
         // `heic2jpg compare`: each file converted in both metadata modes in a worker, the
         // outputs measured and their metadata tallied side by side.
@@ -89,12 +93,13 @@ let package = Package(
         // libFuzzer target over the parsers of file bytes (Scripts/fuzz builds it with
         // -sanitize=fuzzer -D FUZZING); a normal build replays the files it is given.
         // CLibFuzzer only declares libFuzzer's driver entry; -sanitize=fuzzer links it.
-        // It depends on the parser targets only, so it links neither libheif nor libde265.
+        // It depends on the parser targets only, so it links neither libheif nor libde265;
+        // libavcodec's tile decoder (dlopened, so nothing is linked) decodes fuzzed tiles.
         .systemLibrary(name: "CLibFuzzer"),
         .executableTarget(
             name: "heic2jpg-fuzz",
             dependencies: ["H2JSupport", "H2JContainer", "H2JJPEG", "H2JMetadata", "H2JTiles", "H2JColour",
-                           "H2JInspect", "H2JUncompressed", "H2JCompose", "CLibFuzzer"]
+                           "H2JInspect", "H2JUncompressed", "H2JCompose", "H2JAVCodec", "CLibFuzzer"]
         ),
 
         // Tests: one unit-test target per library target (and the executable), each
@@ -125,6 +130,7 @@ let package = Package(
         .target(name: "CJPEGPlanes", dependencies: ["CLibJPEG"], path: "Tests/CJPEGPlanes"),
         .testTarget(name: "H2JJPEGCodecTests", dependencies: ["H2JJPEG", "H2JJPEGCodec", "CJPEGPlanes", "H2JTestSupport"]),
         .testTarget(name: "H2JDe265Tests", dependencies: ["H2JContainer", "H2JTiles", "H2JDe265", "H2JTestSupport"]),
+        .testTarget(name: "H2JAVCodecTests", dependencies: ["H2JContainer", "H2JTiles", "H2JAVCodec", "H2JDe265", "H2JTestSupport"]),
         .testTarget(name: "H2JInspectTests",
                     dependencies: ["H2JSupport", "H2JContainer", "H2JJPEG", "H2JMetadata", "H2JOutputPlan", "H2JColour", "H2JInspect",
                                    "H2JTestSupport"]),
@@ -154,7 +160,7 @@ let package = Package(
         ),
         .testTarget(
             name: "EndToEndTests",
-            dependencies: ["H2JSupport", "H2JContainer", "H2JJPEG", "H2JMetadata", "H2JTiles", "H2JJPEGCodec",
+            dependencies: ["H2JSupport", "H2JContainer", "H2JJPEG", "H2JMetadata", "H2JTiles", "H2JJPEGCodec", "H2JAVCodec",
                            "heic2jpg", "H2JTestSupport", "H2JReferenceDecoders"]
         ),
     ]

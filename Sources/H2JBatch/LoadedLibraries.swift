@@ -1,3 +1,4 @@
+import H2JAVCodec
 import H2JBrotli
 import H2JColour
 import H2JConvert
@@ -10,9 +11,10 @@ import H2JSupport
 import H2JZlib
 
 /// Every C library the program loads, with the version each reports at run time: the
-/// batch is the one target that sees them all. `heic2jpg --version --verbose` lists them.
+/// batch is the one target that sees them all. libavcodec is dlopened: its line says
+/// when it is not loaded, and why. `heic2jpg --version --verbose` lists them.
 package enum LoadedLibraries {
     package static var all: [LibraryVersion] {
-        [.libheif, .libde265, .libjpegTurbo, .littleCMS, .sqlite, .libcrypto, .zlib, .brotli, .libseccomp]
+        [.libheif, .libde265, .libavcodec, .libjpegTurbo, .littleCMS, .sqlite, .libcrypto, .zlib, .brotli, .libseccomp]
     }
 }

@@ -15,11 +15,8 @@ import H2JTiles
 /// item holds one). Afterwards the picture is released and the context reset, whatever
 /// happened. See `De265Status` for which libde265 warnings fail a tile.
 ///
-/// libde265 keeps parameter sets across `de265_reset`, so a tile whose slices refer to
-/// a VPS/SPS/PPS id its own `hvcC` does not define could decode with a previous tile's;
-/// `decode` therefore requires each configuration to hold a VPS, an SPS and a PPS, and
-/// since those overwrite any earlier ones with the same ids, a well-formed item never
-/// sees stale ones.
+/// libde265 keeps parameter sets across `de265_reset`, so `decode` requires each
+/// configuration to hold a VPS, an SPS and a PPS (`requireTileParameterSets`).
 package final class HEVCTileDecoder: TileDecoding {
     private let context: UnsafeMutableRawPointer
 
@@ -56,7 +53,7 @@ package final class HEVCTileDecoder: TileDecoding {
     package func decode<R>(_ configuration: HEVCConfiguration, data: [UInt8],
                           body: (DecodedPicture) throws -> R) throws -> R {
         defer { endTile() }
-        try Self.requireParameterSets(configuration)
+        try configuration.requireTileParameterSets()
         let units: [Range<Int>]
         do {
             units = try HEVCConfiguration.nalUnits(in: data, lengthSize: configuration.lengthSize)
@@ -114,13 +111,5 @@ package final class HEVCTileDecoder: TileDecoding {
         while de265_peek_next_picture(context) != nil { de265_release_next_picture(context) }
         de265_reset(context)
         while de265_get_warning(context) != DE265_OK {}
-    }
-
-    /// libde265 keeps parameter sets from earlier tiles; see the type's documentation.
-    static func requireParameterSets(_ configuration: HEVCConfiguration) throws(TileDecodingError) {
-        let types = Set(configuration.parameterSets.compactMap(HEVCConfiguration.nalUnitType))
-        for (type, name) in [(32, "VPS"), (33, "SPS"), (34, "PPS")] where !types.contains(type) {
-            throw TileDecodingError("the tile's 'hvcC' holds no \(name)")
-        }
     }
 }

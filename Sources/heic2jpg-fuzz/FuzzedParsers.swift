@@ -165,13 +165,14 @@ enum FuzzedParsers {
             _ = structure.colour(of: item.id)
             _ = structure.bitDepths(of: item.id)
             _ = structure.auxiliaryType(of: item.id)
+            var configuration: HEVCConfiguration?
             for property in structure.properties(of: item.id, type: "hvcC") {
-                if let configuration = try? HEVCConfiguration.parse(property.payload) {
-                    configuration.parameterSets.forEach { _ = HEVCSequenceParameters.parse(nal: $0) }
-                }
+                configuration = try? HEVCConfiguration.parse(property.payload)
+                configuration?.parameterSets.forEach { _ = HEVCSequenceParameters.parse(nal: $0) }
             }
             guard let data = try? structure.itemData(item.id, from: source, maxBytes: 1 << 20) else { continue }
             switch item.type {
+            case "hvc1": if let configuration { FuzzedTileDecoder.decode(configuration, data) }
             case "grid": _ = try? ImageGrid.parse(data)
             case "iovl": _ = try? ImageOverlay.parse(data, layers: structure.referenced(from: item.id, type: "dimg").count)
             case "unci": uncompressed(structure, item.id, data)

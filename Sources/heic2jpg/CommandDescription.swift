@@ -99,7 +99,7 @@ struct CommandDescription: Sendable {
         name: "version",
         abstract: "Print heic2jpg's version; with --verbose or --json, the C libraries loaded at run time too.",
         synopsis: "version [--verbose] [--json]",
-        discussion: ["heic2jpg --version takes the same options. One line per library: libheif, libde265, libjpeg-turbo, LittleCMS, SQLite, libcrypto, zlib, Brotli, libseccomp, as loaded, for a bug report."],
+        discussion: ["heic2jpg --version takes the same options. One line per library: libheif, libde265, libavcodec (or why it is not loaded), libjpeg-turbo, LittleCMS, SQLite, libcrypto, zlib, Brotli, libseccomp, as loaded, for a bug report."],
         arguments: [],
         options: OptionTable.version,
         exitCodes: [

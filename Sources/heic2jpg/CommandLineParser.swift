@@ -116,6 +116,9 @@ package enum CommandLineParser {
             case "--timeout":
                 guard let seconds = WorkerLimits.parseTimeout(text) else { throw .invalidValue(text, for: label, WorkerLimits.timeoutExpected) }
                 request.timeoutSeconds = seconds
+            case "--decoder":
+                guard let decoder = TileDecoderChoice(rawValue: text) else { throw .invalidValue(text, for: label, "expected 'auto', 'avcodec' or 'de265'") }
+                request.decoder = decoder
             case "--state":
                 guard !text.isEmpty, text != "-" else { throw .invalidValue(text, for: label, "expected a file") }
                 request.state = text

@@ -15,6 +15,8 @@ package enum CommandLineTool {
     package static let exitFailure: Int32 = 1
     /// EX_USAGE (sysexits.h): the command line was wrong.
     package static let exitUsage: Int32 = 64
+    /// EX_UNAVAILABLE: `--decoder avcodec` where libavcodec does not load.
+    package static let exitUnavailable: Int32 = 69
     /// EX_IOERR: the run would write to a standard output that is closed or read-only.
     package static let exitIOError: Int32 = 74
     // A convert run's status, 75 (EX_TEMPFAIL) among them, is `RunSummary.exitStatus`.
@@ -51,7 +53,13 @@ package enum CommandLineTool {
             return exitCode(CompareCommand.run(request))
         case .status(let request):
             return exitCode(StatusCommand.run(request))
-        case .convert(let request):
+        case .convert(var request):
+            do {
+                request.decoder = try request.decoder.resolved()
+            } catch {
+                POSIX.writeLine("error: \(error); nothing done", to: STDERR_FILENO)
+                return exitUnavailable
+            }
             if let use = request.standardOutputUse, let problem = standardOutputProblem(closedStreams) {
                 POSIX.writeLine("error: \(use): standard output \(problem); nothing done", to: STDERR_FILENO)
                 return exitIOError

@@ -1,4 +1,5 @@
 import Foundation
+import H2JAVCodec
 import H2JReferenceDecoders
 import H2JTestSupport
 import Testing
@@ -8,7 +9,8 @@ import Testing
 
 /// Acceptance (a) of the tile engine: its upright YCbCr planes equal an independent
 /// decode of the same tiles (ffmpeg, transforms applied step by step), and agree with
-/// libheif's full decode to ≥ 50 dB in RGB.
+/// libheif's full decode to ≥ 50 dB in RGB; with either tile decoder (libde265, and
+/// libavcodec where it loads, whose planes must be the same).
 @Suite("Tile engine against independent decoders")
 struct TileEngineReferenceTests {
     /// Every file under `root` the tile engine accepts.
@@ -29,6 +31,11 @@ struct TileEngineReferenceTests {
 
     func check(_ path: String) throws {
         let engine = try #require(try EnginePlanes.decode(path), "\(path): the engine refused it")
+        // The same planes, sample for sample, with libavcodec's decoder where it loads.
+        if AVCodecLibrary.isAvailable {
+            let avcodec = try #require(try EnginePlanes.decode(path, decoders: .libavcodec()), "\(path): the engine refused it")
+            #expect(avcodec.planes == engine.planes, "\(path): libavcodec's planes differ from libde265's")
+        }
         let (reference, reencoded) = try TileReference.planes(path, engine.image, engine.structure)
         #expect(engine.planes.width == reference.width && engine.planes.height == reference.height, "\(path)")
         // Bit-exact where the source already is JFIF (the decoder's samples pass

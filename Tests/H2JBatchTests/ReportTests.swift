@@ -24,7 +24,7 @@ struct ReportTests {
         result.metadata = .init(exif: true, xmp: false, icc: true)
         result.warnings = [Warning(.exifTrimmed, "EXIF trimmed")]
         result.milliseconds = 7
-        #expect(Reporter.json(result) == #"{"source":"\#(cwd)/in/a.heic","output":"\#(cwd)/out/a.jpg","sourceSize":null,"sourceMtime":null,"sourceSHA256":null,"outputSHA256":null,"status":"converted","reason":null,"errorCode":null,"width":4,"height":3,"bytes":1234,"engine":null,"engineReason":null,"hdr":null,"metadata":{"exif":true,"xmp":false,"icc":true},"warnings":["EXIF trimmed"],"warningCodes":["exif-trimmed"],"handOff":null,"ms":7}"#)
+        #expect(Reporter.json(result) == #"{"source":"\#(cwd)/in/a.heic","output":"\#(cwd)/out/a.jpg","sourceSize":null,"sourceMtime":null,"sourceSHA256":null,"outputSHA256":null,"status":"converted","reason":null,"errorCode":null,"width":4,"height":3,"bytes":1234,"engine":null,"engineReason":null,"decoder":null,"hdr":null,"metadata":{"exif":true,"xmp":false,"icc":true},"warnings":["EXIF trimmed"],"warningCodes":["exif-trimmed"],"handOff":null,"ms":7}"#)
     }
 
     @Test("The source's size, time (UTC, to the nanosecond) and digests are in the line; - and pseudo-sources stay as they are")

@@ -69,7 +69,9 @@ package final class PlaneCollector: RawPlaneSink {
 
 /// The tile engine's output planes for `path`, or nil when the engine would not take it.
 package enum EnginePlanes {
-    package static func decode(_ path: String, lanes: Int = 2) throws -> (image: TiledImage, structure: HEIFStructure, planes: YCbCrPlanes)? {
+    /// `decoders`: libde265's unless said otherwise (`TileDecoderPool.libavcodec()`).
+    package static func decode(_ path: String, lanes: Int = 2, decoders: TileDecoderPool = .libde265()) throws
+        -> (image: TiledImage, structure: HEIFStructure, planes: YCbCrPlanes)? {
         let file = try SourceFile(path: path)
         let structure = try HEIFStructure.read(from: file.byteSource)
         let primary = try structure.primaryImage()
@@ -78,7 +80,7 @@ package enum EnginePlanes {
         let collector = PlaneCollector(width: image.geometry.width, height: image.geometry.height, monochrome: image.monochrome)
         try withExtendedLifetime(file) {
             try TileEngine(image: image, structure: structure, source: file.byteSource, lanes: lanes,
-                           decoders: .libde265()).run(into: collector)
+                           decoders: decoders).run(into: collector)
         }
         return (image, structure, collector.planes)
     }

@@ -80,8 +80,9 @@ struct VersionCommandTests {
     @Test("Every C library loaded reports a version of dotted numbers")
     func loadedLibraries() {
         let names = LoadedLibraries.all.map(\.name)
-        #expect(names == ["libheif", "libde265", "libjpeg-turbo", "LittleCMS", "SQLite", "libcrypto", "zlib", "Brotli", "libseccomp"])
-        for library in LoadedLibraries.all {
+        #expect(names == ["libheif", "libde265", "libavcodec", "libjpeg-turbo", "LittleCMS", "SQLite", "libcrypto", "zlib", "Brotli", "libseccomp"])
+        // libavcodec is loaded only where it is installed; otherwise its line says why not.
+        for library in LoadedLibraries.all where !(library.name == "libavcodec" && library.version.hasPrefix("not loaded: ")) {
             let parts = library.version.split(separator: ".", omittingEmptySubsequences: false)
             #expect(parts.count >= 2 && parts.allSatisfy { !$0.isEmpty && $0.allSatisfy(\.isNumber) }, "\(library)")
         }

@@ -2,7 +2,8 @@ import H2JConvert
 import H2JOutputPlan
 
 /// What one worker process may use: memory (`--max-memory`), time per file
-/// (`--timeout`) and the size of any file it writes (from `--max-pixels`).
+/// (`--timeout`) and the size of any file it writes (from `--max-pixels`); and the tile
+/// decoder it runs (`--decoder`), which it must load before its sandbox closes.
 ///
 /// The memory limit is the kernel's `RLIMIT_DATA` on the worker: heap, anonymous
 /// mappings and thread stacks together, so an allocation past it fails rather than
@@ -16,16 +17,20 @@ package struct WorkerLimits: Sendable, Equatable {
     package var timeoutSeconds: Int
     /// The worker's `RLIMIT_FSIZE`: no output it writes may grow past this.
     package var outputBytes: Int
+    /// The tile decoder (`TileDecoderChoice`; a run passes it resolved).
+    package var decoder: TileDecoderChoice
 
     package static let defaultTimeoutSeconds = 120
     /// The smallest `--max-memory`: what a worker needs before it decodes anything.
     package static let minimumMemoryBytes = ConversionOptions.workerOwnMemory
 
     package init(memoryBytes: Int, timeoutSeconds: Int = WorkerLimits.defaultTimeoutSeconds,
-                 outputBytes: Int = WorkerLimits.maxOutputBytes(maxPixels: ConversionPlan.defaultMaxPixels)) {
+                 outputBytes: Int = WorkerLimits.maxOutputBytes(maxPixels: ConversionPlan.defaultMaxPixels),
+                 decoder: TileDecoderChoice = .defaultChoice) {
         self.memoryBytes = memoryBytes
         self.timeoutSeconds = timeoutSeconds
         self.outputBytes = outputBytes
+        self.decoder = decoder
     }
 
     /// The largest file a conversion under `maxPixels` can write: two images (an MPO's
@@ -48,7 +53,7 @@ package struct WorkerLimits: Sendable, Equatable {
     }
 
     /// What the worker is started with (`WorkerMain` parses it back).
-    var arguments: [String] { [String(memoryBytes), String(timeoutSeconds), String(outputBytes)] }
+    var arguments: [String] { [String(memoryBytes), String(timeoutSeconds), String(outputBytes), decoder.rawValue] }
 
     /// Longest `--timeout`: a day.
     package static let maxTimeoutSeconds = 86_400
@@ -64,10 +69,11 @@ package struct WorkerLimits: Sendable, Equatable {
 
     /// The limits a worker was started with; nil for anything `arguments` cannot have made.
     init?(arguments: ArraySlice<String>) {
-        guard arguments.count == 3, let memory = Int(arguments[arguments.startIndex]),
+        guard arguments.count == 4, let memory = Int(arguments[arguments.startIndex]),
               let timeout = Int(arguments[arguments.startIndex + 1]), let output = Int(arguments[arguments.startIndex + 2]),
+              let decoder = TileDecoderChoice(rawValue: arguments[arguments.startIndex + 3]),
               memory > 0, output > 0, (0...Self.maxTimeoutSeconds).contains(timeout) else { return nil }
-        self.init(memoryBytes: memory, timeoutSeconds: timeout, outputBytes: output)
+        self.init(memoryBytes: memory, timeoutSeconds: timeout, outputBytes: output, decoder: decoder)
     }
 
     /// `--max-memory` as people write it: bytes, or a number with K, M, G or T (binary

@@ -2,7 +2,6 @@
 import Glibc
 #endif
 import H2JConvert
-import H2JDe265
 import H2JDigest
 import H2JOutputPlan
 import H2JSupport
@@ -37,12 +36,13 @@ package enum WorkerMain {
         // (/etc/localtime) on the first local time.
         _ = SHA256.digest([])
         tzset()
+        // dlopen reads the library's files: the tile decoder is loaded here, not in the sandbox.
+        let decoders = limits.decoder.pool
         guard WorkerSandbox.enter(parent: parent, limits: limits) else {
             POSIX.writeLine("heic2jpg: a decoder process cannot enter its sandbox: \(POSIX.lastError())", to: STDERR_FILENO)
             return 71
         }
         let socket = WorkerSocket(fd: WorkerSocket.workerDescriptor, maxFrame: Int(UInt32.max))
-        let decoders = TileDecoderPool.libde265()
         while true {
             guard let (message, descriptor) = try? socket.receive() else { return 0 }
             if case .measure(let work, let outputs) = message {

@@ -23,6 +23,8 @@ package final class Reporter: @unchecked Sendable {
     private let report: Int32?
     /// What `--report` named, for messages.
     private let reportName: String
+    /// The run's tile decoder, named beside the `tiles` engine (`tiles/avcodec`).
+    private let tileDecoder: TileDecoderChoice?
     private let started = POSIX.monotonicSeconds()
     private var lastProgress = 0.0
     private var progressShown = false
@@ -44,8 +46,9 @@ package final class Reporter: @unchecked Sendable {
     /// `report` is a descriptor for JSON Lines (not closed here), `reportName` what the
     /// user called it. A progress line is shown only when stderr is a terminal, so cron
     /// and CI logs stay clean.
-    package init(verbosity: Verbosity, report: Int32?, reportName: String = "-") {
+    package init(verbosity: Verbosity, report: Int32?, reportName: String = "-", tileDecoder: TileDecoderChoice? = nil) {
         self.verbosity = verbosity
+        self.tileDecoder = tileDecoder
         self.report = report
         self.reportName = reportName
         progress = verbosity != .quiet && isatty(STDERR_FILENO) == 1
@@ -104,8 +107,8 @@ package final class Reporter: @unchecked Sendable {
         if summary.stoppedBy == nil, result.errorCode?.isExhaustion == true {
             summary.stoppedBy = "\(result.source): \(result.reason ?? "a resource ran out")"
         }
-        if report != nil { writeReport(Self.json(result)) }
-        if let line = Self.message(for: result, verbosity: verbosity) {
+        if report != nil { writeReport(Self.json(result, tileDecoder: tileDecoder)) }
+        if let line = Self.message(for: result, verbosity: verbosity, tileDecoder: tileDecoder) {
             clearProgress()
             POSIX.writeLine(line, to: STDERR_FILENO)
         }
@@ -181,7 +184,7 @@ package final class Reporter: @unchecked Sendable {
 
     /// Per-file line: failures always; missing sources unless quiet; everything, each
     /// warning included, when verbose (normally warnings are tallied, `WarningTally`).
-    static func message(for result: ConversionResult, verbosity: Verbosity) -> String? {
+    static func message(for result: ConversionResult, verbosity: Verbosity, tileDecoder: TileDecoderChoice? = nil) -> String? {
         switch result.status {
         case .failed:
             return "error: \(result.source): \(result.reason ?? "failed")"
@@ -195,7 +198,8 @@ package final class Reporter: @unchecked Sendable {
             let others = result.outputs.map(\.path).filter { $0 != result.output }
             if !others.isEmpty { line += " + " + others.joined(separator: ", ") }
             if let engine = result.engine {
-                line += " [engine \(engine.rawValue)\(result.engineReason.map { ": \($0)" } ?? "")]"
+                let decoder = engine == .tiles ? tileDecoder.map { "/" + $0.rawValue } ?? "" : ""
+                line += " [engine \(engine.rawValue)\(decoder)\(result.engineReason.map { ": \($0)" } ?? "")]"
             }
             if let reason = result.reason { line += ": \(reason)" }
             return ([line] + result.warnings.map { "warning: \(result.source): \($0.message)" }).joined(separator: "\n")
@@ -205,8 +209,8 @@ package final class Reporter: @unchecked Sendable {
     }
 
     /// One report line. Paths are absolute (`-` stays stdin or stdout, and a pseudo-source
-    /// such as `--report` stays as it is).
-    static func json(_ result: ConversionResult) -> String {
+    /// such as `--report` stays as it is). `decoder` is `tileDecoder` for the `tiles` engine.
+    static func json(_ result: ConversionResult, tileDecoder: TileDecoderChoice? = nil) -> String {
         var line = JSONLine()
         let source = reportPath(result.source)
         let output = result.output.map(reportPath)
@@ -228,6 +232,7 @@ package final class Reporter: @unchecked Sendable {
         line.add("bytes", result.bytes)
         line.add("engine", result.engine?.rawValue)
         line.add("engineReason", result.engineReason)
+        line.add("decoder", result.engine == .tiles ? tileDecoder?.rawValue : nil)
         line.add("hdr", result.hdr)
         var metadata = JSONLine()
         metadata.add("exif", result.metadata.exif)

@@ -38,6 +38,8 @@ package struct BatchRequest: Sendable, Equatable {
     package var handOff: HandOffAction?
     /// `--recheck`: re-hash sources and outputs before calling them up to date (needs `--state`).
     package var recheck = false
+    /// `--decoder`: the tile decoder; `CommandLineTool` resolves `auto` before the run.
+    package var decoder = TileDecoderChoice.defaultChoice
 
     /// What sends bytes to stdout, as the user wrote it: `-o -` or `--report -`; nil
     /// when nothing does.
@@ -63,7 +65,8 @@ package struct BatchRequest: Sendable, Equatable {
     /// Each worker process's memory and time limits.
     var workerLimits: WorkerLimits {
         WorkerLimits(memoryBytes: maxMemory ?? WorkerLimits.defaultMemory(maxPixels: options.maxPixels),
-                     timeoutSeconds: timeoutSeconds, outputBytes: WorkerLimits.maxOutputBytes(maxPixels: options.maxPixels))
+                     timeoutSeconds: timeoutSeconds, outputBytes: WorkerLimits.maxOutputBytes(maxPixels: options.maxPixels),
+                     decoder: decoder)
     }
 }
 
@@ -137,7 +140,8 @@ package enum BatchRunner {
             break
         }
         defer { if let reportFD, reportFD != STDOUT_FILENO { close(reportFD) } }
-        let reporter = Reporter(verbosity: request.verbosity, report: reportFD, reportName: request.report?.display ?? "-")
+        let reporter = Reporter(verbosity: request.verbosity, report: reportFD, reportName: request.report?.display ?? "-",
+                                tileDecoder: try? request.decoder.resolved())
         interruption.attach(reporter)
         if let reportFailure {
             reporter.record(.failed(source: "--report", output: nil, .reportUnwritable, reportFailure))
