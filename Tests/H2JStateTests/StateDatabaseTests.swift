@@ -107,6 +107,79 @@ struct StateDatabaseTests {
         #expect(try state.schemaVersion == StateSchema.currentVersion)
     }
 
+    /// A state of a few records whose last run finished (when `finished`), closed (so its
+    /// WAL is copied in), then with the `sources` table's root page overwritten: the
+    /// header stays sound, the pages do not.
+    static func stateWithDamagedPage(_ scratch: TemporaryDirectory, finished: Bool) throws -> String {
+        let path = scratch.sub("state.db")
+        do {
+            let state = try StateDatabase(path: path)
+            let run = try state.beginRun(pid: 1, host: "h", version: "v", options: "o")
+            for name in ["a", "b", "c"] { try state.record(Self.record(name), run: run) }
+            if finished { try state.finishRun(run, counts: StateDatabase.RunCounts(), exitCode: 0) }
+        }
+        var handle: OpaquePointer?
+        #expect(sqlite3_open(path, &handle) == SQLITE_OK)
+        var statement: OpaquePointer?
+        #expect(sqlite3_prepare_v2(handle, "SELECT rootpage FROM sqlite_master WHERE name = 'sources'", -1, &statement, nil) == SQLITE_OK)
+        #expect(sqlite3_step(statement) == SQLITE_ROW)
+        let page = Int(sqlite3_column_int64(statement, 0))
+        sqlite3_finalize(statement)
+        sqlite3_close(handle)
+        let file = try #require(FileHandle(forUpdatingAtPath: path))
+        try file.seek(toOffset: UInt64((page - 1) * 4096))
+        try file.write(contentsOf: Data(repeating: 0x42, count: 4096))
+        try file.close()
+        #expect(!scratch.exists("state.db-wal"))
+        return path
+    }
+
+    @Test("After a finished run only the header is checked; after an unfinished one, or with a full check (--recheck), a damaged page is found and the file moved aside")
+    func pagesCheckedWhenNeeded() throws {
+        let finished = TemporaryDirectory()
+        let state = try StateDatabase(path: Self.stateWithDamagedPage(finished, finished: true))
+        #expect(state.damage == nil)
+        // Its queries meet the damaged page: the run is then not recorded finished, so the next opening checks the pages.
+        let run = try state.beginRun(pid: 1, host: "h", version: "v", options: "o")
+        #expect(throws: StateError.self) { _ = try state.sources(root: "/archive", directory: "") }
+        try state.finishRun(run, counts: StateDatabase.RunCounts(), exitCode: 1)
+        let next = try StateDatabase(path: finished.sub("state.db"))
+        #expect(next.damage?.contains("malformed") == true, "\(next.damage ?? "")")
+
+        let unfinished = TemporaryDirectory()
+        let killed = try StateDatabase(path: Self.stateWithDamagedPage(unfinished, finished: false))
+        #expect(killed.damage?.contains("malformed") == true, "\(killed.damage ?? "")")
+        #expect(unfinished.files().contains { $0.hasPrefix("state.db.damaged-") })
+
+        let rechecked = TemporaryDirectory()
+        let full = try StateDatabase(path: Self.stateWithDamagedPage(rechecked, finished: true), fullCheck: true)
+        #expect(full.damage?.contains("malformed") == true, "\(full.damage ?? "")")
+        #expect(try full.integrityCheck() == "ok")
+    }
+
+    @Test("The header check: SQLite's magic, a page size SQLite writes, whole pages, and not cut short of the pages it counts")
+    func header() {
+        var header = Array("SQLite format 3".utf8) + [0, 0x10, 0x00] + [UInt8](repeating: 0, count: 82)
+        func put(_ value: Int, at offset: Int) { for i in 0..<4 { header[offset + i] = UInt8(truncatingIfNeeded: value >> (24 - 8 * i)) } }
+        put(7, at: 24)
+        put(3, at: 28)
+        put(7, at: 92)
+        #expect(SQLiteHeader.problem(header, fileSize: 3 * 4096) == nil)
+        #expect(SQLiteHeader.problem(header, fileSize: 5 * 4096) == nil)
+        #expect(SQLiteHeader.problem(header, fileSize: 2 * 4096) == "it is 8192 bytes, cut short of the 3 pages its header counts")
+        #expect(SQLiteHeader.problem(header, fileSize: 3 * 4096 + 10) == "it is 12298 bytes, not a whole number of 4096-byte pages")
+        // With a WAL holding pages, the sizes are not checked.
+        #expect(SQLiteHeader.problem(header, fileSize: nil) == nil)
+        // A page count whose version-valid-for is stale is not used.
+        put(8, at: 24)
+        #expect(SQLiteHeader.problem(header, fileSize: 4096) == nil)
+        #expect(SQLiteHeader.problem(Array(header.prefix(50)), fileSize: 4096) == "it is not an SQLite database (its header is not SQLite's)")
+        header[16] = 0x03
+        #expect(SQLiteHeader.problem(header, fileSize: 4096) == "its header declares a page size of 768")
+        header[0] = UInt8(ascii: "s")
+        #expect(SQLiteHeader.problem(header, fileSize: 4096) == "it is not an SQLite database (its header is not SQLite's)")
+    }
+
     @Test("A full disk is ENOSPC, whatever SQLite's message; other failures name no resource")
     func resourceErrno() {
         #expect(StateError(path: "/s.db", code: SQLITE_FULL, message: "database or disk is full").resourceErrno == ENOSPC)

@@ -45,7 +45,7 @@ package final class RunState: @unchecked Sendable {
                  handingOff: Bool = false, shard: Shard? = nil) throws(StateError) {
         self.recheck = recheck
         refreshesUnverified = handingOff
-        database = try StateDatabase(path: path)
+        database = try StateDatabase(path: path, fullCheck: recheck)
         self.options = options.fingerprint + naming.fingerprint
         overwrite = options.overwrite
         carriesMetadata = options.metadata == .keep && !options.stripGPS
