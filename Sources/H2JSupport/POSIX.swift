@@ -104,6 +104,19 @@ extension POSIX {
     package static func directoryEntries(_ directory: String) throws(SystemError) -> [(name: String, type: EntryType)] {
         let fd = openFile(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard fd >= 0 else { throw SystemError() }
+        return try directoryEntries(taking: fd)
+    }
+
+    /// The entry names of the directory open as `descriptor` (`O_RDONLY | O_DIRECTORY`),
+    /// which stays open for the caller (a copy of it is read and closed).
+    package static func directoryNames(of descriptor: Int32) throws(SystemError) -> [String] {
+        let copy = fcntl(descriptor, F_DUPFD_CLOEXEC, 0)
+        guard copy >= 0 else { throw SystemError() }
+        return try directoryEntries(taking: copy).map(\.name)
+    }
+
+    /// The entries of the directory open as `fd`, which is closed.
+    private static func directoryEntries(taking fd: Int32) throws(SystemError) -> [(name: String, type: EntryType)] {
         guard let handle = fdopendir(fd) else {
             let error = SystemError()
             close(fd)

@@ -16,7 +16,7 @@ extension POSIX {
     static let maxPiece = 4000
     /// Linux's O_PATH (a descriptor for walking, not reading), which Glibc declares only
     /// under `_GNU_SOURCE`; the same value on every Linux architecture Swift supports.
-    static let O_PATH: Int32 = 0o10000000
+    package static let O_PATH: Int32 = 0o10000000
 
     /// Runs `body` with a directory descriptor and a NUL-terminated name standing for
     /// `path`. When a piece of a long path cannot be opened, `body` is not run, errno
@@ -73,6 +73,14 @@ extension POSIX {
     package static func fileInfo(_ path: String, followingLinks: Bool = true) -> stat? {
         var info = stat()
         let code = at(path, failure: -1) { fstatat($0, $1, &info, followingLinks ? 0 : AT_SYMLINK_NOFOLLOW) }
+        return code == 0 ? info : nil
+    }
+
+    /// `fstatat(2)` of the entry `name` of the directory open as `directory`: one
+    /// component for the kernel to look up, where a path has all of its own. nil with errno.
+    package static func fileInfo(in directory: Int32, name: String, followingLinks: Bool = true) -> stat? {
+        var info = stat()
+        let code = withCString(PathBytes.bytes(name)) { fstatat(directory, $0, &info, followingLinks ? 0 : AT_SYMLINK_NOFOLLOW) }
         return code == 0 ? info : nil
     }
 
