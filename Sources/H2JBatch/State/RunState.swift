@@ -35,6 +35,9 @@ package final class RunState: @unchecked Sendable {
     /// of the walk's depth (a file list's directories are dropped past `cachedDirectories`).
     private var directories: [DirectoryKey: [String: SourceRecord]] = [:]
     static let cachedDirectories = 64
+    /// The directory of the outputs last checked, open (`O_PATH`): a directory's outputs
+    /// are `stat`ed relative to it, one name for the kernel to look up rather than a path.
+    private var outputDirectory: (path: String, descriptor: Int32)?
 
     private struct DirectoryKey: Hashable {
         let root: String
@@ -53,6 +56,10 @@ package final class RunState: @unchecked Sendable {
         gethostname(&host, host.count - 1)
         run = try database.beginRun(pid: getpid(), host: PathBytes.string(cString: host), version: Version.current,
                                     options: self.options, shard: shard.map { ($0.index, $0.count) })
+    }
+
+    deinit {
+        if let outputDirectory { close(outputDirectory.descriptor) }
     }
 
     /// What the state says of a candidate the walk found.
@@ -245,13 +252,27 @@ package final class RunState: @unchecked Sendable {
     /// SHA-256 is not the one recorded at publishing was modified (an editor writes a new
     /// file, or the same one at another size); an output never hashed cannot be told so.
     private func condition(of output: OutputRecord) -> OutputCondition {
-        guard let info = POSIX.fileInfo(output.path) else { return .changed }
+        guard let info = outputInfo(output.path) else { return .changed }
         let same = Int(info.st_size) == output.size && Int(info.st_ino) == output.inode
         guard !same || recheck else { return .asRecorded }
         guard let recorded = output.sha256, info.st_mode & S_IFMT == S_IFREG else { return same ? .asRecorded : .changed }
         guard let digest = try? SourceDigest.hex(ofFileAt: output.path) else { return .changed }
         if digest != recorded { return .modified }
         return same ? .asRecorded : .changed
+    }
+
+    /// `stat` of the output at `path` (absolute), relative to its directory's descriptor.
+    private func outputInfo(_ path: String) -> stat? {
+        let directory = Path.parent(path)
+        let descriptor = lock.withLock { () -> Int32 in
+            if let outputDirectory, outputDirectory.path == directory { return outputDirectory.descriptor }
+            if let outputDirectory { close(outputDirectory.descriptor) }
+            let opened = POSIX.openFile(directory, POSIX.O_PATH | O_DIRECTORY | O_CLOEXEC)
+            outputDirectory = opened >= 0 ? (directory, opened) : nil
+            return opened
+        }
+        guard descriptor >= 0 else { return nil }
+        return POSIX.fileInfo(in: descriptor, name: Path.lastComponent(path))
     }
 
     /// The skip of a source whose outputs at `paths` were modified since publishing.
