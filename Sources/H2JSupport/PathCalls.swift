@@ -16,7 +16,7 @@ extension POSIX {
     static let maxPiece = 4000
     /// Linux's O_PATH (a descriptor for walking, not reading), which Glibc declares only
     /// under `_GNU_SOURCE`; the same value on every Linux architecture Swift supports.
-    package static let O_PATH: Int32 = 0o10000000
+    static let O_PATH: Int32 = 0o10000000
 
     /// Runs `body` with a directory descriptor and a NUL-terminated name standing for
     /// `path`. When a piece of a long path cannot be opened, `body` is not run, errno
