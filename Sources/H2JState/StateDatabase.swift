@@ -167,14 +167,19 @@ package final class StateDatabase: @unchecked Sendable {
     /// itself), with its outputs, in path order: one range scan of each table. With
     /// `markingSeen` the directory also goes into the run's table of directories met (a
     /// row of the reader's temporary table, no write to the file), in the same
-    /// transaction: `unseenDirectories` leaves it out.
-    package func sources(root: String, directory: String, markingSeen: Bool = false) throws(StateError) -> [SourceRecord] {
+    /// transaction: `unseenDirectories` leaves it out. Records are read with the fewest
+    /// columns: what a run's verdict, planner and hand-off need, not the error code,
+    /// reason, tool version, start and finish times, or why a hand-off kept the source
+    /// (those are empty); a record whose options are `options` (the run's) shares that
+    /// string rather than reading its own.
+    package func sources(root: String, directory: String, markingSeen: Bool = false, options: String? = nil) throws(StateError) -> [SourceRecord] {
         try reading {
             let rootValue = SQLValue.blob(PathBytes.bytes(root)), directory = SQLValue.blob(PathBytes.bytes(directory))
             if markingSeen {
                 _ = try reader.rows("INSERT OR IGNORE INTO temp.seen_dirs (root, dir) VALUES (?, ?)", [rootValue, directory])
             }
-            return try records(root: root, sources: ("dir = ?", [directory]), outputs: ("source_dir = ?", [directory]))
+            return try records(root: root, sources: ("dir = ?", [directory]), outputs: ("source_dir = ?", [directory]),
+                               fewest: options ?? "")
         }
     }
 
@@ -182,9 +187,11 @@ package final class StateDatabase: @unchecked Sendable {
     /// within one directory), in path order, each with its outputs among those matching
     /// `outputs`. Both come sorted by source path, and are merged. Sources are ordered by
     /// `name`, which within a directory is path order: ordering by `path` makes SQLite
-    /// walk the whole root in the path index instead of the directory's key range.
+    /// walk the whole root in the path index instead of the directory's key range. With
+    /// `fewest` (the options a record may share), records carry only what
+    /// `sources(root:directory:)` says.
     private func records(root: String, sources: (condition: String, values: [SQLValue]),
-                         outputs: (condition: String, values: [SQLValue])) throws(StateError) -> [SourceRecord] {
+                         outputs: (condition: String, values: [SQLValue]), fewest: String? = nil) throws(StateError) -> [SourceRecord] {
         let rootValue = SQLValue.blob(PathBytes.bytes(root))
         var found: [(source: [UInt8], output: OutputRecord)] = []
         try reader.each("""
@@ -196,24 +203,32 @@ package final class StateDatabase: @unchecked Sendable {
         }
         var next = 0
         var records: [SourceRecord] = []
+        // The options are read only where they are not `fewest`'s (NULL then); the last six only when all are.
+        let columns = fewest == nil ? "options, error_code, reason, tool_version, started_ns, finished_ns, kept"
+            : "CASE WHEN options = ? THEN NULL ELSE options END"
         try reader.each("""
-            SELECT path, size, mtime_ns, inode, device, sha256, status, error_code, reason, tool_version, options,
-            started_ns, finished_ns, complete, width, height, ctime_ns, handed_off, kept FROM sources
-            WHERE root = ? AND \(sources.condition) ORDER BY name
-            """, [rootValue] + sources.values) { row in
+            SELECT path, size, mtime_ns, inode, device, sha256, status, complete, width, height, ctime_ns, handed_off,
+            \(columns) FROM sources WHERE root = ? AND \(sources.condition) ORDER BY name
+            """, (fewest.map { [.text($0)] } ?? []) + [rootValue] + sources.values) { row in
             let path = row.blob(0)
             var record = SourceRecord(root: root, path: PathBytes.string(path),
                                       identity: FileIdentity(size: row.integer(1), mtimeNanoseconds: row.integer(2),
                                                              inode: row.integer(3), device: row.integer(4)),
-                                      sha256: row.text(5), status: row.text(6) ?? "", errorCode: row.text(7), reason: row.text(8),
-                                      toolVersion: row.text(9) ?? "", options: row.text(10) ?? "",
-                                      startedNanoseconds: row.integer(11), finishedNanoseconds: row.integer(12))
-            record.complete = row.integer(13) == 1
-            record.width = row.optionalInteger(14)
-            record.height = row.optionalInteger(15)
-            record.ctimeNanoseconds = row.optionalInteger(16)
-            record.handedOff = row.text(17)
-            record.kept = row.text(18)
+                                      sha256: row.text(5), status: row.text(6) ?? "", toolVersion: "",
+                                      options: row.text(12) ?? fewest ?? "", startedNanoseconds: 0, finishedNanoseconds: 0)
+            record.complete = row.integer(7) == 1
+            record.width = row.optionalInteger(8)
+            record.height = row.optionalInteger(9)
+            record.ctimeNanoseconds = row.optionalInteger(10)
+            record.handedOff = row.text(11)
+            if fewest == nil {
+                record.errorCode = row.text(13)
+                record.reason = row.text(14)
+                record.toolVersion = row.text(15) ?? ""
+                record.startedNanoseconds = row.integer(16)
+                record.finishedNanoseconds = row.integer(17)
+                record.kept = row.text(18)
+            }
             while next < found.count, found[next].source.lexicographicallyPrecedes(path) { next += 1 }
             while next < found.count, found[next].source == path {
                 record.outputs.append(found[next].output)

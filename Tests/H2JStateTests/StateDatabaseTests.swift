@@ -84,6 +84,28 @@ struct StateDatabaseTests {
         #expect(missing.status == "missing-source" && missing.outputs.count == 2)
     }
 
+    @Test("A directory's records carry what a run needs (not the reason, error code, tool version or times); the options are the record's own, or the run's when the same")
+    func directoryRecordsFewestColumns() throws {
+        let scratch = TemporaryDirectory()
+        let state = try StateDatabase(path: scratch.sub("s.db"))
+        let run = try state.beginRun(pid: 1, host: "h", version: "v", options: "o")
+        var failed = Self.record("d/failed", status: "failed")
+        failed.reason = "why"
+        failed.errorCode = "corrupt-container"
+        failed.ctimeNanoseconds = 5
+        failed.width = 3
+        try state.record(failed, run: run)
+        var other = Self.record("d/other", outputs: [OutputRecord(path: "/o/other.jpg", size: 9, sha256: "cd", inode: 4, mtimeNanoseconds: 1)])
+        other.options = "metadata=strip"
+        try state.record(other, run: run)
+        let found = try state.sources(root: "/archive", directory: "d", options: "metadata=keep;quality=90")
+        #expect(found.map(\.options) == ["metadata=keep;quality=90", "metadata=strip"])
+        #expect(found[0].reason == nil && found[0].errorCode == nil && found[0].toolVersion == "" && found[0].startedNanoseconds == 0)
+        #expect(found[0].status == "failed" && found[0].ctimeNanoseconds == 5 && found[0].width == 3 && found[0].identity == failed.identity)
+        #expect(found[1].outputs == other.outputs && found[1].sha256 == other.sha256)
+        #expect(try state.source(root: "/archive", path: "d/failed") == failed)
+    }
+
     @Test("A damaged state file is moved aside and reported, never silently recreated; its data is kept")
     func damaged() throws {
         let scratch = TemporaryDirectory()
