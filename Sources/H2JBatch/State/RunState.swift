@@ -35,9 +35,10 @@ package final class RunState: @unchecked Sendable {
     /// of the walk's depth (a file list's directories are dropped past `cachedDirectories`).
     private var directories: [DirectoryKey: [String: SourceRecord]] = [:]
     static let cachedDirectories = 64
-    /// The directory of the outputs last checked, open (`O_PATH`): a directory's outputs
-    /// are `stat`ed relative to it, one name for the kernel to look up rather than a path.
-    private var outputDirectory: (path: String, descriptor: Int32)?
+    /// The output directories met, each listed once (name → inode number, `readdir`'s
+    /// `d_ino`, nil when it cannot be listed): a recorded output listed under its name
+    /// with its recorded inode needs no `stat` of its own. Dropped past `cachedDirectories`.
+    private var outputListings: [String: [String: UInt64]?] = [:]
 
     private struct DirectoryKey: Hashable {
         let root: String
@@ -56,10 +57,6 @@ package final class RunState: @unchecked Sendable {
         gethostname(&host, host.count - 1)
         run = try database.beginRun(pid: getpid(), host: PathBytes.string(cString: host), version: Version.current,
                                     options: self.options, shard: shard.map { ($0.index, $0.count) })
-    }
-
-    deinit {
-        if let outputDirectory { close(outputDirectory.descriptor) }
     }
 
     /// What the state says of a candidate the walk found.
@@ -209,7 +206,7 @@ package final class RunState: @unchecked Sendable {
     private func loadedRecords(_ key: DirectoryKey) throws(StateError) {
         guard directories[key] == nil else { return }
         if directories.count >= Self.cachedDirectories { directories.removeAll() }
-        let records = try database.sources(root: key.root, directory: key.directory, markingSeen: true)
+        let records = try database.sources(root: key.root, directory: key.directory, markingSeen: true, options: options)
         directories[key] = Dictionary(records.map { (SourceRecord.split($0.path).name, $0) }) { first, _ in first }
     }
 
@@ -247,12 +244,15 @@ package final class RunState: @unchecked Sendable {
         return (try? SourceDigest.hex(ofFileAt: source)) == recorded
     }
 
-    /// A recorded output is as recorded when a file of its size and inode is at its path.
-    /// Only one that is not (or, with `--recheck`, every one) is hashed: a file there whose
-    /// SHA-256 is not the one recorded at publishing was modified (an editor writes a new
-    /// file, or the same one at another size); an output never hashed cannot be told so.
+    /// A recorded output is as recorded when its directory lists its name with its
+    /// recorded inode (a name removed, renamed or replaced by another file changes that),
+    /// or else when a file of its recorded size and inode is at its path. Only one that is
+    /// neither (or, with `--recheck`, every one) is hashed: a file there whose SHA-256 is
+    /// not the one recorded at publishing was modified (an editor writes a new file). A
+    /// file written over in place keeps its inode, so is not hashed without `--recheck`.
     private func condition(of output: OutputRecord) -> OutputCondition {
-        guard let info = outputInfo(output.path) else { return .changed }
+        if !recheck, listedInode(output.path) == UInt64(truncatingIfNeeded: output.inode) { return .asRecorded }
+        guard let info = POSIX.fileInfo(output.path) else { return .changed }
         let same = Int(info.st_size) == output.size && Int(info.st_ino) == output.inode
         guard !same || recheck else { return .asRecorded }
         guard let recorded = output.sha256, info.st_mode & S_IFMT == S_IFREG else { return same ? .asRecorded : .changed }
@@ -261,18 +261,20 @@ package final class RunState: @unchecked Sendable {
         return same ? .asRecorded : .changed
     }
 
-    /// `stat` of the output at `path` (absolute), relative to its directory's descriptor.
-    private func outputInfo(_ path: String) -> stat? {
+    /// The inode number its directory's listing gives the file at `path` (absolute); nil
+    /// when the name is not listed, or the directory cannot be.
+    private func listedInode(_ path: String) -> UInt64? {
         let directory = Path.parent(path)
-        let descriptor = lock.withLock { () -> Int32 in
-            if let outputDirectory, outputDirectory.path == directory { return outputDirectory.descriptor }
-            if let outputDirectory { close(outputDirectory.descriptor) }
-            let opened = POSIX.openFile(directory, POSIX.O_PATH | O_DIRECTORY | O_CLOEXEC)
-            outputDirectory = opened >= 0 ? (directory, opened) : nil
-            return opened
+        let listing = lock.withLock { () -> [String: UInt64]? in
+            if let listed = outputListings[directory] { return listed }
+            if outputListings.count >= Self.cachedDirectories { outputListings.removeAll() }
+            let listed = (try? POSIX.directoryEntries(directory)).map { entries in
+                Dictionary(entries.map { ($0.name, $0.inode) }) { first, _ in first }
+            }
+            outputListings[directory] = listed
+            return listed
         }
-        guard descriptor >= 0 else { return nil }
-        return POSIX.fileInfo(in: descriptor, name: Path.lastComponent(path))
+        return listing?[Path.lastComponent(path)]
     }
 
     /// The skip of a source whose outputs at `paths` were modified since publishing.
