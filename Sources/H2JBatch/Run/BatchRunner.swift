@@ -248,6 +248,7 @@ package enum BatchRunner {
             }
             if request.filesFrom == nil { InputCounter.start(walkInputs, skipping: outputRoot, found: reporter.estimateTotal) }
         }
+        var lastOutputDirectory: String?
         for found in candidates {
             // A resource ran out (a full disk, no descriptors): start nothing more; cron's
             // rerun (exit 75) picks up the rest.
@@ -260,8 +261,15 @@ package enum BatchRunner {
             case .success(let candidate) where request.output == .standardStream:
                 submit(planner.planToStandardOutput(candidate), nil, nil)
             case .success(let candidate):
-                // Killed runs' temp files go from every directory planned into, written or not.
-                if !options.dryRun { publisher.sweepOrphans(in: request.naming.directory(for: candidate)) }
+                // Killed runs' temp files go from every directory planned into, written or not
+                // (once each: a directory's candidates come one after another, so a candidate
+                // with the output directory of the one before needs no look). The listing
+                // also serves the state's check of the outputs recorded there.
+                if !options.dryRun, candidate.outputDirectory != lastOutputDirectory {
+                    lastOutputDirectory = candidate.outputDirectory
+                    let directory = request.naming.directory(for: candidate)
+                    if let listed = publisher.sweepOrphans(in: directory) { state?.outputDirectoryListed(directory, listed) }
+                }
                 do {
                     switch try state?.verdict(for: candidate) ?? .new {
                     case .upToDate(var result, let record):

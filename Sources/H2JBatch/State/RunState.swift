@@ -261,6 +261,17 @@ package final class RunState: @unchecked Sendable {
         return same ? .asRecorded : .changed
     }
 
+    /// `directory` (as the walk names it) was just listed, as `entries`: the outputs
+    /// recorded there are checked against that listing rather than another.
+    func outputDirectoryListed(_ directory: String, _ entries: [POSIX.DirectoryEntry]) {
+        let listing = Self.inodes(entries)
+        let absolute = Path.absolute(Path.parent(Path.join(directory, "-")))
+        lock.withLock {
+            if outputListings.count >= Self.cachedDirectories { outputListings.removeAll() }
+            outputListings[absolute] = listing
+        }
+    }
+
     /// The inode number its directory's listing gives the file at `path` (absolute); nil
     /// when the name is not listed, or the directory cannot be.
     private func listedInode(_ path: String) -> UInt64? {
@@ -268,13 +279,16 @@ package final class RunState: @unchecked Sendable {
         let listing = lock.withLock { () -> [String: UInt64]? in
             if let listed = outputListings[directory] { return listed }
             if outputListings.count >= Self.cachedDirectories { outputListings.removeAll() }
-            let listed = (try? POSIX.directoryEntries(directory)).map { entries in
-                Dictionary(entries.map { ($0.name, $0.inode) }) { first, _ in first }
-            }
+            let listed = (try? POSIX.directoryEntries(directory)).map(Self.inodes)
             outputListings[directory] = listed
             return listed
         }
         return listing?[Path.lastComponent(path)]
+    }
+
+    /// A listing's inode numbers by name.
+    private static func inodes(_ entries: [POSIX.DirectoryEntry]) -> [String: UInt64] {
+        Dictionary(entries.map { ($0.name, $0.inode) }) { first, _ in first }
     }
 
     /// The skip of a source whose outputs at `paths` were modified since publishing.
