@@ -36,7 +36,8 @@ package struct BatchRequest: Sendable, Equatable {
     package var shard: Shard?
     /// `--delete-source` / `--move-source DIR`: hand verified originals off (needs `--state`).
     package var handOff: HandOffAction?
-    /// `--recheck`: re-hash sources and outputs before calling them up to date (needs `--state`).
+    /// `--recheck`: check every page of the state (`integrity_check`), and re-hash sources and
+    /// outputs before calling them up to date (needs `--state`).
     package var recheck = false
 
     /// What sends bytes to stdout, as the user wrote it: `-o -` or `--report -`; nil
@@ -214,6 +215,7 @@ package enum BatchRunner {
             submit(planStandardInput(planner, output: request.output ?? .standardStream, naming: request.naming), nil, nil)
         }
         let candidates: AnyIterator<Result<Candidate, WalkError>>
+        var readAhead: ReadAhead<Result<Candidate, WalkError>>?
         var listFD: Int32?
         defer { if let listFD, listFD != STDIN_FILENO { close(listFD) } }
         if let list = request.filesFrom {
@@ -229,17 +231,27 @@ package enum BatchRunner {
                                                     base: request.base, outputRoot: outputRoot))
         } else {
             let releases = claimsReleasable(walkInputs, outputRoot: outputRoot)
-            candidates = AnyIterator(InputWalker(inputs: walkInputs, outputRoot: outputRoot) { finished in
-                if releases { publisher.releaseClaims(inDirectory: finished.outputDirectory) }
-                // What the state recorded in the directory and the walk did not meet.
-                guard let state else { return }
-                do {
-                    try reporter.recordFound(state.leave(root: finished.root, directory: finished.relativeDirectory))
-                } catch {
-                    reporter.noteStateError(error)
+            // The walk runs ahead on a thread of its own; a directory left is dealt with here, in order.
+            weak var walk: ReadAhead<Result<Candidate, WalkError>>?
+            let walker = InputWalker(inputs: walkInputs, outputRoot: outputRoot) { finished in
+                walk?.deliver {
+                    if releases { publisher.releaseClaims(inDirectory: finished.outputDirectory) }
+                    // What the state recorded in the directory and the walk did not meet.
+                    guard let state else { return }
+                    do {
+                        try reporter.recordFound(state.leave(root: finished.root, directory: finished.relativeDirectory))
+                    } catch {
+                        reporter.noteStateError(error)
+                    }
                 }
-            })
+            }
+            let readingAhead = ReadAhead(AnyIterator(walker))
+            walk = readingAhead
+            readingAhead.start()
+            readAhead = readingAhead
+            candidates = AnyIterator(readingAhead)
         }
+        defer { readAhead?.cancel() }
         // Totals for the progress line until the walk has counted: the state's records and
         // a count of names. Only estimates, so a state that cannot count just gives none.
         if reporter.showsProgress {
