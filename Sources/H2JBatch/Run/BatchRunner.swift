@@ -215,7 +215,6 @@ package enum BatchRunner {
             submit(planStandardInput(planner, output: request.output ?? .standardStream, naming: request.naming), nil, nil)
         }
         let candidates: AnyIterator<Result<Candidate, WalkError>>
-        var readAhead: ReadAhead<Result<Candidate, WalkError>>?
         var listFD: Int32?
         defer { if let listFD, listFD != STDIN_FILENO { close(listFD) } }
         if let list = request.filesFrom {
@@ -231,27 +230,17 @@ package enum BatchRunner {
                                                     base: request.base, outputRoot: outputRoot))
         } else {
             let releases = claimsReleasable(walkInputs, outputRoot: outputRoot)
-            // The walk runs ahead on a thread of its own; a directory left is dealt with here, in order.
-            weak var walk: ReadAhead<Result<Candidate, WalkError>>?
-            let walker = InputWalker(inputs: walkInputs, outputRoot: outputRoot) { finished in
-                walk?.deliver {
-                    if releases { publisher.releaseClaims(inDirectory: finished.outputDirectory) }
-                    // What the state recorded in the directory and the walk did not meet.
-                    guard let state else { return }
-                    do {
-                        try reporter.recordFound(state.leave(root: finished.root, directory: finished.relativeDirectory))
-                    } catch {
-                        reporter.noteStateError(error)
-                    }
+            candidates = AnyIterator(InputWalker(inputs: walkInputs, outputRoot: outputRoot) { finished in
+                if releases { publisher.releaseClaims(inDirectory: finished.outputDirectory) }
+                // What the state recorded in the directory and the walk did not meet.
+                guard let state else { return }
+                do {
+                    try reporter.recordFound(state.leave(root: finished.root, directory: finished.relativeDirectory))
+                } catch {
+                    reporter.noteStateError(error)
                 }
-            }
-            let readingAhead = ReadAhead(AnyIterator(walker))
-            walk = readingAhead
-            readingAhead.start()
-            readAhead = readingAhead
-            candidates = AnyIterator(readingAhead)
+            })
         }
-        defer { readAhead?.cancel() }
         // Totals for the progress line until the walk has counted: the state's records and
         // a count of names. Only estimates, so a state that cannot count just gives none.
         if reporter.showsProgress {
