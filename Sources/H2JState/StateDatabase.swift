@@ -12,8 +12,11 @@ import H2JSupport
 /// call and never holds back the writer's checkpoints), and holds the run's table of
 /// directories met.
 ///
-/// Opening checks integrity (`PRAGMA quick_check`). A damaged file (one that fails the
-/// check, is not a database, is empty, or cannot be read) is never silently recreated:
+/// Opening checks the file's header (`SQLiteHeader`) and, only when the last run did not
+/// finish (killed, or it met a damaged page), its pages (`PRAGMA quick_check`, a read of
+/// the whole file); `fullCheck` (`--recheck`) always runs `PRAGMA integrity_check`. A
+/// damaged file (one that fails a check, is not a database, is empty, or cannot be read)
+/// is never silently recreated:
 /// it is moved aside (`FILE.damaged-<time>`, with its `-wal` and `-shm`), a new state
 /// is started, and `damage` says what happened, for the run to report. (SQLite itself
 /// would take a 0-byte file for a new, empty database, losing the history unsaid.)
@@ -25,14 +28,18 @@ package final class StateDatabase: @unchecked Sendable {
     private let lock = Lock()
     private let reader: SQLiteConnection
     private let readLock = Lock()
+    /// A query met a damaged page (`SQLITE_CORRUPT`, `SQLITE_NOTADB`): the run is then not
+    /// recorded finished, so the next one checks the pages.
+    private var sawDamage = false
+    private let damageLock = Lock()
 
-    package init(path: String) throws(StateError) {
+    package init(path: String, fullCheck: Bool = false) throws(StateError) {
         self.path = path
         var damage: String?
         var opened: SQLiteConnection
         do throws(StateError) {
             if let unusable = Self.unusableFile(path) { throw StateError(path: path, code: 0, message: unusable) }
-            opened = try Self.openChecked(path)
+            opened = try Self.openChecked(path, full: fullCheck)
         } catch where error.resultCode == 0 || [SQLITE_CORRUPT, SQLITE_NOTADB].contains(error.resultCode & 0xFF) {
             let aside = path + ".damaged-\(POSIX.utcTime(compact: true))"
             for suffix in ["", "-wal", "-shm"] where POSIX.fileInfo(path + suffix) != nil {
@@ -41,7 +48,7 @@ package final class StateDatabase: @unchecked Sendable {
                 }
             }
             damage = "\(path) was damaged (\(error.message)); it was moved to \(aside) and a new state was started"
-            opened = try Self.openChecked(path)
+            opened = try Self.openChecked(path, full: fullCheck)
         }
         connection = opened
         self.damage = damage
@@ -50,26 +57,43 @@ package final class StateDatabase: @unchecked Sendable {
         try reader.execute("CREATE TEMP TABLE seen_dirs (root BLOB NOT NULL, dir BLOB NOT NULL, PRIMARY KEY (root, dir)) WITHOUT ROWID")
     }
 
-    /// Why the file at `path` cannot be a state before SQLite opens it: it is empty, or
-    /// its first page cannot be read. nil when it can be, or when nothing is there.
+    /// Why the file at `path` cannot be a state before SQLite opens it: it is empty, its
+    /// first page cannot be read, or its header is not a sound SQLite header
+    /// (`SQLiteHeader`). nil when it can be, or when nothing is there.
     private static func unusableFile(_ path: String) -> String? {
         guard let info = POSIX.fileInfo(path), info.st_mode & S_IFMT == S_IFREG else { return nil }
         if info.st_size == 0 { return "it is empty (0 bytes)" }
         let fd = POSIX.openFile(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { return "it cannot be read: \(POSIX.lastError())" }
         defer { close(fd) }
-        var header = [UInt8](repeating: 0, count: 100)
-        guard pread(fd, &header, header.count, 0) >= 0 else { return "it cannot be read: \(POSIX.lastError())" }
-        return nil
+        var header = [UInt8](repeating: 0, count: SQLiteHeader.length)
+        let count = pread(fd, &header, header.count, 0)
+        guard count >= 0 else { return "it cannot be read: \(POSIX.lastError())" }
+        let walHoldsPages = (POSIX.fileInfo(path + "-wal")?.st_size ?? 0) > 0
+        return SQLiteHeader.problem(Array(header.prefix(count)), fileSize: walHoldsPages ? nil : Int(info.st_size))
     }
 
-    /// Opens `path` and checks it; a check that fails is an error with code 0.
-    private static func openChecked(_ path: String) throws(StateError) -> SQLiteConnection {
+    /// Opens `path` and checks its pages when `full` or when its last run did not finish
+    /// (`quick_check`; `integrity_check` when `full`); a check that fails is an error
+    /// with code 0.
+    private static func openChecked(_ path: String, full: Bool) throws(StateError) -> SQLiteConnection {
         let connection = try SQLiteConnection(path: path, create: true)
-        let check = try connection.rows("PRAGMA quick_check").first?.first?.text ?? "no answer"
-        guard check == "ok" else { throw StateError(path: path, code: 0, message: "integrity check: \(check)") }
+        let finished = try lastRunFinished(connection)
+        if full || !finished {
+            let check = try connection.rows(full ? "PRAGMA integrity_check" : "PRAGMA quick_check")
+                .map { $0.first?.text ?? "" }.joined(separator: "; ")
+            guard check == "ok" else { throw StateError(path: path, code: 0, message: "integrity check: \(check.isEmpty ? "no answer" : check)") }
+        }
         try connection.execute("PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON")
         return connection
+    }
+
+    /// The clean-shutdown marker: the latest run recorded its finish (`finishRun`, which
+    /// a run that met damage leaves unset). false for a file with no run yet.
+    private static func lastRunFinished(_ connection: SQLiteConnection) throws(StateError) -> Bool {
+        guard try connection.rows("SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'runs'").first?.first?.integer == 1
+        else { return false }
+        return try connection.rows("SELECT finished_ns IS NOT NULL FROM runs ORDER BY id DESC LIMIT 1").first?.first?.integer == 1
     }
 
     /// Applies the migrations this database lacks; refuses one from a newer heic2jpg.
@@ -115,12 +139,14 @@ package final class StateDatabase: @unchecked Sendable {
         package init() {}
     }
 
+    /// Records the run's end: its counts, exit code and, unless a query met a damaged page,
+    /// its finish time (the marker that spares the next run the page check).
     package func finishRun(_ id: Int, counts: RunCounts, exitCode: Int32) throws(StateError) {
         try locked {
             _ = try connection.rows("""
                 UPDATE runs SET finished_ns = ?, converted = ?, updated = ?, copied = ?, skipped = ?, failed = ?,
                 missing = ?, exit_code = ? WHERE id = ?
-                """, [.integer(Self.now()), .integer(counts.converted), .integer(counts.updated), .integer(counts.copied),
+                """, [damageLock.withLock { sawDamage } ? .null : .integer(Self.now()), .integer(counts.converted), .integer(counts.updated), .integer(counts.copied),
                       .integer(counts.skipped), .integer(counts.failed), .integer(counts.missing), .integer(Int(exitCode)),
                       .integer(id)])
         }
@@ -141,14 +167,19 @@ package final class StateDatabase: @unchecked Sendable {
     /// itself), with its outputs, in path order: one range scan of each table. With
     /// `markingSeen` the directory also goes into the run's table of directories met (a
     /// row of the reader's temporary table, no write to the file), in the same
-    /// transaction: `unseenDirectories` leaves it out.
-    package func sources(root: String, directory: String, markingSeen: Bool = false) throws(StateError) -> [SourceRecord] {
+    /// transaction: `unseenDirectories` leaves it out. Records are read with the fewest
+    /// columns: what a run's verdict, planner and hand-off need, not the error code,
+    /// reason, tool version, start and finish times, or why a hand-off kept the source
+    /// (those are empty); a record whose options are `options` (the run's) shares that
+    /// string rather than reading its own.
+    package func sources(root: String, directory: String, markingSeen: Bool = false, options: String? = nil) throws(StateError) -> [SourceRecord] {
         try reading {
             let rootValue = SQLValue.blob(PathBytes.bytes(root)), directory = SQLValue.blob(PathBytes.bytes(directory))
             if markingSeen {
                 _ = try reader.rows("INSERT OR IGNORE INTO temp.seen_dirs (root, dir) VALUES (?, ?)", [rootValue, directory])
             }
-            return try records(root: root, sources: ("dir = ?", [directory]), outputs: ("source_dir = ?", [directory]))
+            return try records(root: root, sources: ("dir = ?", [directory]), outputs: ("source_dir = ?", [directory]),
+                               fewest: options ?? "")
         }
     }
 
@@ -156,9 +187,11 @@ package final class StateDatabase: @unchecked Sendable {
     /// within one directory), in path order, each with its outputs among those matching
     /// `outputs`. Both come sorted by source path, and are merged. Sources are ordered by
     /// `name`, which within a directory is path order: ordering by `path` makes SQLite
-    /// walk the whole root in the path index instead of the directory's key range.
+    /// walk the whole root in the path index instead of the directory's key range. With
+    /// `fewest` (the options a record may share), records carry only what
+    /// `sources(root:directory:)` says.
     private func records(root: String, sources: (condition: String, values: [SQLValue]),
-                         outputs: (condition: String, values: [SQLValue])) throws(StateError) -> [SourceRecord] {
+                         outputs: (condition: String, values: [SQLValue]), fewest: String? = nil) throws(StateError) -> [SourceRecord] {
         let rootValue = SQLValue.blob(PathBytes.bytes(root))
         var found: [(source: [UInt8], output: OutputRecord)] = []
         try reader.each("""
@@ -170,24 +203,32 @@ package final class StateDatabase: @unchecked Sendable {
         }
         var next = 0
         var records: [SourceRecord] = []
+        // The options are read only where they are not `fewest`'s (NULL then); the last six only when all are.
+        let columns = fewest == nil ? "options, error_code, reason, tool_version, started_ns, finished_ns, kept"
+            : "CASE WHEN options = ? THEN NULL ELSE options END"
         try reader.each("""
-            SELECT path, size, mtime_ns, inode, device, sha256, status, error_code, reason, tool_version, options,
-            started_ns, finished_ns, complete, width, height, ctime_ns, handed_off, kept FROM sources
-            WHERE root = ? AND \(sources.condition) ORDER BY name
-            """, [rootValue] + sources.values) { row in
+            SELECT path, size, mtime_ns, inode, device, sha256, status, complete, width, height, ctime_ns, handed_off,
+            \(columns) FROM sources WHERE root = ? AND \(sources.condition) ORDER BY name
+            """, (fewest.map { [.text($0)] } ?? []) + [rootValue] + sources.values) { row in
             let path = row.blob(0)
             var record = SourceRecord(root: root, path: PathBytes.string(path),
                                       identity: FileIdentity(size: row.integer(1), mtimeNanoseconds: row.integer(2),
                                                              inode: row.integer(3), device: row.integer(4)),
-                                      sha256: row.text(5), status: row.text(6) ?? "", errorCode: row.text(7), reason: row.text(8),
-                                      toolVersion: row.text(9) ?? "", options: row.text(10) ?? "",
-                                      startedNanoseconds: row.integer(11), finishedNanoseconds: row.integer(12))
-            record.complete = row.integer(13) == 1
-            record.width = row.optionalInteger(14)
-            record.height = row.optionalInteger(15)
-            record.ctimeNanoseconds = row.optionalInteger(16)
-            record.handedOff = row.text(17)
-            record.kept = row.text(18)
+                                      sha256: row.text(5), status: row.text(6) ?? "", toolVersion: "",
+                                      options: row.text(12) ?? fewest ?? "", startedNanoseconds: 0, finishedNanoseconds: 0)
+            record.complete = row.integer(7) == 1
+            record.width = row.optionalInteger(8)
+            record.height = row.optionalInteger(9)
+            record.ctimeNanoseconds = row.optionalInteger(10)
+            record.handedOff = row.text(11)
+            if fewest == nil {
+                record.errorCode = row.text(13)
+                record.reason = row.text(14)
+                record.toolVersion = row.text(15) ?? ""
+                record.startedNanoseconds = row.integer(16)
+                record.finishedNanoseconds = row.integer(17)
+                record.kept = row.text(18)
+            }
             while next < found.count, found[next].source.lexicographicallyPrecedes(path) { next += 1 }
             while next < found.count, found[next].source == path {
                 record.outputs.append(found[next].output)
@@ -242,12 +283,21 @@ package final class StateDatabase: @unchecked Sendable {
 
     /// The directories under `root` that hold recorded sources (not already
     /// `missing-source`, nor handed off) and that this run did not enter (`sources(markingSeen:)`), in
-    /// order: a vanished directory's sources are found here.
+    /// order: a vanished directory's sources are found here. The directories are stepped
+    /// through in the key's order, one search each (a skip-scan), and only an unseen one's
+    /// rows are read: not every row of the root.
     package func unseenDirectories(root: String) throws(StateError) -> [String] {
         try reading {
             try reader.rows("""
-                SELECT DISTINCT dir FROM sources s WHERE root = ? AND status != 'missing-source' AND handed_off IS NULL
-                AND NOT EXISTS (SELECT 1 FROM temp.seen_dirs t WHERE t.root = s.root AND t.dir = s.dir) ORDER BY dir
+                WITH RECURSIVE dirs(dir) AS (
+                    SELECT min(dir) FROM sources WHERE root = ?1
+                    UNION ALL
+                    SELECT (SELECT min(dir) FROM sources WHERE root = ?1 AND dir > dirs.dir) FROM dirs WHERE dirs.dir IS NOT NULL)
+                SELECT dir FROM dirs WHERE dir IS NOT NULL
+                AND NOT EXISTS (SELECT 1 FROM temp.seen_dirs t WHERE t.root = ?1 AND t.dir = dirs.dir)
+                AND EXISTS (SELECT 1 FROM sources s WHERE s.root = ?1 AND s.dir = dirs.dir AND s.status != 'missing-source'
+                            AND s.handed_off IS NULL)
+                ORDER BY dir
                 """, [.blob(PathBytes.bytes(root))]).compactMap { $0.first?.blob.map(PathBytes.string) }
         }
     }
@@ -344,6 +394,7 @@ package final class StateDatabase: @unchecked Sendable {
             defer { try? reader.execute("COMMIT") }
             return try body()
         } catch let error as StateError {
+            noteDamage(error)
             throw error
         } catch {
             throw StateError(path: path, code: 0, message: "\(error)")
@@ -358,10 +409,16 @@ package final class StateDatabase: @unchecked Sendable {
         do {
             return try body()
         } catch let error as StateError {
+            noteDamage(error)
             throw error
         } catch {
             throw StateError(path: path, code: 0, message: "\(error)")
         }
+    }
+
+    /// Remembers that `error` says a page is damaged.
+    private func noteDamage(_ error: StateError) {
+        if [SQLITE_CORRUPT, SQLITE_NOTADB].contains(error.resultCode & 0xFF) { damageLock.withLock { sawDamage = true } }
     }
 
     private static func optional(_ text: String?) -> SQLValue { text.map(SQLValue.text) ?? .null }

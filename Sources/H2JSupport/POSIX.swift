@@ -92,6 +92,8 @@ package struct WriteError: Error, Equatable, Sendable, CustomStringConvertible {
 extension POSIX {
     /// What `readdir` says an entry is (`d_type`); `unknown` on file systems that do not say.
     package enum EntryType: Sendable { case directory, file, other, unknown }
+    /// One entry `readdir` returned: its name, its type, and its inode number.
+    package typealias DirectoryEntry = (name: String, type: EntryType, inode: UInt64)
 
     /// The entry names of `directory`, `.` and `..` left out, in directory order.
     /// Throws the errno when the directory cannot be opened.
@@ -99,18 +101,32 @@ extension POSIX {
         try directoryEntries(directory).map(\.name)
     }
 
-    /// The entries of `directory` with their types, `.` and `..` left out, in directory
-    /// order: the one `readdir` loop. Throws the errno when the directory cannot be opened.
-    package static func directoryEntries(_ directory: String) throws(SystemError) -> [(name: String, type: EntryType)] {
+    /// The entries of `directory` with their types and inode numbers (`d_ino`), `.` and
+    /// `..` left out, in directory order: the one `readdir` loop. Throws the errno when
+    /// the directory cannot be opened.
+    package static func directoryEntries(_ directory: String) throws(SystemError) -> [DirectoryEntry] {
         let fd = openFile(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard fd >= 0 else { throw SystemError() }
+        return try directoryEntries(taking: fd)
+    }
+
+    /// The entry names of the directory open as `descriptor` (`O_RDONLY | O_DIRECTORY`),
+    /// which stays open for the caller (a copy of it is read and closed).
+    package static func directoryNames(of descriptor: Int32) throws(SystemError) -> [String] {
+        let copy = fcntl(descriptor, F_DUPFD_CLOEXEC, 0)
+        guard copy >= 0 else { throw SystemError() }
+        return try directoryEntries(taking: copy).map(\.name)
+    }
+
+    /// The entries of the directory open as `fd`, which is closed.
+    private static func directoryEntries(taking fd: Int32) throws(SystemError) -> [DirectoryEntry] {
         guard let handle = fdopendir(fd) else {
             let error = SystemError()
             close(fd)
             throw error
         }
         defer { closedir(handle) }
-        var entries: [(name: String, type: EntryType)] = []
+        var entries: [DirectoryEntry] = []
         while let entry = readdir(handle) {
             // The name's bytes as they are: a name that is not UTF-8 stays itself (`PathBytes`).
             let name = withUnsafePointer(to: entry.pointee.d_name) {
@@ -123,7 +139,7 @@ extension POSIX {
             case Int32(DT_UNKNOWN): .unknown
             default: .other
             }
-            entries.append((name, type))
+            entries.append((name, type, UInt64(entry.pointee.d_ino)))
         }
         return entries
     }

@@ -4,7 +4,9 @@ import Glibc
 
 /// Path arithmetic on plain strings: links and `..` are never resolved, so a path
 /// means what the user typed. It works on Unicode scalars, never on Characters: a name
-/// that starts with a combining mark must not merge with the `/` before it.
+/// that starts with a combining mark must not merge with the `/` before it. A `/` is
+/// found in the UTF-8 bytes (a byte scan; in UTF-8 that byte is only ever a `/`), and
+/// cut there on the scalars.
 package enum Path {
     /// Whether `path` is a directory (following a final symlink, as `open` would).
     package static func isDirectory(_ path: String) -> Bool {
@@ -22,23 +24,25 @@ package enum Path {
 
     /// `directory/name`, with no doubled slash.
     package static func join(_ directory: String, _ name: String) -> String {
-        directory.unicodeScalars.last == "/" ? directory + name : directory + "/" + name
+        directory.utf8.last == slash ? directory + name : directory + "/" + name
     }
 
     /// The last component (`a/b/` → `b`).
     package static func lastComponent(_ path: String) -> String {
-        var scalars = Substring(path).unicodeScalars
-        if scalars.count > 1 && scalars.last == "/" { scalars.removeLast() }
-        guard let slash = scalars.lastIndex(of: "/") else { return String(scalars) }
-        return String(scalars[scalars.index(after: slash)...])
+        let bytes = path.utf8
+        var end = bytes.endIndex
+        if bytes.count > 1 && bytes.last == slash { end = bytes.index(before: end) }
+        guard let cut = bytes[..<end].lastIndex(of: slash) else { return String(path.unicodeScalars[..<end]) }
+        return String(path.unicodeScalars[bytes.index(after: cut)..<end])
     }
 
     /// The directory part: `.` for a bare name, `/` for a name in the root.
     package static func parent(_ path: String) -> String {
-        let scalars = path.unicodeScalars
-        guard let slash = scalars.lastIndex(of: "/") else { return "." }
-        return slash == scalars.startIndex ? "/" : String(scalars[..<slash])
+        guard let cut = path.utf8.lastIndex(of: slash) else { return "." }
+        return cut == path.startIndex ? "/" : String(path.unicodeScalars[..<cut])
     }
+
+    private static let slash = UInt8(ascii: "/")
 
     /// The name without its last extension; a leading dot is not an extension.
     package static func stem(_ name: String) -> String {

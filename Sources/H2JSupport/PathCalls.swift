@@ -76,6 +76,14 @@ extension POSIX {
         return code == 0 ? info : nil
     }
 
+    /// `fstatat(2)` of the entry `name` of the directory open as `directory`: one
+    /// component for the kernel to look up, where a path has all of its own. nil with errno.
+    package static func fileInfo(in directory: Int32, name: String, followingLinks: Bool = true) -> stat? {
+        var info = stat()
+        let code = withCString(PathBytes.bytes(name)) { fstatat(directory, $0, &info, followingLinks ? 0 : AT_SYMLINK_NOFOLLOW) }
+        return code == 0 ? info : nil
+    }
+
     /// `mkdir(2)`: 0, or -1 with errno.
     package static func makeDirectory(_ path: String, _ mode: mode_t) -> Int32 {
         at(path, failure: -1) { mkdirat($0, $1, mode) }

@@ -143,7 +143,7 @@ enum OptionTable {
                     help: "Remember every source in this SQLite database: a rerun converts only what changed (reported updated), and reports vanished sources (missing-source). One run at a time holds it."),
         OptionEntry("--wait", nil, "<seconds>", optional: true, .text,
                     help: "When another run holds the lock, wait for it (for ever, or this long) instead of exiting at once."),
-        OptionEntry("--recheck", help: "With --state: re-hash sources and outputs before calling them up to date."),
+        OptionEntry("--recheck", help: "With --state: check every page of the state, and re-hash sources and outputs before calling them up to date."),
         OptionEntry("--files-from", nil, "<file>", .file,
                     help: "Read the sources from this list ('-': stdin), one path per line, relative to --base; outputs mirror those paths. Directories in it are ignored."),
         OptionEntry("--null", "0", help: "The list is NUL-separated (find -print0)."),

@@ -124,6 +124,31 @@ struct StateEndToEndTests {
         #expect(loud.status == 0 && loud.stderr.contains("holds the lock on \(scratch.sub("s.db.lock")); nothing done"), "\(loud.stderr)")
     }
 
+    @Test("A rerun notices an output deleted (converted again, updated) or replaced by another file (output-modified), by its directory's listing; one written over in place, its inode kept, only with --recheck")
+    func outputsChangedByHand() throws {
+        let scratch = TemporaryDirectory()
+        _ = try Self.tree(scratch, count: 3)
+        let arguments = ["--state", scratch.sub("state.db"), "-o", scratch.sub("out"), "-v", scratch.sub("in")]
+        #expect(try Tool.run(arguments).status == 0)
+        let deleted = scratch.sub("out/d0/p000.jpg"), replaced = scratch.sub("out/d1/p001.jpg"), inPlace = scratch.sub("out/d2/p002.jpg")
+        try FileManager.default.removeItem(atPath: deleted)
+        // An editor's save: a new file renamed over the output.
+        let edited = try [UInt8](Data(contentsOf: URL(fileURLWithPath: replaced))) + [0]
+        scratch.file("out/d1/edited.tmp", edited)
+        #expect(rename(scratch.sub("out/d1/edited.tmp"), replaced) == 0)
+        // Appended to in place: the same inode, another size.
+        let handle = try #require(FileHandle(forWritingAtPath: inPlace))
+        try handle.seekToEnd()
+        try handle.write(contentsOf: Data([0]))
+        try handle.close()
+        let rerun = try Tool.run(arguments)
+        #expect(rerun.stderr.contains("updated: \(scratch.sub("in/d0/p000.heic"))") && FileManager.default.fileExists(atPath: deleted), "\(rerun.stderr)")
+        #expect(rerun.stderr.contains("\(replaced) was modified since heic2jpg wrote it"), "\(rerun.stderr)")
+        #expect(!rerun.stderr.contains("\(inPlace) was modified"), "the listing shows the same inode: \(rerun.stderr)")
+        let rechecked = try Tool.run(arguments + ["--recheck"])
+        #expect(rechecked.stderr.contains("\(inPlace) was modified since heic2jpg wrote it"), "\(rechecked.stderr)")
+    }
+
     @Test("--recheck: a source changed behind an unchanged size, mtime and inode is found by its SHA-256 and converted again")
     func recheck() throws {
         let scratch = TemporaryDirectory()

@@ -84,6 +84,28 @@ struct StateDatabaseTests {
         #expect(missing.status == "missing-source" && missing.outputs.count == 2)
     }
 
+    @Test("A directory's records carry what a run needs (not the reason, error code, tool version or times); the options are the record's own, or the run's when the same")
+    func directoryRecordsFewestColumns() throws {
+        let scratch = TemporaryDirectory()
+        let state = try StateDatabase(path: scratch.sub("s.db"))
+        let run = try state.beginRun(pid: 1, host: "h", version: "v", options: "o")
+        var failed = Self.record("d/failed", status: "failed")
+        failed.reason = "why"
+        failed.errorCode = "corrupt-container"
+        failed.ctimeNanoseconds = 5
+        failed.width = 3
+        try state.record(failed, run: run)
+        var other = Self.record("d/other", outputs: [OutputRecord(path: "/o/other.jpg", size: 9, sha256: "cd", inode: 4, mtimeNanoseconds: 1)])
+        other.options = "metadata=strip"
+        try state.record(other, run: run)
+        let found = try state.sources(root: "/archive", directory: "d", options: "metadata=keep;quality=90")
+        #expect(found.map(\.options) == ["metadata=keep;quality=90", "metadata=strip"])
+        #expect(found[0].reason == nil && found[0].errorCode == nil && found[0].toolVersion == "" && found[0].startedNanoseconds == 0)
+        #expect(found[0].status == "failed" && found[0].ctimeNanoseconds == 5 && found[0].width == 3 && found[0].identity == failed.identity)
+        #expect(found[1].outputs == other.outputs && found[1].sha256 == other.sha256)
+        #expect(try state.source(root: "/archive", path: "d/failed") == failed)
+    }
+
     @Test("A damaged state file is moved aside and reported, never silently recreated; its data is kept")
     func damaged() throws {
         let scratch = TemporaryDirectory()
@@ -105,6 +127,79 @@ struct StateDatabaseTests {
         #expect(state.damage?.hasPrefix("\(path) was damaged (it is empty (0 bytes)); it was moved to \(path).damaged-") == true, "\(state.damage ?? "")")
         #expect(scratch.files().contains { $0.hasPrefix("state.db.damaged-") })
         #expect(try state.schemaVersion == StateSchema.currentVersion)
+    }
+
+    /// A state of a few records whose last run finished (when `finished`), closed (so its
+    /// WAL is copied in), then with the `sources` table's root page overwritten: the
+    /// header stays sound, the pages do not.
+    static func stateWithDamagedPage(_ scratch: TemporaryDirectory, finished: Bool) throws -> String {
+        let path = scratch.sub("state.db")
+        do {
+            let state = try StateDatabase(path: path)
+            let run = try state.beginRun(pid: 1, host: "h", version: "v", options: "o")
+            for name in ["a", "b", "c"] { try state.record(Self.record(name), run: run) }
+            if finished { try state.finishRun(run, counts: StateDatabase.RunCounts(), exitCode: 0) }
+        }
+        var handle: OpaquePointer?
+        #expect(sqlite3_open(path, &handle) == SQLITE_OK)
+        var statement: OpaquePointer?
+        #expect(sqlite3_prepare_v2(handle, "SELECT rootpage FROM sqlite_master WHERE name = 'sources'", -1, &statement, nil) == SQLITE_OK)
+        #expect(sqlite3_step(statement) == SQLITE_ROW)
+        let page = Int(sqlite3_column_int64(statement, 0))
+        sqlite3_finalize(statement)
+        sqlite3_close(handle)
+        let file = try #require(FileHandle(forUpdatingAtPath: path))
+        try file.seek(toOffset: UInt64((page - 1) * 4096))
+        try file.write(contentsOf: Data(repeating: 0x42, count: 4096))
+        try file.close()
+        #expect(!scratch.exists("state.db-wal"))
+        return path
+    }
+
+    @Test("After a finished run only the header is checked; after an unfinished one, or with a full check (--recheck), a damaged page is found and the file moved aside")
+    func pagesCheckedWhenNeeded() throws {
+        let finished = TemporaryDirectory()
+        let state = try StateDatabase(path: Self.stateWithDamagedPage(finished, finished: true))
+        #expect(state.damage == nil)
+        // Its queries meet the damaged page: the run is then not recorded finished, so the next opening checks the pages.
+        let run = try state.beginRun(pid: 1, host: "h", version: "v", options: "o")
+        #expect(throws: StateError.self) { _ = try state.sources(root: "/archive", directory: "") }
+        try state.finishRun(run, counts: StateDatabase.RunCounts(), exitCode: 1)
+        let next = try StateDatabase(path: finished.sub("state.db"))
+        #expect(next.damage?.contains("malformed") == true, "\(next.damage ?? "")")
+
+        let unfinished = TemporaryDirectory()
+        let killed = try StateDatabase(path: Self.stateWithDamagedPage(unfinished, finished: false))
+        #expect(killed.damage?.contains("malformed") == true, "\(killed.damage ?? "")")
+        #expect(unfinished.files().contains { $0.hasPrefix("state.db.damaged-") })
+
+        let rechecked = TemporaryDirectory()
+        let full = try StateDatabase(path: Self.stateWithDamagedPage(rechecked, finished: true), fullCheck: true)
+        #expect(full.damage?.contains("malformed") == true, "\(full.damage ?? "")")
+        #expect(try full.integrityCheck() == "ok")
+    }
+
+    @Test("The header check: SQLite's magic, a page size SQLite writes, whole pages, and not cut short of the pages it counts")
+    func header() {
+        var header = Array("SQLite format 3".utf8) + [0, 0x10, 0x00] + [UInt8](repeating: 0, count: 82)
+        func put(_ value: Int, at offset: Int) { for i in 0..<4 { header[offset + i] = UInt8(truncatingIfNeeded: value >> (24 - 8 * i)) } }
+        put(7, at: 24)
+        put(3, at: 28)
+        put(7, at: 92)
+        #expect(SQLiteHeader.problem(header, fileSize: 3 * 4096) == nil)
+        #expect(SQLiteHeader.problem(header, fileSize: 5 * 4096) == nil)
+        #expect(SQLiteHeader.problem(header, fileSize: 2 * 4096) == "it is 8192 bytes, cut short of the 3 pages its header counts")
+        #expect(SQLiteHeader.problem(header, fileSize: 3 * 4096 + 10) == "it is 12298 bytes, not a whole number of 4096-byte pages")
+        // With a WAL holding pages, the sizes are not checked.
+        #expect(SQLiteHeader.problem(header, fileSize: nil) == nil)
+        // A page count whose version-valid-for is stale is not used.
+        put(8, at: 24)
+        #expect(SQLiteHeader.problem(header, fileSize: 4096) == nil)
+        #expect(SQLiteHeader.problem(Array(header.prefix(50)), fileSize: 4096) == "it is not an SQLite database (its header is not SQLite's)")
+        header[16] = 0x03
+        #expect(SQLiteHeader.problem(header, fileSize: 4096) == "its header declares a page size of 768")
+        header[0] = UInt8(ascii: "s")
+        #expect(SQLiteHeader.problem(header, fileSize: 4096) == "it is not an SQLite database (its header is not SQLite's)")
     }
 
     @Test("A full disk is ENOSPC, whatever SQLite's message; other failures name no resource")

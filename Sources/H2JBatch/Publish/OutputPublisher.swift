@@ -285,12 +285,17 @@ package final class OutputPublisher: @unchecked Sendable {
     /// The first time this run plans or publishes into `directory`, removes the temp
     /// files that killed runs of this machine left there (`TempFileName.isOrphan`: their
     /// process is gone), whether or not the run then writes there. Temp files of live
-    /// runs, and of other machines, are left alone.
-    package func sweepOrphans(in directory: String) {
-        guard lock.withLock({ swept.insert(Array(directory.utf8)).inserted }) else { return }
-        let orphans = ((try? POSIX.directoryNames(directory)) ?? []).filter(TempFileName.isOrphan)
+    /// runs, and of other machines, are left alone. Returns the listing it read (the
+    /// state checks recorded outputs by it: `RunState.outputDirectoryListed`); nil when
+    /// the directory was swept before, or cannot be listed.
+    @discardableResult
+    package func sweepOrphans(in directory: String) -> [POSIX.DirectoryEntry]? {
+        guard lock.withLock({ swept.insert(Array(directory.utf8)).inserted }) else { return nil }
+        let entries = try? POSIX.directoryEntries(directory)
+        let orphans = (entries ?? []).map(\.name).filter(TempFileName.isOrphan)
         let removed = orphans.filter { POSIX.removeFile(Path.join(directory, $0)) == 0 }.count
         lock.withLock { orphansRemoved += removed }
+        return entries
     }
 
     /// Removes a temp file after a failure (already gone after a rename).

@@ -36,7 +36,8 @@ package struct BatchRequest: Sendable, Equatable {
     package var shard: Shard?
     /// `--delete-source` / `--move-source DIR`: hand verified originals off (needs `--state`).
     package var handOff: HandOffAction?
-    /// `--recheck`: re-hash sources and outputs before calling them up to date (needs `--state`).
+    /// `--recheck`: check every page of the state (`integrity_check`), and re-hash sources and
+    /// outputs before calling them up to date (needs `--state`).
     package var recheck = false
     /// `--decoder`: the tile decoder; `CommandLineTool` resolves `auto` before the run.
     package var decoder = TileDecoderChoice.defaultChoice
@@ -252,6 +253,7 @@ package enum BatchRunner {
             }
             if request.filesFrom == nil { InputCounter.start(walkInputs, skipping: outputRoot, found: reporter.estimateTotal) }
         }
+        var lastOutputDirectory: String?
         for found in candidates {
             // A resource ran out (a full disk, no descriptors): start nothing more; cron's
             // rerun (exit 75) picks up the rest.
@@ -264,8 +266,15 @@ package enum BatchRunner {
             case .success(let candidate) where request.output == .standardStream:
                 submit(planner.planToStandardOutput(candidate), nil, nil)
             case .success(let candidate):
-                // Killed runs' temp files go from every directory planned into, written or not.
-                if !options.dryRun { publisher.sweepOrphans(in: request.naming.directory(for: candidate)) }
+                // Killed runs' temp files go from every directory planned into, written or not
+                // (once each: a directory's candidates come one after another, so a candidate
+                // with the output directory of the one before needs no look). The listing
+                // also serves the state's check of the outputs recorded there.
+                if !options.dryRun, candidate.outputDirectory != lastOutputDirectory {
+                    lastOutputDirectory = candidate.outputDirectory
+                    let directory = request.naming.directory(for: candidate)
+                    if let listed = publisher.sweepOrphans(in: directory) { state?.outputDirectoryListed(directory, listed) }
+                }
                 do {
                     switch try state?.verdict(for: candidate) ?? .new {
                     case .upToDate(var result, let record):

@@ -35,6 +35,10 @@ package final class RunState: @unchecked Sendable {
     /// of the walk's depth (a file list's directories are dropped past `cachedDirectories`).
     private var directories: [DirectoryKey: [String: SourceRecord]] = [:]
     static let cachedDirectories = 64
+    /// The output directories met, each listed once (name → inode number, `readdir`'s
+    /// `d_ino`, nil when it cannot be listed): a recorded output listed under its name
+    /// with its recorded inode needs no `stat` of its own. Dropped past `cachedDirectories`.
+    private var outputListings: [String: [String: UInt64]?] = [:]
 
     private struct DirectoryKey: Hashable {
         let root: String
@@ -45,7 +49,7 @@ package final class RunState: @unchecked Sendable {
                  handingOff: Bool = false, shard: Shard? = nil) throws(StateError) {
         self.recheck = recheck
         refreshesUnverified = handingOff
-        database = try StateDatabase(path: path)
+        database = try StateDatabase(path: path, fullCheck: recheck)
         self.options = options.fingerprint + naming.fingerprint
         overwrite = options.overwrite
         carriesMetadata = options.metadata == .keep && !options.stripGPS
@@ -202,7 +206,7 @@ package final class RunState: @unchecked Sendable {
     private func loadedRecords(_ key: DirectoryKey) throws(StateError) {
         guard directories[key] == nil else { return }
         if directories.count >= Self.cachedDirectories { directories.removeAll() }
-        let records = try database.sources(root: key.root, directory: key.directory, markingSeen: true)
+        let records = try database.sources(root: key.root, directory: key.directory, markingSeen: true, options: options)
         directories[key] = Dictionary(records.map { (SourceRecord.split($0.path).name, $0) }) { first, _ in first }
     }
 
@@ -240,11 +244,14 @@ package final class RunState: @unchecked Sendable {
         return (try? SourceDigest.hex(ofFileAt: source)) == recorded
     }
 
-    /// A recorded output is as recorded when a file of its size and inode is at its path.
-    /// Only one that is not (or, with `--recheck`, every one) is hashed: a file there whose
-    /// SHA-256 is not the one recorded at publishing was modified (an editor writes a new
-    /// file, or the same one at another size); an output never hashed cannot be told so.
+    /// A recorded output is as recorded when its directory lists its name with its
+    /// recorded inode (a name removed, renamed or replaced by another file changes that),
+    /// or else when a file of its recorded size and inode is at its path. Only one that is
+    /// neither (or, with `--recheck`, every one) is hashed: a file there whose SHA-256 is
+    /// not the one recorded at publishing was modified (an editor writes a new file). A
+    /// file written over in place keeps its inode, so is not hashed without `--recheck`.
     private func condition(of output: OutputRecord) -> OutputCondition {
+        if !recheck, listedInode(output.path) == UInt64(truncatingIfNeeded: output.inode) { return .asRecorded }
         guard let info = POSIX.fileInfo(output.path) else { return .changed }
         let same = Int(info.st_size) == output.size && Int(info.st_ino) == output.inode
         guard !same || recheck else { return .asRecorded }
@@ -252,6 +259,36 @@ package final class RunState: @unchecked Sendable {
         guard let digest = try? SourceDigest.hex(ofFileAt: output.path) else { return .changed }
         if digest != recorded { return .modified }
         return same ? .asRecorded : .changed
+    }
+
+    /// `directory` (as the walk names it) was just listed, as `entries`: the outputs
+    /// recorded there are checked against that listing rather than another.
+    func outputDirectoryListed(_ directory: String, _ entries: [POSIX.DirectoryEntry]) {
+        let listing = Self.inodes(entries)
+        let absolute = Path.absolute(Path.parent(Path.join(directory, "-")))
+        lock.withLock {
+            if outputListings.count >= Self.cachedDirectories { outputListings.removeAll() }
+            outputListings[absolute] = listing
+        }
+    }
+
+    /// The inode number its directory's listing gives the file at `path` (absolute); nil
+    /// when the name is not listed, or the directory cannot be.
+    private func listedInode(_ path: String) -> UInt64? {
+        let directory = Path.parent(path)
+        let listing = lock.withLock { () -> [String: UInt64]? in
+            if let listed = outputListings[directory] { return listed }
+            if outputListings.count >= Self.cachedDirectories { outputListings.removeAll() }
+            let listed = (try? POSIX.directoryEntries(directory)).map(Self.inodes)
+            outputListings[directory] = listed
+            return listed
+        }
+        return listing?[Path.lastComponent(path)]
+    }
+
+    /// A listing's inode numbers by name.
+    private static func inodes(_ entries: [POSIX.DirectoryEntry]) -> [String: UInt64] {
+        Dictionary(entries.map { ($0.name, $0.inode) }) { first, _ in first }
     }
 
     /// The skip of a source whose outputs at `paths` were modified since publishing.

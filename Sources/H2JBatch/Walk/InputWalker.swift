@@ -70,12 +70,16 @@ package struct WalkError: Error, Equatable, Sendable, CustomStringConvertible {
 /// HEIF that is not a regular file (a directory, a FIFO, a socket, a device, directly or
 /// through a symlink), fail as `not-a-regular-file`; other special entries are passed
 /// over, as files of no image name and content are. Memory is one directory listing
-/// per level of depth, never the whole tree.
+/// per level of depth, never the whole tree, and one open descriptor per level: each
+/// entry is `stat`ed relative to its directory's (`fstatat`), as `find` does, so the
+/// kernel looks up one name, not the whole path, for each.
 package final class InputWalker: IteratorProtocol, Sequence {
     /// A directory being listed: its remaining entry names, the output directory it maps
-    /// to, its input and its path relative to that.
+    /// to, its input and its path relative to that, and its descriptor (closed when the
+    /// level is left).
     private struct Level {
         let directory: String
+        let descriptor: Int32
         let outputDirectory: String
         let root: String
         let relativeDirectory: String
@@ -111,11 +115,16 @@ package final class InputWalker: IteratorProtocol, Sequence {
         }
     }
 
+    deinit {
+        for level in stack { close(level.descriptor) }
+    }
+
     /// The next file, or a failure for an input argument that does not exist or cannot be read.
     package func next() -> Result<Candidate, WalkError>? {
         while true {
             if var level = stack.popLast() {
                 guard let name = level.names.popLast() else {
+                    close(level.descriptor)
                     onLeave(FinishedDirectory(outputDirectory: level.outputDirectory, root: level.root,
                                               relativeDirectory: level.relativeDirectory))
                     continue
@@ -160,11 +169,13 @@ package final class InputWalker: IteratorProtocol, Sequence {
     private func visit(path: String, name: String, in level: Level) -> Result<Candidate, WalkError>? {
         let outputDirectory = level.outputDirectory
         let relative = level.relativeDirectory.isEmpty ? name : Path.join(level.relativeDirectory, name)
-        guard let link = POSIX.fileInfo(path, followingLinks: false) else { return .failure(.system(path, "cannot examine")) }
+        guard let link = POSIX.fileInfo(in: level.descriptor, name: name, followingLinks: false) else {
+            return .failure(.system(path, "cannot examine"))
+        }
         let namedLikeHEIF = HEIFExtensions.matches(name)
         var info = link
         if link.st_mode & S_IFMT == S_IFLNK {
-            guard let target = POSIX.fileInfo(path) else {
+            guard let target = POSIX.fileInfo(in: level.descriptor, name: name) else {
                 guard namedLikeHEIF else { return nil }
                 return .failure(.system(path, "symlink to nothing readable"))
             }
@@ -192,13 +203,16 @@ package final class InputWalker: IteratorProtocol, Sequence {
     /// Lists `directory` (sorted, so runs are reproducible) and pushes it on the stack.
     private func push(directory: String, outputDirectory: String, root: String, relativeDirectory: String) -> WalkError? {
         let names: [String]
-        do {
-            names = try POSIX.directoryNames(directory)
+        let descriptor = POSIX.openFile(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        do throws(SystemError) {
+            guard descriptor >= 0 else { throw SystemError() }
+            names = try POSIX.directoryNames(of: descriptor)
         } catch {
+            if descriptor >= 0 { close(descriptor) }
             return WalkError(path: directory, reason: "cannot list directory: \(error)", errno: error.errno)
         }
         // Reversed so that popLast yields names in ascending order.
-        stack.append(Level(directory: directory, outputDirectory: outputDirectory, root: root,
+        stack.append(Level(directory: directory, descriptor: descriptor, outputDirectory: outputDirectory, root: root,
                            relativeDirectory: relativeDirectory, names: names.sorted(by: >)))
         return nil
     }
