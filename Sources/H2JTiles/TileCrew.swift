@@ -10,7 +10,7 @@ import Synchronization
 /// last tile of a band decodes. The crew runs apart from the caller, who meanwhile
 /// encodes finished bands.
 ///
-/// Use: `allow` bands in order, `waitFor` each allowed band in order, `stop` once at
+/// Use: `allow` bands in order, `waitFor` each allowed band in order, `stop` at
 /// the end (it waits for every allowed band, so no thread still reads the source or
 /// writes a buffer once the file is done).
 ///
@@ -77,8 +77,9 @@ final class TileCrew: @unchecked Sendable {
         if let error = failure.withLock({ $0 }) { throw error }
     }
 
-    /// Waits for every allowed band, then lets the threads end.
+    /// Waits for every allowed band, then lets the threads end; once, however often called.
     func stop() {
+        guard !stopping.load(ordering: .sequentiallyConsistent) else { return }
         while waited < allowed {
             bandDone[waited].wait()
             waited += 1

@@ -49,6 +49,17 @@ struct TileEngineReferenceTests {
         #expect(psnr >= 50, "\(path): \(psnr) dB against libheif")
     }
 
+    /// Started ahead of its sink, holding no extra band, one, or every band, the engine
+    /// hands on the very planes a plain run does: the bands take turns in more buffers.
+    @Test("Samples: started ahead, with any number of bands held, the same planes", arguments: samples)
+    func startedAhead(_ path: String) throws {
+        let plain = try #require(try EnginePlanes.decode(path)).planes
+        for ahead in [0, 1, 1 << 40] {
+            let started = try #require(try EnginePlanes.decode(path, ahead: ahead)).planes
+            #expect(started == plain, "\(path), ahead \(ahead): \(started.maxDifference(plain))")
+        }
+    }
+
     @Test("Samples: the engine takes the HEVC grids and single items")
     func samplesAccepted() {
         #expect(Self.samples.count >= 3, "the samples include HEVC grids and single items: \(Self.samples)")

@@ -67,9 +67,11 @@ package final class PlaneCollector: RawPlaneSink {
     }
 }
 
-/// The tile engine's output planes for `path`, or nil when the engine would not take it.
+/// The tile engine's output planes for `path`, or nil when the engine would not take it;
+/// with `ahead`, its lanes started before the sink (`TileEngine.start`), holding bands
+/// for that many pixels of other work.
 package enum EnginePlanes {
-    package static func decode(_ path: String, lanes: Int = 2) throws -> (image: TiledImage, structure: HEIFStructure, planes: YCbCrPlanes)? {
+    package static func decode(_ path: String, lanes: Int = 2, ahead: Int? = nil) throws -> (image: TiledImage, structure: HEIFStructure, planes: YCbCrPlanes)? {
         let file = try SourceFile(path: path)
         let structure = try HEIFStructure.read(from: file.byteSource)
         let primary = try structure.primaryImage()
@@ -77,8 +79,9 @@ package enum EnginePlanes {
         guard case .tiles(let image) = try EngineChoice.make(structure, image: primary, source: file.byteSource) else { return nil }
         let collector = PlaneCollector(width: image.geometry.width, height: image.geometry.height, monochrome: image.monochrome)
         try withExtendedLifetime(file) {
-            try TileEngine(image: image, structure: structure, source: file.byteSource, lanes: lanes,
-                           decoders: .libde265()).run(into: collector)
+            let engine = TileEngine(image: image, structure: structure, source: file.byteSource, lanes: lanes, decoders: .libde265())
+            let started = try ahead.flatMap { try engine.start(rowsPerCall: collector.rawRowsPerCall, ahead: $0) }
+            try engine.run(into: collector, started: started)
         }
         return (image, structure, collector.planes)
     }
