@@ -247,7 +247,7 @@ package struct Converter: Sendable {
                     let iso = [0xFF, 0xE2, 0, 0] + JPEGAPPSignature.iso21496 + GainMapMetadata.isoVersionPayload
                     try MultiPictureOutput.write(to: fd, path: path, types: [.baselinePrimary, .undefined], first: { segment in
                         try encode(first, to: fd, path: path, extras: [iso, segment], trailer: false)
-                    }, others: [{ try POSIX.writeAll(gainMap.jpeg, to: fd, path: path) }])
+                    }, others: [{ try gainMap.jpeg.write(to: fd, path: path) }])
                     try first.graft.writeTrailer(to: fd, path: path)
                 } else if prepared.count == 1 {
                     try encode(first, to: fd, path: path)
