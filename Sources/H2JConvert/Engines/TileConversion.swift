@@ -7,6 +7,12 @@ import H2JTiles
 /// decoded while they are written, straight into the sink.
 struct TileConversion: ConversionEngine {
     let engine: TileEngine
+    /// The lanes set decoding ahead (`decodeAhead`), which `emit` goes on from.
+    private var ahead: TileEngine.Start?
+
+    init(engine: TileEngine) {
+        self.engine = engine
+    }
 
     var kind: ConversionResult.Engine { .tiles }
     var width: Int { engine.image.geometry.width }
@@ -20,7 +26,16 @@ struct TileConversion: ConversionEngine {
         PixelFormat(width: width, height: height, layout: .planes(components: engine.image.monochrome ? 1 : 3, subsampling: .s420))
     }
 
+    /// Sets the lanes decoding the first bands now, for the JPEG writer's row groups (8
+    /// rows for gray, 16 for 4:2:0), while this thread decodes `pixels` of another image
+    /// (the gain map, on the lane the primary leaves idle), with bands held to cover
+    /// that. A sink that groups rows otherwise starts afresh; a lane that cannot start
+    /// leaves it all to `emit`.
+    mutating func decodeAhead(pixels: Int) {
+        ahead = try? engine.start(rowsPerCall: engine.image.monochrome ? 8 : 16, ahead: pixels)
+    }
+
     func emit(into sink: any PixelSink) throws {
-        try engine.run(into: sink)
+        try engine.run(into: sink, started: ahead)
     }
 }
