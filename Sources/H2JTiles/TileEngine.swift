@@ -95,7 +95,7 @@ package struct TileEngine {
         let bands = bands()
         guard !bands.isEmpty else { return nil }
         let bandRows = geometry.rowsFollowColumns ? image.tileWidth : image.tileHeight
-        let bandPixels = max(1, bandRows * (geometry.rowsFollowColumns ? geometry.height : geometry.width))
+        let bandPixels = max(1, bandRows * geometry.width)
         let count = min(bands.count, 2 + (max(0, ahead) + bandPixels - 1) / bandPixels)
         let buffers = (0..<max(2, count)).map { _ in
             BandBuffer(width: geometry.width, height: geometry.height, components: image.monochrome ? 1 : 3,
