@@ -7,8 +7,7 @@ import H2JSupport
 /// the band buffer, colour re-encoded only when the source is not already JFIF; the
 /// finished band is encoded while the next one decodes.
 ///
-/// Peak memory is two bands plus the lanes' decoder contexts, whatever the image size
-/// (more bands only when asked to decode ahead, `start`).
+/// Peak memory is two bands plus the lanes' decoder contexts, whatever the image size.
 package struct TileEngine {
     package let image: TiledImage
     let structure: HEIFStructure
@@ -49,24 +48,27 @@ package struct TileEngine {
         return byLine.values.sorted { $0.end < $1.end }
     }
 
-    /// The lanes at work on one run of the image: the crew, the band buffers, and the
+    /// The lanes at work on one run of the image: the crew, the two band buffers, and the
     /// bands; its first bands handed out when it is made. Ending it (deinit) waits for
     /// every band handed out, so no thread reads the source or writes a buffer after it.
     package final class Start {
         fileprivate let bands: [Band]
-        /// Band k goes into buffer k % count: two, or more to decode further ahead.
+        /// Band k goes into buffer k % 2.
         fileprivate let buffers: [BandBuffer]
         fileprivate let crew: TileCrew
         /// The sink's row groups the buffers were laid out for.
         fileprivate let rowsPerCall: Int
+        /// Lanes left to the caller's other work, which `run` starts.
+        fileprivate let lanesLeft: Int
         /// Whether a `run` went on from it: it serves one run only.
         fileprivate var taken = false
 
-        fileprivate init(bands: [Band], buffers: [BandBuffer], crew: TileCrew, rowsPerCall: Int) {
+        fileprivate init(bands: [Band], buffers: [BandBuffer], crew: TileCrew, rowsPerCall: Int, lanesLeft: Int) {
             self.bands = bands
             self.buffers = buffers
             self.crew = crew
             self.rowsPerCall = rowsPerCall
+            self.lanesLeft = lanesLeft
         }
 
         deinit { crew.stop() }
@@ -87,24 +89,22 @@ package struct TileEngine {
 
     /// Sets the lanes decoding the first bands, for a sink of `rowsPerCall` row groups
     /// (`RawPlaneSink.rawRowsPerCall`), before the sink exists: `run` then goes on from
-    /// there, so tiles decode while the caller does other work (a gain map's decode).
-    /// `ahead` is that work in pixels of another image: bands enough to keep a lane busy
-    /// that long are held beyond the two (memory, one band each). nil for no band.
-    package func start(rowsPerCall: Int, ahead: Int = 0) throws -> Start? {
+    /// there. With `ahead`, one lane is left to the caller, who meanwhile does other work
+    /// on its own thread (a gain map's decode), so no core is asked for twice; `run`
+    /// starts it. nil for an image of no band.
+    package func start(rowsPerCall: Int, ahead: Bool = false) throws -> Start? {
         let geometry = image.geometry
         let bands = bands()
         guard !bands.isEmpty else { return nil }
-        let bandRows = geometry.rowsFollowColumns ? image.tileWidth : image.tileHeight
-        let bandPixels = max(1, bandRows * geometry.width)
-        let count = min(bands.count, 2 + (max(0, ahead) + bandPixels - 1) / bandPixels)
-        let buffers = (0..<max(2, count)).map { _ in
+        let buffers = (0..<2).map { _ in
             BandBuffer(width: geometry.width, height: geometry.height, components: image.monochrome ? 1 : 3,
-                       bandRows: bandRows, rowsPerCall: rowsPerCall)
+                       bandRows: geometry.rowsFollowColumns ? image.tileWidth : image.tileHeight, rowsPerCall: rowsPerCall)
         }
-        let crew = try TileCrew(lanes: lanes, decoders: decoders, tileCounts: bands.map(\.tiles.count)) { [self] band, tile, decoder in
+        let left = ahead && lanes > 1 ? 1 : 0
+        let crew = try TileCrew(lanes: lanes - left, decoders: decoders, tileCounts: bands.map(\.tiles.count)) { [self] band, tile, decoder in
             try place(bands[band].tiles[tile].tile, bands[band].tiles[tile].placement, decoder, buffers[band % buffers.count])
         }
-        let start = Start(bands: bands, buffers: buffers, crew: crew, rowsPerCall: rowsPerCall)
+        let start = Start(bands: bands, buffers: buffers, crew: crew, rowsPerCall: rowsPerCall, lanesLeft: left)
         start.handOut(emitted: 0, placed: 0)
         return start
     }
@@ -118,6 +118,7 @@ package struct TileEngine {
     package func run(into sink: RawPlaneSink, started: Start? = nil) throws {
         let reused = started.flatMap { !$0.taken && $0.rowsPerCall == sink.rawRowsPerCall ? $0 : nil }
         reused?.taken = true
+        if let reused { try? reused.crew.addLanes(reused.lanesLeft) }
         guard let run = try reused ?? start(rowsPerCall: sink.rawRowsPerCall) else { return }
         defer { run.crew.stop() }
         for band in run.bands.indices {

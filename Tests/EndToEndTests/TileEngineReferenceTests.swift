@@ -49,14 +49,14 @@ struct TileEngineReferenceTests {
         #expect(psnr >= 50, "\(path): \(psnr) dB against libheif")
     }
 
-    /// Started ahead of its sink, holding no extra band, one, or every band, the engine
-    /// hands on the very planes a plain run does: the bands take turns in more buffers.
-    @Test("Samples: started ahead, with any number of bands held, the same planes", arguments: samples)
+    /// Started ahead of its sink, with one lane or two (one of them held back until the
+    /// run), the engine hands on the very planes a plain run does.
+    @Test("Samples: started ahead of the sink, the same planes", arguments: samples)
     func startedAhead(_ path: String) throws {
         let plain = try #require(try EnginePlanes.decode(path)).planes
-        for ahead in [0, 1, 1 << 40] {
-            let started = try #require(try EnginePlanes.decode(path, ahead: ahead)).planes
-            #expect(started == plain, "\(path), ahead \(ahead): \(started.maxDifference(plain))")
+        for lanes in [1, 2] {
+            let started = try #require(try EnginePlanes.decode(path, lanes: lanes, ahead: true)).planes
+            #expect(started == plain, "\(path), \(lanes) lanes: \(started.maxDifference(plain))")
         }
     }
 

@@ -68,10 +68,10 @@ package final class PlaneCollector: RawPlaneSink {
 }
 
 /// The tile engine's output planes for `path`, or nil when the engine would not take it;
-/// with `ahead`, its lanes started before the sink (`TileEngine.start`), holding bands
-/// for that many pixels of other work.
+/// with `ahead`, its lanes started before the sink (`TileEngine.start`), one left out
+/// until the run.
 package enum EnginePlanes {
-    package static func decode(_ path: String, lanes: Int = 2, ahead: Int? = nil) throws -> (image: TiledImage, structure: HEIFStructure, planes: YCbCrPlanes)? {
+    package static func decode(_ path: String, lanes: Int = 2, ahead: Bool = false) throws -> (image: TiledImage, structure: HEIFStructure, planes: YCbCrPlanes)? {
         let file = try SourceFile(path: path)
         let structure = try HEIFStructure.read(from: file.byteSource)
         let primary = try structure.primaryImage()
@@ -80,7 +80,7 @@ package enum EnginePlanes {
         let collector = PlaneCollector(width: image.geometry.width, height: image.geometry.height, monochrome: image.monochrome)
         try withExtendedLifetime(file) {
             let engine = TileEngine(image: image, structure: structure, source: file.byteSource, lanes: lanes, decoders: .libde265())
-            let started = try ahead.flatMap { try engine.start(rowsPerCall: collector.rawRowsPerCall, ahead: $0) }
+            let started = ahead ? try engine.start(rowsPerCall: collector.rawRowsPerCall, ahead: true) : nil
             try engine.run(into: collector, started: started)
         }
         return (image, structure, collector.planes)

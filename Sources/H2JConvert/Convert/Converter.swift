@@ -180,9 +180,9 @@ package struct Converter: Sendable {
     }
 
     /// The primary through its engine and limit stages before its gain map is converted,
-    /// when the run gives it more than one lane (one photo): the tile engine's lanes then
-    /// decode its first bands while this thread decodes and encodes the gain map, which
-    /// is one tile. Its decode stage comes when it is written, as for any engine. nil
+    /// when the run gives it more than one lane (one photo): the tile engine's other lanes
+    /// then decode its first bands while this thread decodes and encodes the gain map,
+    /// which is one tile. Its decode stage comes when it is written, as for any engine. nil
     /// otherwise (a batch, which keeps every core busy; no gain map, or one omitted; a
     /// thumbnail in the primary's place): the primary's stages all come then.
     private func primaryAhead(_ context: ConversionContext, gainMap: GainMapSource?, thumbnail: Bool,
@@ -191,9 +191,7 @@ package struct Converter: Sendable {
               !context.job.omittedImages.contains(where: { $0.item == gainMap.item }) else { return nil }
         var chosen = try stages.chosen(context, role: .picture, engineUsed: &engineUsed, image: nil)
         if var tiles = chosen.engine as? TileConversion {
-            // The declared size, from the file: each side capped, so the product cannot overflow.
-            let size = context.structure.imageSize(of: gainMap.item).map { min($0.width, 1 << 24) * min($0.height, 1 << 24) }
-            tiles.decodeAhead(pixels: min(size ?? 0, options.maxPixels))
+            tiles.decodeAhead()
             chosen.engine = tiles
         }
         return chosen

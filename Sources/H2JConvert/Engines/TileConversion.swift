@@ -27,12 +27,12 @@ struct TileConversion: ConversionEngine {
     }
 
     /// Sets the lanes decoding the first bands now, for the JPEG writer's row groups (8
-    /// rows for gray, 16 for 4:2:0), while this thread decodes `pixels` of another image
-    /// (the gain map, on the lane the primary leaves idle), with bands held to cover
-    /// that. A sink that groups rows otherwise starts afresh; a lane that cannot start
-    /// leaves it all to `emit`.
-    mutating func decodeAhead(pixels: Int) {
-        ahead = try? engine.start(rowsPerCall: engine.image.monochrome ? 8 : 16, ahead: pixels)
+    /// rows for gray, 16 for 4:2:0), all but one: that one is this thread's, which
+    /// meanwhile decodes another image (the gain map), and `emit` takes it back. A sink
+    /// that groups rows otherwise starts afresh; a lane that cannot start leaves it all
+    /// to `emit`.
+    mutating func decodeAhead() {
+        ahead = try? engine.start(rowsPerCall: engine.image.monochrome ? 8 : 16, ahead: true)
     }
 
     func emit(into sink: any PixelSink) throws {
