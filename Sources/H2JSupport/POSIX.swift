@@ -24,9 +24,16 @@ package enum POSIX {
     /// Writes all of `bytes` to `fd`, retrying short writes and EINTR; errors name
     /// `path`, the file the descriptor stands for (the output, not its temp file).
     package static func writeAll(_ bytes: [UInt8], to fd: Int32, path: String) throws(WriteError) {
+        try bytes.withUnsafeBytes { buffer in Result { () throws(WriteError) in try writeAll(buffer, to: fd, path: path) } }.get()
+    }
+
+    /// Writes all of `bytes` (memory the caller keeps valid, such as a mapped file) to `fd`,
+    /// as `writeAll` does an array.
+    package static func writeAll(_ bytes: UnsafeRawBufferPointer, to fd: Int32, path: String) throws(WriteError) {
+        guard let base = bytes.baseAddress else { return }
         var done = 0
         while done < bytes.count {
-            let n = retryingInterrupts { bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + done, bytes.count - done) } }
+            let n = retryingInterrupts { Glibc.write(fd, base + done, bytes.count - done) }
             guard n > 0 else { throw n < 0 ? .system(path) : WriteError(path: path, reason: "the write made no progress") }
             done += n
         }

@@ -10,7 +10,7 @@ import Synchronization
 /// last tile of a band decodes. The crew runs apart from the caller, who meanwhile
 /// encodes finished bands.
 ///
-/// Use: `allow` bands in order, `waitFor` each allowed band in order, `stop` once at
+/// Use: `allow` bands in order, `waitFor` each allowed band in order, `stop` at
 /// the end (it waits for every allowed band, so no thread still reads the source or
 /// writes a buffer once the file is done).
 ///
@@ -47,14 +47,20 @@ final class TileCrew: @unchecked Sendable {
         items = tileCounts.enumerated().flatMap { band, count in (0..<count).map { (band, $0) } }
         remaining = Mutex(tileCounts)
         bandDone = tileCounts.map { _ in DispatchSemaphore(value: 0) }
-        for _ in 0..<max(1, lanes) {
-            do {
-                try POSIXThread.start { [self] in loop() }
-            } catch {
-                guard self.lanes > 0 else { throw TileCrewError(cause: error) }
-                break
-            }
-            self.lanes += 1
+        do {
+            try addLanes(max(1, lanes))
+        } catch {
+            guard self.lanes > 0 else { throw TileCrewError(cause: error) }
+        }
+    }
+
+    /// Starts `count` more threads (a crew started with a lane left to other work takes it
+    /// back); stops at the first that cannot be created, the crew going on with those it has.
+    func addLanes(_ count: Int) throws(SystemError) {
+        guard !stopping.load(ordering: .sequentiallyConsistent) else { return }
+        for _ in 0..<max(0, count) {
+            try POSIXThread.start { [self] in loop() }
+            lanes += 1
         }
     }
 
@@ -77,8 +83,9 @@ final class TileCrew: @unchecked Sendable {
         if let error = failure.withLock({ $0 }) { throw error }
     }
 
-    /// Waits for every allowed band, then lets the threads end.
+    /// Waits for every allowed band, then lets the threads end; once, however often called.
     func stop() {
+        guard !stopping.load(ordering: .sequentiallyConsistent) else { return }
         while waited < allowed {
             bandDone[waited].wait()
             waited += 1

@@ -48,36 +48,84 @@ package struct TileEngine {
         return byLine.values.sorted { $0.end < $1.end }
     }
 
-    /// Converts the whole image. Bands alternate between two buffers: while the crew
-    /// decodes band k + 1 into one, this thread encodes band k from the other. Band k + 1
-    /// is handed to the crew even before band k is finished when band k leaves no rows
-    /// over (nothing to copy across), so the crew never waits at a band boundary.
-    package func run(into sink: RawPlaneSink) throws {
+    /// The lanes at work on one run of the image: the crew, the two band buffers, and the
+    /// bands; its first bands handed out when it is made. Ending it (deinit) waits for
+    /// every band handed out, so no thread reads the source or writes a buffer after it.
+    package final class Start {
+        fileprivate let bands: [Band]
+        /// Band k goes into buffer k % 2.
+        fileprivate let buffers: [BandBuffer]
+        fileprivate let crew: TileCrew
+        /// The sink's row groups the buffers were laid out for.
+        fileprivate let rowsPerCall: Int
+        /// Lanes left to the caller's other work, which `run` starts.
+        fileprivate let lanesLeft: Int
+        /// Whether a `run` went on from it: it serves one run only.
+        fileprivate var taken = false
+
+        fileprivate init(bands: [Band], buffers: [BandBuffer], crew: TileCrew, rowsPerCall: Int, lanesLeft: Int) {
+            self.bands = bands
+            self.buffers = buffers
+            self.crew = crew
+            self.rowsPerCall = rowsPerCall
+            self.lanesLeft = lanesLeft
+        }
+
+        deinit { crew.stop() }
+
+        /// Hands out the next bands, in order, while a buffer is free (its band among the
+        /// first `emitted` is emitted) and the band before leaves no rows over or is among
+        /// the first `placed` completely placed (its leftover is copied across then).
+        fileprivate func handOut(emitted: Int, placed: Int) {
+            while crew.allowedBands < bands.count && crew.allowedBands < emitted + buffers.count {
+                let band = crew.allowedBands
+                let previous = band > 0 ? buffers[(band - 1) % buffers.count] : nil
+                if let previous, band > placed, previous.emitEnd != previous.end { return }
+                buffers[band % buffers.count].begin(through: bands[band].end, after: previous)
+                crew.allow()
+            }
+        }
+    }
+
+    /// Sets the lanes decoding the first bands, for a sink of `rowsPerCall` row groups
+    /// (`RawPlaneSink.rawRowsPerCall`), before the sink exists: `run` then goes on from
+    /// there. With `ahead`, one lane is left to the caller, who meanwhile does other work
+    /// on its own thread (a gain map's decode), so no core is asked for twice; `run`
+    /// starts it. nil for an image of no band.
+    package func start(rowsPerCall: Int, ahead: Bool = false) throws -> Start? {
         let geometry = image.geometry
         let bands = bands()
-        guard !bands.isEmpty else { return }
+        guard !bands.isEmpty else { return nil }
         let buffers = (0..<2).map { _ in
             BandBuffer(width: geometry.width, height: geometry.height, components: image.monochrome ? 1 : 3,
-                       bandRows: geometry.rowsFollowColumns ? image.tileWidth : image.tileHeight,
-                       rowsPerCall: sink.rawRowsPerCall)
+                       bandRows: geometry.rowsFollowColumns ? image.tileWidth : image.tileHeight, rowsPerCall: rowsPerCall)
         }
-        let crew = try TileCrew(lanes: lanes, decoders: decoders, tileCounts: bands.map(\.tiles.count)) { [self] band, tile, decoder in
-            try place(bands[band].tiles[tile].tile, bands[band].tiles[tile].placement, decoder, buffers[band % 2])
+        let left = ahead && lanes > 1 ? 1 : 0
+        let crew = try TileCrew(lanes: lanes - left, decoders: decoders, tileCounts: bands.map(\.tiles.count)) { [self] band, tile, decoder in
+            try place(bands[band].tiles[tile].tile, bands[band].tiles[tile].placement, decoder, buffers[band % buffers.count])
         }
-        defer { crew.stop() }
-        /// Prepares the next band's buffer (after the band before it) and hands its tiles out.
-        func beginNextBand() {
-            let band = crew.allowedBands
-            buffers[band % 2].begin(through: bands[band].end, after: band > 0 ? buffers[(band - 1) % 2] : nil)
-            crew.allow()
-        }
-        beginNextBand()
-        for band in bands.indices {
-            let following = band + 1 < bands.count && crew.allowedBands == band + 1
-            if following && buffers[band % 2].emitEnd == buffers[band % 2].end { beginNextBand() }
-            try crew.waitForNextBand()
-            if band + 1 < bands.count && crew.allowedBands == band + 1 { beginNextBand() }
-            try buffers[band % 2].emit(into: sink)
+        let start = Start(bands: bands, buffers: buffers, crew: crew, rowsPerCall: rowsPerCall, lanesLeft: left)
+        start.handOut(emitted: 0, placed: 0)
+        return start
+    }
+
+    /// Converts the whole image, going on from `started` (`start`) when it was laid out
+    /// for this sink's row groups and no run took it yet, else from the beginning. Bands
+    /// take turns in the buffers: while the crew decodes the next bands into the others,
+    /// this thread encodes band k from its own. A band is handed to the crew even before
+    /// the one before it is finished when that one leaves no rows over, so the crew
+    /// never waits at a band boundary.
+    package func run(into sink: RawPlaneSink, started: Start? = nil) throws {
+        let reused = started.flatMap { !$0.taken && $0.rowsPerCall == sink.rawRowsPerCall ? $0 : nil }
+        reused?.taken = true
+        if let reused { try? reused.crew.addLanes(reused.lanesLeft) }
+        guard let run = try reused ?? start(rowsPerCall: sink.rawRowsPerCall) else { return }
+        defer { run.crew.stop() }
+        for band in run.bands.indices {
+            run.handOut(emitted: band, placed: band)
+            try run.crew.waitForNextBand()
+            run.handOut(emitted: band, placed: band + 1)
+            try run.buffers[band % run.buffers.count].emit(into: sink)
         }
     }
 

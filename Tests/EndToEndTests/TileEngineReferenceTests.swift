@@ -56,6 +56,17 @@ struct TileEngineReferenceTests {
         #expect(psnr >= 50, "\(path): \(psnr) dB against libheif")
     }
 
+    /// Started ahead of its sink, with one lane or two (one of them held back until the
+    /// run), the engine hands on the very planes a plain run does.
+    @Test("Samples: started ahead of the sink, the same planes", arguments: samples)
+    func startedAhead(_ path: String) throws {
+        let plain = try #require(try EnginePlanes.decode(path)).planes
+        for lanes in [1, 2] {
+            let started = try #require(try EnginePlanes.decode(path, lanes: lanes, ahead: true)).planes
+            #expect(started == plain, "\(path), \(lanes) lanes: \(started.maxDifference(plain))")
+        }
+    }
+
     @Test("Samples: the engine takes the HEVC grids and single items")
     func samplesAccepted() {
         #expect(Self.samples.count >= 3, "the samples include HEVC grids and single items: \(Self.samples)")

@@ -33,6 +33,15 @@ struct ConverterStageTests {
         return (result, lock.withLock { seen })
     }
 
+    /// The primary output's bytes of one conversion of `path` with `options`.
+    static func converted(_ path: String, options: ConversionOptions = ConversionOptions()) throws -> Data {
+        let scratch = TemporaryDirectory()
+        let converter = Converter(options: options, decoders: TileDecoderPool.libde265(), destination: ScratchOutput())
+        let result = converter.run(ConversionJob(source: .path(path), output: .path(scratch.sub("out.jpg")), action: .convert))
+        try #require(result.status == .converted, "\(result)")
+        return try Data(contentsOf: URL(fileURLWithPath: scratch.sub("out.jpg")))
+    }
+
     /// The gain map's item in a sample, as the converter finds it.
     static func gainMapItem(_ path: String) throws -> UInt32 {
         let file = try SourceFile(path: path)
@@ -54,6 +63,22 @@ struct ConverterStageTests {
         #expect(gainMap.last?.1 == .tiles, "the gain map is an HEVC item the tile engine takes")
         let primary = stages.dropFirst(gainMap.count + 1)
         #expect(primary.contains { $0.0 == .write } && primary.allSatisfy { $0.2 == nil }, "\(stages)")
+    }
+
+    @Test("With lanes to spare (one photo) the primary's engine and limit come before its gain map's stages, its decode after them; the JPEG is the same")
+    func primaryAhead() throws {
+        let path = Self.sample("gainmap-apple.heic")
+        let item = try Self.gainMapItem(path)
+        var options = ConversionOptions()
+        options.decodingThreads = 2
+        let (result, stages) = try Self.stages(path, options: options)
+        #expect(result.status == .converted && result.hdr?.hasPrefix("Ultra HDR") == true, "\(result)")
+        let primary = stages.prefix(3)
+        #expect(primary.map(\.0) == [.parse, .engine, .limit] && primary.allSatisfy { $0.2 == nil } && primary.last?.1 == .tiles, "\(stages)")
+        let gainMap = stages.dropFirst(3).prefix { $0.2 != nil }
+        #expect(gainMap.map(\.0) == [.parse, .engine, .limit, .decode, .write] && gainMap.allSatisfy { $0.2 == item }, "\(stages)")
+        #expect(stages.dropFirst(3 + gainMap.count).map(\.0) == [.parse, .decode, .graft, .write], "\(stages)")
+        #expect(try Self.converted(path, options: options) == Self.converted(path), "the same bytes as with one lane")
     }
 
     @Test("A gain map the job omits (its worker died on it) is not decoded: the output is SDR, with the death's reason")

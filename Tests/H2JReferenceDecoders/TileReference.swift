@@ -67,10 +67,13 @@ package final class PlaneCollector: RawPlaneSink {
     }
 }
 
-/// The tile engine's output planes for `path`, or nil when the engine would not take it.
+/// The tile engine's output planes for `path`, or nil when the engine would not take it;
+/// with `ahead`, its lanes started before the sink (`TileEngine.start`), one left out
+/// until the run.
 package enum EnginePlanes {
     /// `decoders`: libde265's unless said otherwise (`TileDecoderPool.libavcodec()`).
-    package static func decode(_ path: String, lanes: Int = 2, decoders: TileDecoderPool = .libde265()) throws
+    package static func decode(_ path: String, lanes: Int = 2, ahead: Bool = false,
+                               decoders: TileDecoderPool = .libde265()) throws
         -> (image: TiledImage, structure: HEIFStructure, planes: YCbCrPlanes)? {
         let file = try SourceFile(path: path)
         let structure = try HEIFStructure.read(from: file.byteSource)
@@ -79,8 +82,9 @@ package enum EnginePlanes {
         guard case .tiles(let image) = try EngineChoice.make(structure, image: primary, source: file.byteSource) else { return nil }
         let collector = PlaneCollector(width: image.geometry.width, height: image.geometry.height, monochrome: image.monochrome)
         try withExtendedLifetime(file) {
-            try TileEngine(image: image, structure: structure, source: file.byteSource, lanes: lanes,
-                           decoders: decoders).run(into: collector)
+            let engine = TileEngine(image: image, structure: structure, source: file.byteSource, lanes: lanes, decoders: decoders)
+            let started = ahead ? try engine.start(rowsPerCall: collector.rawRowsPerCall, ahead: true) : nil
+            try engine.run(into: collector, started: started)
         }
         return (image, structure, collector.planes)
     }

@@ -89,12 +89,14 @@ package struct Converter: Sendable {
         let ultraHDRPrimary = conversion.ultraHDRPrimary
         let (found, notUsed) = (conversion.gainMap, conversion.gainMapNotUsed)
         var gainMap: EncodedGainMap?
+        var ahead: ImageStages.ChosenImage?
         if let found, found.hdrBase != nil {
             if let (applied, encoded) = gainMaps.appliedGainMap(found, of: context, ultraHDR: ultraHDRPrimary, warnings: &warnings) {
                 context.appliedGainMap = applied
                 gainMap = encoded
             }
         } else if ultraHDRPrimary {
+            ahead = try primaryAhead(context, gainMap: found, thumbnail: thumbnail != nil, engineUsed: &engineUsed)
             gainMap = gainMaps.ultraHDRGainMap(found, notUsed, context, warnings: &warnings)
         }
         // Auxiliary images written with their metadata: `--aux` ones, and the gain map of an Ultra HDR output.
@@ -126,7 +128,7 @@ package struct Converter: Sendable {
                 let ultraHDR = output.carriesGainMap
                 let written = holdsPrimary
                     ? try write(contexts, as: plan.name, engineUsed: &engineUsed, sourceSHA256: sourceSHA256,
-                                ultraHDR: ultraHDR, gainMap: ultraHDR ? gainMap : nil)
+                                ultraHDR: ultraHDR, gainMap: ultraHDR ? gainMap : nil, first: ultraHDR ? ahead : nil)
                     : try write(contexts, as: plan.name, engineUsed: &otherEngine, sourceSHA256: sourceSHA256, image: other)
                 sourceSHA256 = sourceSHA256 ?? written.sourceSHA256
                 result.outputs.append(written.file)
@@ -177,6 +179,24 @@ package struct Converter: Sendable {
         return result
     }
 
+    /// The primary through its engine and limit stages before its gain map is converted,
+    /// when the run gives it more than one lane (one photo): the tile engine's other lanes
+    /// then decode its first bands while this thread decodes and encodes the gain map,
+    /// which is one tile. Its decode stage comes when it is written, as for any engine. nil
+    /// otherwise (a batch, which keeps every core busy; no gain map, or one omitted; a
+    /// thumbnail in the primary's place): the primary's stages all come then.
+    private func primaryAhead(_ context: ConversionContext, gainMap: GainMapSource?, thumbnail: Bool,
+                              engineUsed: inout ConversionResult.Engine?) throws(PipelineError) -> ImageStages.ChosenImage? {
+        guard options.decodingThreads > 1, !thumbnail, let gainMap,
+              !context.job.omittedImages.contains(where: { $0.item == gainMap.item }) else { return nil }
+        var chosen = try stages.chosen(context, role: .picture, engineUsed: &engineUsed, image: nil)
+        if var tiles = chosen.engine as? TileConversion {
+            tiles.decodeAhead()
+            chosen.engine = tiles
+        }
+        return chosen
+    }
+
     /// What writing one output gave: the file and what the result reports of it.
     private struct WrittenImage {
         let file: OutputFile
@@ -214,7 +234,7 @@ package struct Converter: Sendable {
     /// its stages.
     private func write(_ contexts: [ConversionContext], as name: OutputName, engineUsed: inout ConversionResult.Engine?,
                        sourceSHA256: String?, ultraHDR: Bool = false, gainMap: EncodedGainMap? = nil,
-                       image: UInt32? = nil) throws(PipelineError) -> WrittenImage {
+                       first ahead: ImageStages.ChosenImage? = nil, image: UInt32? = nil) throws(PipelineError) -> WrittenImage {
         let job = contexts[0].job
         var digest = sourceSHA256
         var prepared: [PreparedImage] = []
@@ -222,7 +242,8 @@ package struct Converter: Sendable {
         var gainMapWarnings: [Warning] = []
         for (index, context) in contexts.enumerated() {
             let role = context.master.map { context.role(scaledWith: $0) } ?? .picture
-            let (engine, chain, refusal) = try stages.decoded(context, role: role, engineUsed: &engineUsed, image: image)
+            let (engine, chain, refusal) = if index == 0, let ahead { try stages.decode(ahead, image: image) }
+                else { try stages.decoded(context, role: role, engineUsed: &engineUsed, image: image) }
             // A tone-mapped image gets a computed gain map: one with none of its own, or whose
             // own could not be applied to it (then it would not lead back to the HDR base).
             if index == 0, ultraHDR, let toneMapped = engine as? ToneMappedConversion,
@@ -247,7 +268,7 @@ package struct Converter: Sendable {
                     let iso = [0xFF, 0xE2, 0, 0] + JPEGAPPSignature.iso21496 + GainMapMetadata.isoVersionPayload
                     try MultiPictureOutput.write(to: fd, path: path, types: [.baselinePrimary, .undefined], first: { segment in
                         try encode(first, to: fd, path: path, extras: [iso, segment], trailer: false)
-                    }, others: [{ try POSIX.writeAll(gainMap.jpeg, to: fd, path: path) }])
+                    }, others: [{ try gainMap.jpeg.write(to: fd, path: path) }])
                     try first.graft.writeTrailer(to: fd, path: path)
                 } else if prepared.count == 1 {
                     try encode(first, to: fd, path: path)

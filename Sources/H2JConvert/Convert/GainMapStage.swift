@@ -17,7 +17,41 @@ struct EncodedGainMap {
     /// For the report: where the HDR rendition comes from.
     let description: String
     /// The whole gain-map JPEG: its XMP (Adobe's gain map), its ISO 21496-1 APP2, pixels.
-    let jpeg: [UInt8]
+    let jpeg: GainMapJPEG
+}
+
+/// A gain-map JPEG in the anonymous in-memory file it was encoded into (the worker's
+/// sandbox allows no other file), whose length the primary's XMP states before the gain
+/// map goes into the output after it, straight from that file's pages.
+final class GainMapJPEG {
+    /// The in-memory file, closed with this.
+    private let fd: Int32
+    private(set) var count = 0
+
+    /// A new, empty in-memory file.
+    init() throws(WriteError) {
+        fd = h2j_memory_file()
+        guard fd >= 0 else { throw WriteError.system("gain map", "cannot create an in-memory file") }
+    }
+
+    deinit { close(fd) }
+
+    /// Encodes into the file (`body` writes to the descriptor), then takes its length.
+    func encode(_ body: (Int32) throws -> Void) throws {
+        try body(fd)
+        var info = stat()
+        guard fstat(fd, &info) == 0 else { throw WriteError.system("gain map", "fstat") }
+        count = Int(info.st_size)
+    }
+
+    /// Writes the whole JPEG to `output` from the file mapped, not read into an array.
+    func write(to output: Int32, path: String) throws(WriteError) {
+        guard count > 0 else { return }
+        let mapped = mmap(nil, count, PROT_READ, MAP_SHARED, fd, 0)
+        guard let mapped, mapped != UnsafeMutableRawPointer(bitPattern: -1) else { throw WriteError.system("gain map", "mmap") }
+        defer { munmap(mapped, count) }
+        try POSIX.writeAll(UnsafeRawBufferPointer(start: mapped, count: count), to: output, path: path)
+    }
 }
 
 /// The gain map of an Ultra HDR output: the source's own (decoded through the stages
@@ -118,7 +152,7 @@ struct GainMapStage {
     /// goes through, its codes remapped when they are Apple's (a `CodeMapping` step before
     /// the pixel stage's, which scales it as the primary is scaled), with the XMP and ISO
     /// APP2 that describe it (and the gain map's own XMP).
-    private func encodedGainMap(_ gainMap: GainMapSource, of context: ConversionContext) throws -> [UInt8] {
+    private func encodedGainMap(_ gainMap: GainMapSource, of context: ConversionContext) throws -> GainMapJPEG {
         let item = gainMap.item
         let image = try stages.at(.parse, image: item) { () throws -> ConversionContext in
             try context.structure.checkCodecs(of: item)
@@ -134,24 +168,22 @@ struct GainMapStage {
         }
     }
 
-    /// A gain-map JPEG encoded (`ImageEncoder`) into an anonymous in-memory file (the
-    /// worker's sandbox allows no other) and read back, with the XMP (`xmp`, a gain map's
-    /// own, with our claims replacing its own) and the ISO APP2 that describe it.
+    /// A gain-map JPEG encoded (`ImageEncoder`) into an anonymous in-memory file, with
+    /// the XMP (`xmp`, a gain map's own, with our claims replacing its own) and the ISO
+    /// APP2 that describe it.
     private func gainMapJPEG(_ source: any ConversionEngine, chain: PixelChain, metadata: GainMapMetadata,
-                             xmp packet: [UInt8]?) throws -> [UInt8] {
-        let fd = h2j_memory_file()
-        guard fd >= 0 else { throw WriteError.system("gain map", "cannot create an in-memory file") }
-        defer { close(fd) }
+                             xmp packet: [UInt8]?) throws -> GainMapJPEG {
+        let jpeg = try GainMapJPEG()
         let size = try ImageEncoder.encodedSize(source, chain: chain)
-        try ImageEncoder.encode(source, chain: chain, options: options, to: fd, path: "gain map", strip: false) { sink in
-            let xmp = XMPForJPEG.make(packet: packet, width: size.width, height: size.height,
-                                      adding: UltraHDRXMP.gainMapProperties(metadata))
-            if let payload = xmp.payload { try sink.writeMarker(0xE1, payload) }
-            try sink.writeMarker(0xE2, JPEGAPPSignature.iso21496 + metadata.isoPayload)
+        try jpeg.encode { fd in
+            try ImageEncoder.encode(source, chain: chain, options: options, to: fd, path: "gain map", strip: false) { sink in
+                let xmp = XMPForJPEG.make(packet: packet, width: size.width, height: size.height,
+                                          adding: UltraHDRXMP.gainMapProperties(metadata))
+                if let payload = xmp.payload { try sink.writeMarker(0xE1, payload) }
+                try sink.writeMarker(0xE2, JPEGAPPSignature.iso21496 + metadata.isoPayload)
+            }
         }
-        var info = stat()
-        guard fstat(fd, &info) == 0 else { throw WriteError.system("gain map", "fstat") }
-        return try FileByteSource(fd: fd, size: Int(info.st_size)).read(at: 0, count: Int(info.st_size))
+        return jpeg
     }
 }
 

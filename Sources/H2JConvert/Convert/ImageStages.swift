@@ -22,6 +22,14 @@ struct ImageStages: Sendable {
         return try PipelineError.at(stage, body)
     }
 
+    /// An image past its engine and limit stages, not yet decoded.
+    struct ChosenImage {
+        var engine: any ConversionEngine
+        let refusal: String?
+        /// Its pixel stage for an engine, asked again once decoded.
+        let chain: (any ConversionEngine) -> PixelChain
+    }
+
     /// engine → limit → decode, for one image (`image`: of an output that does not hold
     /// the primary) in `role`, with `before` its first pixel steps: every image of every
     /// output, the gain map's included, is decoded here, and its pixel stage chosen
@@ -30,19 +38,31 @@ struct ImageStages: Sendable {
     func decoded(_ context: ConversionContext, role: PixelStage.Role, before: [any PixelOperation] = [],
                  engineUsed: inout ConversionResult.Engine?, image: UInt32?)
         throws(PipelineError) -> (engine: any ConversionEngine, chain: PixelChain, refusal: String?) {
+        try decode(chosen(context, role: role, before: before, engineUsed: &engineUsed, image: image), image: image)
+    }
+
+    /// The engine and limit stages of `decoded`: nothing is decoded yet.
+    func chosen(_ context: ConversionContext, role: PixelStage.Role, before: [any PixelOperation] = [],
+                engineUsed: inout ConversionResult.Engine?, image: UInt32?) throws(PipelineError) -> ChosenImage {
         let options = options
         let chain = { (engine: any ConversionEngine) -> PixelChain in
             let colour: ImageColour = if case .picture = role { ImageColour(context, engine: engine) } else { .data }
             let steps = PixelStage.chain(for: options, role: role, colour: colour, width: engine.width, height: engine.height)
             return PixelChain(operations: before + steps.operations)
         }
-        var (engine, refusal) = try at(.engine, image: image) { try ConversionEngines.choose(context, decoders: decoders, chain: chain) }
+        let (engine, refusal) = try at(.engine, image: image) { try ConversionEngines.choose(context, decoders: decoders, chain: chain) }
         engineUsed = engine.kind
         try at(.limit, engine: engine.kind, image: image) { try LimitError.check(width: engine.width, height: engine.height, maxPixels: options.maxPixels) }
+        return ChosenImage(engine: engine, refusal: refusal, chain: chain)
+    }
+
+    /// The decode stage of `decoded`, for an image `chosen` gave.
+    func decode(_ chosen: ChosenImage, image: UInt32?) throws(PipelineError) -> (engine: any ConversionEngine, chain: PixelChain, refusal: String?) {
+        var engine = chosen.engine
         try at(.decode, engine: engine.kind, image: image) {
             TestCrash.reach(decoding: image)
             try engine.decode()
         }
-        return (engine, chain(engine), refusal)
+        return (engine, chosen.chain(engine), chosen.refusal)
     }
 }

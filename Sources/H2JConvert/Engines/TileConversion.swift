@@ -7,6 +7,12 @@ import H2JTiles
 /// decoded while they are written, straight into the sink.
 struct TileConversion: ConversionEngine {
     let engine: TileEngine
+    /// The lanes set decoding ahead (`decodeAhead`), which `emit` goes on from.
+    private var ahead: TileEngine.Start?
+
+    init(engine: TileEngine) {
+        self.engine = engine
+    }
 
     var kind: ConversionResult.Engine { .tiles }
     var width: Int { engine.image.geometry.width }
@@ -20,7 +26,16 @@ struct TileConversion: ConversionEngine {
         PixelFormat(width: width, height: height, layout: .planes(components: engine.image.monochrome ? 1 : 3, subsampling: .s420))
     }
 
+    /// Sets the lanes decoding the first bands now, for the JPEG writer's row groups (8
+    /// rows for gray, 16 for 4:2:0), all but one: that one is this thread's, which
+    /// meanwhile decodes another image (the gain map), and `emit` takes it back. A sink
+    /// that groups rows otherwise starts afresh; a lane that cannot start leaves it all
+    /// to `emit`.
+    mutating func decodeAhead() {
+        ahead = try? engine.start(rowsPerCall: engine.image.monochrome ? 8 : 16, ahead: true)
+    }
+
     func emit(into sink: any PixelSink) throws {
-        try engine.run(into: sink)
+        try engine.run(into: sink, started: ahead)
     }
 }
