@@ -233,6 +233,10 @@ struct WorkerLimitsTests {
         #expect(abort.reason == "decoder crashed: SIGABRT in libheif, decoding; it last said: heic2jpg: heif_context.cc:1144: Assertion `imginfo' failed.")
         let segv = Self.death(.died(WorkerExit(signal: SIGSEGV, status: 0, peakBytes: 1 << 20)), .write, .tiles)
         #expect(segv.reason == "decoder crashed: SIGSEGV in libde265 or libjpeg, decoding tiles into JPEG bands")
+        let avcodec = WorkerDeath(cause: .died(WorkerExit(signal: SIGSEGV, status: 0, peakBytes: 1 << 20)), stage: .write,
+                                  engine: .tiles, image: nil, lastWords: "",
+                                  limits: WorkerLimits(memoryBytes: 1 << 30, decoder: .avcodec))
+        #expect(avcodec.reason == "decoder crashed: SIGSEGV in libavcodec or libjpeg, decoding tiles into JPEG bands")
         let exited = Self.death(.died(WorkerExit(signal: nil, status: 3, peakBytes: 1 << 20)), .parse, nil)
         #expect(exited.reason == "decoder exited with status 3 in heic2jpg's container reader")
         let killed = Self.death(.died(WorkerExit(signal: SIGKILL, status: 0, peakBytes: 1 << 20)), .engine, nil)

@@ -86,7 +86,7 @@ struct WorkerDeath: CodedError {
         case (.decode?, .libheif?): "in libheif, decoding"
         case (.decode?, .derived?): "decoding the inputs of a derived image (libheif, libjpeg or heic2jpg's unci reader)"
         case (.decode?, _): "decoding"
-        case (.write?, .tiles?): "in libde265 or libjpeg, decoding tiles into JPEG bands"
+        case (.write?, .tiles?): "in \(limits.decoder == .avcodec ? "libavcodec" : "libde265") or libjpeg, decoding tiles into JPEG bands"
         case (.write?, _): "in libjpeg, encoding"
         case (.copy?, _): "in libjpeg, checking the JPEG"
         case (.plan?, _), (nil, _): "before it started the file"
