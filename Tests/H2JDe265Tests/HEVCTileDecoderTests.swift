@@ -1,6 +1,5 @@
 import Foundation
 import H2JTestSupport
-import Synchronization
 import Testing
 @testable import H2JContainer
 @testable import H2JDe265
@@ -69,25 +68,9 @@ struct HEVCTileDecoderTests {
 
     @Test("Separate decoders decode concurrently on two threads")
     func concurrent() throws {
-        let directory = TemporaryDirectory()
-        let streams = [
-            try HEVCReference.stream(width: 128, height: 96, pixelFormat: "yuv420p", chroma: 1, depth: 8, in: directory),
-            try HEVCReference.stream(width: 90, height: 62, pixelFormat: "gray", chroma: 0, depth: 8, in: directory),
-        ]
-        let mismatches = Mutex(0), failures = Mutex<[String]>([])
-        DispatchQueue.concurrentPerform(iterations: 2) { thread in
-            do {
-                let decoder = try HEVCTileDecoder()
-                for round in 0..<40 {
-                    let stream = streams[(thread + round) % 2]
-                    if try decode(decoder, stream).planes != stream.reference { mismatches.withLock { $0 += 1 } }
-                }
-            } catch {
-                failures.withLock { $0.append("\(error)") }
-            }
-        }
-        #expect(failures.withLock { $0 } == [])
-        #expect(mismatches.withLock { $0 } == 0)
+        let result = try ConcurrentTileDecoding.mismatches(in: TemporaryDirectory()) { try HEVCTileDecoder() }
+        #expect(result.failures == [])
+        #expect(result.count == 0)
     }
 
     @Test("Corrupt and truncated slice data fail as TileDecodingError, and the decoder recovers")
