@@ -29,6 +29,7 @@ package final class RunState: @unchecked Sendable {
     private let lock = Lock()
     /// Input roots as given → absolute (the state records absolute roots).
     private var absoluteRoots: [String: String] = [:]
+    private var lastRoot: (given: String, absolute: String)?
     /// The records of the directories the walk is in, by name, each read in one query
     /// when the walk first asks about it; a name is removed when the walk meets it, so
     /// what is left when the walk leaves the directory was not met. One entry per level
@@ -94,8 +95,10 @@ package final class RunState: @unchecked Sendable {
               SourceRecord.doneStatuses.contains(record.status) || record.status == SourceRecord.sourceChanged,
               !record.outputs.isEmpty else { return .new }
         let conditions = record.outputs.map(condition)
-        let modified = zip(record.outputs, conditions).filter { $0.1 == .modified }.map(\.0.path)
-        if !modified.isEmpty && !overwrite { return .outputModified(Self.modifiedResult(candidate, record, modified)) }
+        if !overwrite, conditions.contains(.modified) {
+            let modified = zip(record.outputs, conditions).filter { $0.1 == .modified }.map(\.0.path)
+            return .outputModified(Self.modifiedResult(candidate, record, modified))
+        }
         // The hand-off found it changed behind what the walk compares (an in-place write
         // with its mtime put back): convert it again, whatever its identity says.
         if record.status == SourceRecord.sourceChanged { return .changed(record) }
@@ -206,8 +209,7 @@ package final class RunState: @unchecked Sendable {
     private func loadedRecords(_ key: DirectoryKey) throws(StateError) {
         guard directories[key] == nil else { return }
         if directories.count >= Self.cachedDirectories { directories.removeAll() }
-        let records = try database.sources(root: key.root, directory: key.directory, markingSeen: true, options: options)
-        directories[key] = Dictionary(records.map { (SourceRecord.split($0.path).name, $0) }) { first, _ in first }
+        directories[key] = try database.sourcesByName(root: key.root, directory: key.directory, options: options)
     }
 
     /// Closes the run's record with its counts and exit status.
@@ -224,9 +226,15 @@ package final class RunState: @unchecked Sendable {
 
     func absolute(_ root: String) -> String {
         lock.withLock {
-            if let known = absoluteRoots[root] { return known }
+            // Every candidate of a walk shares its root's string: compared in place, not hashed.
+            if let last = lastRoot, last.given == root { return last.absolute }
+            if let known = absoluteRoots[root] {
+                lastRoot = (root, known)
+                return known
+            }
             let resolved = POSIX.realPath(root) ?? Path.absolute(root)
             absoluteRoots[root] = resolved
+            lastRoot = (root, resolved)
             return resolved
         }
     }
