@@ -24,7 +24,13 @@ package enum Path {
 
     /// `directory/name`, with no doubled slash.
     package static func join(_ directory: String, _ name: String) -> String {
-        directory.utf8.last == slash ? directory + name : directory + "/" + name
+        // One allocation, not one per `+`: the walk joins a path for every entry.
+        var joined = ""
+        joined.reserveCapacity(directory.utf8.count + 1 + name.utf8.count)
+        joined += directory
+        if directory.utf8.last != slash { joined += "/" }
+        joined += name
+        return joined
     }
 
     /// The last component (`a/b/` → `b`).

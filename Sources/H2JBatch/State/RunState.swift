@@ -40,6 +40,9 @@ package final class RunState: @unchecked Sendable {
     /// `d_ino`, nil when it cannot be listed): a recorded output listed under its name
     /// with its recorded inode needs no `stat` of its own. Dropped past `cachedDirectories`.
     private var outputListings: [String: [String: UInt64]?] = [:]
+    /// The output directory last looked up, and its listing: a directory's outputs are
+    /// asked about one after another, so most lookups compare its bytes, unhashed.
+    private var lastListing: (directory: String, listing: [String: UInt64]?)?
 
     private struct DirectoryKey: Hashable {
         let root: String
@@ -277,18 +280,26 @@ package final class RunState: @unchecked Sendable {
         lock.withLock {
             if outputListings.count >= Self.cachedDirectories { outputListings.removeAll() }
             outputListings[absolute] = listing
+            lastListing = nil
         }
     }
 
     /// The inode number its directory's listing gives the file at `path` (absolute); nil
     /// when the name is not listed, or the directory cannot be.
     private func listedInode(_ path: String) -> UInt64? {
-        let directory = Path.parent(path)
         let listing = lock.withLock { () -> [String: UInt64]? in
-            if let listed = outputListings[directory] { return listed }
-            if outputListings.count >= Self.cachedDirectories { outputListings.removeAll() }
-            let listed = (try? POSIX.directoryEntries(directory)).map(Self.inodes)
-            outputListings[directory] = listed
+            if let last = lastListing, let slash = path.utf8.lastIndex(of: UInt8(ascii: "/")),
+               path.utf8[..<slash].elementsEqual(last.directory.utf8) { return last.listing }
+            let directory = Path.parent(path)
+            let listed: [String: UInt64]?
+            if let known = outputListings[directory] {
+                listed = known
+            } else {
+                if outputListings.count >= Self.cachedDirectories { outputListings.removeAll() }
+                listed = (try? POSIX.directoryEntries(directory)).map(Self.inodes)
+                outputListings[directory] = listed
+            }
+            lastListing = (directory, listed)
             return listed
         }
         return listing?[Path.lastComponent(path)]
@@ -296,7 +307,9 @@ package final class RunState: @unchecked Sendable {
 
     /// A listing's inode numbers by name.
     private static func inodes(_ entries: [POSIX.DirectoryEntry]) -> [String: UInt64] {
-        Dictionary(entries.map { ($0.name, $0.inode) }) { first, _ in first }
+        var inodes = [String: UInt64](minimumCapacity: entries.count)
+        for entry in entries where inodes[entry.name] == nil { inodes[entry.name] = entry.inode }
+        return inodes
     }
 
     /// The skip of a source whose outputs at `paths` were modified since publishing.
