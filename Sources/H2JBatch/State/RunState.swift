@@ -33,8 +33,9 @@ package final class RunState: @unchecked Sendable {
     /// The records of the directories the walk is in, by name, each read in one query
     /// when the walk first asks about it; a name is removed when the walk meets it, so
     /// what is left when the walk leaves the directory was not met. One entry per level
-    /// of the walk's depth (a file list's directories are dropped past `cachedDirectories`).
-    private var directories: [DirectoryKey: [String: SourceRecord]] = [:]
+    /// of the walk's depth (a file list's directories are dropped past `cachedDirectories`),
+    /// the latest last: found by comparing keys from the end, not by hashing them per file.
+    private var directories: [(key: DirectoryKey, records: [String: SourceRecord])] = []
     static let cachedDirectories = 64
     /// The output directories met, each listed once (name → inode number, `readdir`'s
     /// `d_ino`, nil when it cannot be listed): a recorded output listed under its name
@@ -92,8 +93,8 @@ package final class RunState: @unchecked Sendable {
         let (directory, name) = SourceRecord.split(candidate.relativePath)
         let key = DirectoryKey(root: absolute(candidate.root), directory: directory)
         guard let record = try lock.withLock({ () throws(StateError) in
-                  try loadedRecords(key)
-                  return directories[key]?.removeValue(forKey: name)
+                  let index = try loadedRecords(key)
+                  return directories[index].records.removeValue(forKey: name)
               }),
               SourceRecord.doneStatuses.contains(record.status) || record.status == SourceRecord.sourceChanged,
               !record.outputs.isEmpty else { return .new }
@@ -161,8 +162,8 @@ package final class RunState: @unchecked Sendable {
     func leave(root: String, directory: String) throws(StateError) -> [ConversionResult] {
         let key = DirectoryKey(root: absolute(root), directory: directory)
         let unmet = try lock.withLock { () throws(StateError) in
-            try loadedRecords(key)
-            return directories.removeValue(forKey: key) ?? [:]
+            let index = try loadedRecords(key)
+            return directories.remove(at: index).records
         }
         return try markMissing(unmet.values.sorted { $0.path < $1.path }, under: root)
     }
@@ -209,10 +210,12 @@ package final class RunState: @unchecked Sendable {
     /// that the run entered it: the walk leaves every directory it enters (when it does
     /// not finish, nothing is marked missing at all), so an entered directory's missing
     /// sources are found by `leave`, and `missingSources` need not look at it again.
-    private func loadedRecords(_ key: DirectoryKey) throws(StateError) {
-        guard directories[key] == nil else { return }
+    /// Returns its index in `directories`.
+    private func loadedRecords(_ key: DirectoryKey) throws(StateError) -> Int {
+        if let index = directories.lastIndex(where: { $0.key == key }) { return index }
         if directories.count >= Self.cachedDirectories { directories.removeAll() }
-        directories[key] = try database.sourcesByName(root: key.root, directory: key.directory, options: options)
+        directories.append((key, try database.sourcesByName(root: key.root, directory: key.directory, options: options)))
+        return directories.count - 1
     }
 
     /// Closes the run's record with its counts and exit status.
