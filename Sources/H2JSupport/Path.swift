@@ -33,6 +33,20 @@ package enum Path {
         return joined
     }
 
+    /// Whether `path` is `directory/name`: `parent(path) == directory` for a `directory`
+    /// other than `/` or `.`, compared as bytes in place, with nothing allocated.
+    package static func isEntry(_ path: String, of directory: String) -> Bool {
+        var path = path, directory = directory
+        return path.withUTF8 { path in
+            directory.withUTF8 { directory in
+                let count = directory.count
+                guard count > 0, path.count > count + 1, path[count] == slash, let pathStart = path.baseAddress,
+                      let directoryStart = directory.baseAddress, memcmp(pathStart, directoryStart, count) == 0 else { return false }
+                return !path[(count + 1)...].contains(slash)
+            }
+        }
+    }
+
     /// The last component (`a/b/` → `b`).
     package static func lastComponent(_ path: String) -> String {
         let bytes = path.utf8

@@ -291,8 +291,7 @@ package final class RunState: @unchecked Sendable {
     /// when the name is not listed, or the directory cannot be.
     private func listedInode(_ path: String) -> UInt64? {
         let listing = lock.withLock { () -> [String: UInt64]? in
-            if let last = lastListing, let slash = path.utf8.lastIndex(of: UInt8(ascii: "/")),
-               path.utf8[..<slash].elementsEqual(last.directory.utf8) { return last.listing }
+            if let last = lastListing, Path.isEntry(path, of: last.directory) { return last.listing }
             let directory = Path.parent(path)
             let listed: [String: UInt64]?
             if let known = outputListings[directory] {
