@@ -184,6 +184,13 @@ struct SQLRow {
         return Array(UnsafeRawBufferPointer(start: bytes, count: count))
     }
 
+    /// A blob column that holds a path's bytes (`PathBytes`), read in place.
+    func path(_ index: Int) -> String {
+        let count = Int(sqlite3_column_bytes(statement, Int32(index)))
+        guard count > 0, let bytes = sqlite3_column_blob(statement, Int32(index)) else { return "" }
+        return PathBytes.string(UnsafeRawBufferPointer(start: bytes, count: count))
+    }
+
     func value(_ index: Int) -> SQLValue {
         switch sqlite3_column_type(statement, Int32(index)) {
         case SQLITE_INTEGER: .integer(integer(index))

@@ -158,8 +158,12 @@ package final class StateDatabase: @unchecked Sendable {
     package func source(root: String, path: String) throws(StateError) -> SourceRecord? {
         try reading {
             let bytes = PathBytes.bytes(path)
-            return try records(root: root, sources: ("path = ?", [.blob(bytes)]),
-                               outputs: ("source_dir = ? AND source = ?", [.blob(SourceRecord.splitBytes(bytes).directory), .blob(bytes)])).first
+            var found: SourceRecord?
+            try records(root: root, sources: ("path = ?", [.blob(bytes)]),
+                        outputs: ("source_dir = ? AND source = ?", [.blob(SourceRecord.splitBytes(bytes).directory), .blob(bytes)])) {
+                found = found ?? $0
+            }
+            return found
         }
     }
 
@@ -173,36 +177,54 @@ package final class StateDatabase: @unchecked Sendable {
     /// (those are empty); a record whose options are `options` (the run's) shares that
     /// string rather than reading its own.
     package func sources(root: String, directory: String, markingSeen: Bool = false, options: String? = nil) throws(StateError) -> [SourceRecord] {
+        var found: [SourceRecord] = []
+        try eachSource(root: root, directory: directory, markingSeen: markingSeen, options: options) { found.append($0) }
+        return found
+    }
+
+    /// The walk's read of a directory: `sources(root:directory:markingSeen: true:options:)`
+    /// by name (the path's last component), each record built once and never copied.
+    package func sourcesByName(root: String, directory: String, options: String) throws(StateError) -> [String: SourceRecord] {
+        var records: [SourceRecord] = []
+        try eachSource(root: root, directory: directory, markingSeen: true, options: options) { records.append($0) }
+        // Sized once, and each record moved in, not copied; read from the end, so the first of a name stays.
+        var found = [String: SourceRecord](minimumCapacity: records.count)
+        while let record = records.popLast() { found[SourceRecord.split(record.path).name] = record }
+        return found
+    }
+
+    private func eachSource(root: String, directory: String, markingSeen: Bool, options: String?,
+                            _ body: (consuming SourceRecord) -> Void) throws(StateError) {
         try reading {
             let rootValue = SQLValue.blob(PathBytes.bytes(root)), directory = SQLValue.blob(PathBytes.bytes(directory))
             if markingSeen {
                 _ = try reader.rows("INSERT OR IGNORE INTO temp.seen_dirs (root, dir) VALUES (?, ?)", [rootValue, directory])
             }
-            return try records(root: root, sources: ("dir = ?", [directory]), outputs: ("source_dir = ?", [directory]),
-                               fewest: options ?? "")
+            try records(root: root, sources: ("dir = ?", [directory]), outputs: ("source_dir = ?", [directory]),
+                        fewest: options ?? "", body)
         }
     }
 
-    /// The sources under `root` that match `sources` (a condition and its parameters,
-    /// within one directory), in path order, each with its outputs among those matching
+    /// Calls `body` with each source under `root` that matches `sources` (a condition and
+    /// its parameters, within one directory), in path order, each with its outputs among those matching
     /// `outputs`. Both come sorted by source path, and are merged. Sources are ordered by
     /// `name`, which within a directory is path order: ordering by `path` makes SQLite
     /// walk the whole root in the path index instead of the directory's key range. With
     /// `fewest` (the options a record may share), records carry only what
     /// `sources(root:directory:)` says.
     private func records(root: String, sources: (condition: String, values: [SQLValue]),
-                         outputs: (condition: String, values: [SQLValue]), fewest: String? = nil) throws(StateError) -> [SourceRecord] {
+                         outputs: (condition: String, values: [SQLValue]), fewest: String? = nil,
+                         _ body: (consuming SourceRecord) -> Void) throws(StateError) {
         let rootValue = SQLValue.blob(PathBytes.bytes(root))
         var found: [(source: [UInt8], output: OutputRecord)] = []
         try reader.each("""
             SELECT source, path, size, sha256, kind, inode, mtime_ns FROM outputs
             WHERE root = ? AND \(outputs.condition) ORDER BY source, path
             """, [rootValue] + outputs.values) { row in
-            found.append((row.blob(0), OutputRecord(path: PathBytes.string(row.blob(1)), size: row.integer(2), sha256: row.text(3),
+            found.append((row.blob(0), OutputRecord(path: row.path(1), size: row.integer(2), sha256: row.text(3),
                                                     kind: row.text(4) ?? "", inode: row.integer(5), mtimeNanoseconds: row.integer(6))))
         }
         var next = 0
-        var records: [SourceRecord] = []
         // The options are read only where they are not `fewest`'s (NULL then); the last six only when all are.
         let columns = fewest == nil ? "options, error_code, reason, tool_version, started_ns, finished_ns, kept"
             : "CASE WHEN options = ? THEN NULL ELSE options END"
@@ -234,9 +256,8 @@ package final class StateDatabase: @unchecked Sendable {
                 record.outputs.append(found[next].output)
                 next += 1
             }
-            records.append(record)
+            body(record)
         }
-        return records
     }
 
     /// Records (or replaces) a source and its outputs, in one transaction.

@@ -24,7 +24,27 @@ package enum Path {
 
     /// `directory/name`, with no doubled slash.
     package static func join(_ directory: String, _ name: String) -> String {
-        directory.utf8.last == slash ? directory + name : directory + "/" + name
+        // One allocation, not one per `+`: the walk joins a path for every entry.
+        var joined = ""
+        joined.reserveCapacity(directory.utf8.count + 1 + name.utf8.count)
+        joined += directory
+        if directory.utf8.last != slash { joined += "/" }
+        joined += name
+        return joined
+    }
+
+    /// Whether `path` is `directory/name`: `parent(path) == directory` for a `directory`
+    /// other than `/` or `.`, compared as bytes in place, with nothing allocated.
+    package static func isEntry(_ path: String, of directory: String) -> Bool {
+        var path = path, directory = directory
+        return path.withUTF8 { path in
+            directory.withUTF8 { directory in
+                let count = directory.count
+                guard count > 0, path.count > count + 1, path[count] == slash, let pathStart = path.baseAddress,
+                      let directoryStart = directory.baseAddress, memcmp(pathStart, directoryStart, count) == 0 else { return false }
+                return !path[(count + 1)...].contains(slash)
+            }
+        }
     }
 
     /// The last component (`a/b/` → `b`).

@@ -14,8 +14,15 @@ package enum PathBytes {
     static let escapeBase: UInt32 = 0x10FF00
 
     /// The string for the bytes of a name or path.
+    /// ASCII bytes in contiguous memory (a listing's name, an SQLite column) are read in place, uncopied.
     package static func string<Bytes: Collection>(_ bytes: Bytes) -> String where Bytes.Element == UInt8 {
-        string(Array(bytes))
+        let ascii = bytes.withContiguousStorageIfAvailable { buffer -> String? in
+            var combined: UInt8 = 0
+            for byte in buffer { combined |= byte }
+            return combined < 0x80 ? String(decoding: buffer, as: UTF8.self) : nil
+        }
+        if let ascii, let ascii { return ascii }
+        return string(Array(bytes))
     }
 
     /// The string for the bytes of a name or path.

@@ -60,6 +60,17 @@ struct PathBytesTests {
         #expect(Path.join("a", "b") == "a/b" && Path.join("a/", "b") == "a/b")
     }
 
+    @Test("A path is an entry of the directory that is its parent, compared as bytes")
+    func entryOfDirectory() {
+        for (path, directory) in [("/o/d/x.jpg", "/o/d"), ("/o/d/\u{301}x.jpg", "/o/d"), ("d/x", "d")] {
+            #expect(Path.isEntry(path, of: directory) && Path.parent(path) == directory)
+        }
+        for (path, directory) in [("/o/d/e/x.jpg", "/o/d"), ("/o/dd/x.jpg", "/o/d"), ("/o/d/", "/o/d"), ("/o/d", "/o/d"),
+                                  ("/o/e/x.jpg", "/o/d"), ("/x.jpg", ""), ("x", "")] {
+            #expect(!Path.isEntry(path, of: directory))
+        }
+    }
+
     @Test("System calls reach a path far past PATH_MAX, and name bytes that are not UTF-8")
     func longAndRawPaths() throws {
         let scratch = TemporaryDirectory()

@@ -309,7 +309,7 @@ package enum BatchRunner {
     }
 
     /// `result` with what the walk saw of its source: size and modification time.
-    static func describing(_ result: ConversionResult, _ candidate: Candidate) -> ConversionResult {
+    static func describing(_ result: consuming ConversionResult, _ candidate: Candidate) -> ConversionResult {
         guard let info = candidate.info else { return result }
         var result = result
         result.sourceSize = Int(info.st_size)

@@ -29,16 +29,21 @@ package final class RunState: @unchecked Sendable {
     private let lock = Lock()
     /// Input roots as given → absolute (the state records absolute roots).
     private var absoluteRoots: [String: String] = [:]
+    private var lastRoot: (given: String, absolute: String)?
     /// The records of the directories the walk is in, by name, each read in one query
     /// when the walk first asks about it; a name is removed when the walk meets it, so
     /// what is left when the walk leaves the directory was not met. One entry per level
-    /// of the walk's depth (a file list's directories are dropped past `cachedDirectories`).
-    private var directories: [DirectoryKey: [String: SourceRecord]] = [:]
+    /// of the walk's depth (a file list's directories are dropped past `cachedDirectories`),
+    /// the latest last: found by comparing keys from the end, not by hashing them per file.
+    private var directories: [(key: DirectoryKey, records: [String: SourceRecord])] = []
     static let cachedDirectories = 64
     /// The output directories met, each listed once (name → inode number, `readdir`'s
     /// `d_ino`, nil when it cannot be listed): a recorded output listed under its name
     /// with its recorded inode needs no `stat` of its own. Dropped past `cachedDirectories`.
     private var outputListings: [String: [String: UInt64]?] = [:]
+    /// The output directory last looked up, and its listing: a directory's outputs are
+    /// asked about one after another, so most lookups compare its bytes, unhashed.
+    private var lastListing: (directory: String, listing: [String: UInt64]?)?
 
     private struct DirectoryKey: Hashable {
         let root: String
@@ -88,14 +93,16 @@ package final class RunState: @unchecked Sendable {
         let (directory, name) = SourceRecord.split(candidate.relativePath)
         let key = DirectoryKey(root: absolute(candidate.root), directory: directory)
         guard let record = try lock.withLock({ () throws(StateError) in
-                  try loadedRecords(key)
-                  return directories[key]?.removeValue(forKey: name)
+                  let index = try loadedRecords(key)
+                  return directories[index].records.removeValue(forKey: name)
               }),
               SourceRecord.doneStatuses.contains(record.status) || record.status == SourceRecord.sourceChanged,
               !record.outputs.isEmpty else { return .new }
         let conditions = record.outputs.map(condition)
-        let modified = zip(record.outputs, conditions).filter { $0.1 == .modified }.map(\.0.path)
-        if !modified.isEmpty && !overwrite { return .outputModified(Self.modifiedResult(candidate, record, modified)) }
+        if !overwrite, conditions.contains(.modified) {
+            let modified = zip(record.outputs, conditions).filter { $0.1 == .modified }.map(\.0.path)
+            return .outputModified(Self.modifiedResult(candidate, record, modified))
+        }
         // The hand-off found it changed behind what the walk compares (an in-place write
         // with its mtime put back): convert it again, whatever its identity says.
         if record.status == SourceRecord.sourceChanged { return .changed(record) }
@@ -155,8 +162,8 @@ package final class RunState: @unchecked Sendable {
     func leave(root: String, directory: String) throws(StateError) -> [ConversionResult] {
         let key = DirectoryKey(root: absolute(root), directory: directory)
         let unmet = try lock.withLock { () throws(StateError) in
-            try loadedRecords(key)
-            return directories.removeValue(forKey: key) ?? [:]
+            let index = try loadedRecords(key)
+            return directories.remove(at: index).records
         }
         return try markMissing(unmet.values.sorted { $0.path < $1.path }, under: root)
     }
@@ -203,11 +210,12 @@ package final class RunState: @unchecked Sendable {
     /// that the run entered it: the walk leaves every directory it enters (when it does
     /// not finish, nothing is marked missing at all), so an entered directory's missing
     /// sources are found by `leave`, and `missingSources` need not look at it again.
-    private func loadedRecords(_ key: DirectoryKey) throws(StateError) {
-        guard directories[key] == nil else { return }
+    /// Returns its index in `directories`.
+    private func loadedRecords(_ key: DirectoryKey) throws(StateError) -> Int {
+        if let index = directories.lastIndex(where: { $0.key == key }) { return index }
         if directories.count >= Self.cachedDirectories { directories.removeAll() }
-        let records = try database.sources(root: key.root, directory: key.directory, markingSeen: true, options: options)
-        directories[key] = Dictionary(records.map { (SourceRecord.split($0.path).name, $0) }) { first, _ in first }
+        directories.append((key, try database.sourcesByName(root: key.root, directory: key.directory, options: options)))
+        return directories.count - 1
     }
 
     /// Closes the run's record with its counts and exit status.
@@ -224,9 +232,15 @@ package final class RunState: @unchecked Sendable {
 
     func absolute(_ root: String) -> String {
         lock.withLock {
-            if let known = absoluteRoots[root] { return known }
+            // Every candidate of a walk shares its root's string: compared in place, not hashed.
+            if let last = lastRoot, last.given == root { return last.absolute }
+            if let known = absoluteRoots[root] {
+                lastRoot = (root, known)
+                return known
+            }
             let resolved = POSIX.realPath(root) ?? Path.absolute(root)
             absoluteRoots[root] = resolved
+            lastRoot = (root, resolved)
             return resolved
         }
     }
@@ -269,18 +283,25 @@ package final class RunState: @unchecked Sendable {
         lock.withLock {
             if outputListings.count >= Self.cachedDirectories { outputListings.removeAll() }
             outputListings[absolute] = listing
+            lastListing = nil
         }
     }
 
     /// The inode number its directory's listing gives the file at `path` (absolute); nil
     /// when the name is not listed, or the directory cannot be.
     private func listedInode(_ path: String) -> UInt64? {
-        let directory = Path.parent(path)
         let listing = lock.withLock { () -> [String: UInt64]? in
-            if let listed = outputListings[directory] { return listed }
-            if outputListings.count >= Self.cachedDirectories { outputListings.removeAll() }
-            let listed = (try? POSIX.directoryEntries(directory)).map(Self.inodes)
-            outputListings[directory] = listed
+            if let last = lastListing, Path.isEntry(path, of: last.directory) { return last.listing }
+            let directory = Path.parent(path)
+            let listed: [String: UInt64]?
+            if let known = outputListings[directory] {
+                listed = known
+            } else {
+                if outputListings.count >= Self.cachedDirectories { outputListings.removeAll() }
+                listed = (try? POSIX.directoryEntries(directory)).map(Self.inodes)
+                outputListings[directory] = listed
+            }
+            lastListing = (directory, listed)
             return listed
         }
         return listing?[Path.lastComponent(path)]
@@ -288,7 +309,9 @@ package final class RunState: @unchecked Sendable {
 
     /// A listing's inode numbers by name.
     private static func inodes(_ entries: [POSIX.DirectoryEntry]) -> [String: UInt64] {
-        Dictionary(entries.map { ($0.name, $0.inode) }) { first, _ in first }
+        var inodes = [String: UInt64](minimumCapacity: entries.count)
+        for entry in entries where inodes[entry.name] == nil { inodes[entry.name] = entry.inode }
+        return inodes
     }
 
     /// The skip of a source whose outputs at `paths` were modified since publishing.

@@ -172,12 +172,13 @@ package final class InputWalker: IteratorProtocol, Sequence {
         guard let link = POSIX.fileInfo(in: level.descriptor, name: name, followingLinks: false) else {
             return .failure(.system(path, "cannot examine"))
         }
-        let namedLikeHEIF = HEIFExtensions.matches(name)
+        // Asked only of entries that are not regular files: most entries are, and need no answer.
+        var namedLikeHEIF: Bool { HEIFExtensions.matches(name) }
         var info = link
         if link.st_mode & S_IFMT == S_IFLNK {
             guard let target = POSIX.fileInfo(in: level.descriptor, name: name) else {
-                guard namedLikeHEIF else { return nil }
-                return .failure(.system(path, "symlink to nothing readable"))
+                let failure = WalkError.system(path, "symlink to nothing readable")  // errno before anything else
+                return namedLikeHEIF ? .failure(failure) : nil
             }
             info = target
             guard FileType.isRegular(info.st_mode) else {
