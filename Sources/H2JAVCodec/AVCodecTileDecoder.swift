@@ -16,7 +16,7 @@ import H2JTiles
 /// differs between versions), go in as one packet; the decoder is drained and the first
 /// picture is the tile's; then the picture is released and the context flushed, whatever
 /// happened. libavcodec keeps parameter sets across flushes, so each configuration must
-/// hold a VPS, an SPS and a PPS (`requireTileParameterSets`).
+/// hold a VPS, an SPS and a PPS (`tileUnits(in:)`).
 package final class AVCodecTileDecoder: TileDecoding {
     private let decoder: OpaquePointer
 
@@ -40,13 +40,7 @@ package final class AVCodecTileDecoder: TileDecoding {
     package func decode<R>(_ configuration: HEVCConfiguration, data: [UInt8],
                           body: (DecodedPicture) throws -> R) throws -> R {
         defer { h2j_avc_decoder_end(decoder) }
-        try configuration.requireTileParameterSets()
-        let units: [Range<Int>]
-        do {
-            units = try HEVCConfiguration.nalUnits(in: data, lengthSize: configuration.lengthSize)
-        } catch {
-            throw TileDecodingError(error.description)
-        }
+        let units = try configuration.tileUnits(in: data)
         let startCode: [UInt8] = [0, 0, 0, 1]
         var annexB: [UInt8] = []
         annexB.reserveCapacity(data.count + configuration.parameterSets.reduce(0) { $0 + $1.count + 4 })

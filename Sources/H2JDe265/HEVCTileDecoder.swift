@@ -16,7 +16,7 @@ import H2JTiles
 /// happened. See `De265Status` for which libde265 warnings fail a tile.
 ///
 /// libde265 keeps parameter sets across `de265_reset`, so `decode` requires each
-/// configuration to hold a VPS, an SPS and a PPS (`requireTileParameterSets`).
+/// configuration to hold a VPS, an SPS and a PPS (`tileUnits(in:)`).
 package final class HEVCTileDecoder: TileDecoding {
     private let context: UnsafeMutableRawPointer
 
@@ -53,13 +53,7 @@ package final class HEVCTileDecoder: TileDecoding {
     package func decode<R>(_ configuration: HEVCConfiguration, data: [UInt8],
                           body: (DecodedPicture) throws -> R) throws -> R {
         defer { endTile() }
-        try configuration.requireTileParameterSets()
-        let units: [Range<Int>]
-        do {
-            units = try HEVCConfiguration.nalUnits(in: data, lengthSize: configuration.lengthSize)
-        } catch {
-            throw TileDecodingError(error.description)
-        }
+        let units = try configuration.tileUnits(in: data)
         for nal in configuration.parameterSets {
             let status = nal.withUnsafeBytes(push)
             guard status == DE265_OK else { throw TileDecodingError(libde265: [status]) }

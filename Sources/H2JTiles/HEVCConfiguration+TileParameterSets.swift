@@ -12,4 +12,15 @@ extension HEVCConfiguration {
             throw TileDecodingError("the tile's 'hvcC' holds no \(name)")
         }
     }
+
+    /// What every backend checks before decoding a tile: the parameter sets
+    /// (`requireTileParameterSets`), and `data` split into its length-prefixed NAL units.
+    package func tileUnits(in data: [UInt8]) throws(TileDecodingError) -> [Range<Int>] {
+        try requireTileParameterSets()
+        do {
+            return try HEVCConfiguration.nalUnits(in: data, lengthSize: lengthSize)
+        } catch {
+            throw TileDecodingError(error.description)
+        }
+    }
 }

@@ -70,37 +70,8 @@ struct AVCodecTileDecoderTests {
     func corruption() throws {
         let directory = TemporaryDirectory()
         let stream = try HEVCReference.stream(width: 96, height: 64, pixelFormat: "yuv420p", chroma: 1, depth: 8, in: directory)
-        let units = try HEVCConfiguration.nalUnits(in: stream.data, lengthSize: 4)
-        let slice = try #require(units.last)
-        let prefix = Array(stream.data[..<(slice.lowerBound - 4)])
-        func tile(slice bytes: [UInt8]) -> [UInt8] { prefix + HEVCReference.lengthPrefixed(bytes) }
-        var generator = SeededGenerator(seed: 0xD1B5_4A32_D192_ED03)
         let decoder = try AVCodecTileDecoder()
-        var outcomes: [String: Int] = [:]
-        func attempt(_ data: [UInt8], _ kind: String) {
-            do {
-                let size = try decoder.decode(stream.configuration, data: data) { "\($0.width)x\($0.height)" }
-                #expect(size == "96x64")
-                outcomes[kind + ": picture", default: 0] += 1
-            } catch let error as TileDecodingError {
-                #expect(error.message.hasPrefix("HEVC decoding failed: ") || error.message == "the tile produced no picture", "\(error)")
-                outcomes[kind + ": error", default: 0] += 1
-            } catch {
-                Issue.record("unexpected error type: \(error)")
-            }
-        }
-        let original = Array(stream.data[slice])
-        for _ in 0..<300 {
-            var bytes = original
-            for _ in 0...Int.random(in: 0..<4, using: &generator) {
-                let at = Int.random(in: 4..<bytes.count, using: &generator)
-                bytes[at] ^= 1 << UInt8.random(in: 0..<8, using: &generator)
-            }
-            attempt(tile(slice: bytes), "mutated")
-        }
-        for _ in 0..<100 {
-            attempt(tile(slice: Array(original.prefix(Int.random(in: 2..<(original.count - 12), using: &generator)))), "truncated")
-        }
+        let outcomes = try CorruptTiles.outcomes(of: decoder, stream)
         #expect(outcomes.values.reduce(0, +) == 400, "\(outcomes)")
         #expect(HEVCReference.compare(try decode(decoder, stream).planes, stream.reference) == "identical")
     }
