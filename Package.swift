@@ -7,7 +7,7 @@ import PackageDescription
 /// the parsers of untrusted bytes (`H2JSupport`, `H2JContainer`, `H2JJPEG`,
 /// `H2JMetadata`) and the output planning both commands share (`H2JOutputPlan`) import
 /// no C module, each C library is wrapped by one target of its
-/// own (`H2JDe265`, `H2JLibheif`, `H2JJPEGCodec`, `H2JColour`), and only the pipeline
+/// own (`H2JDe265`, `H2JAVCodec`, `H2JLibheif`, `H2JJPEGCodec`, `H2JColour`), and only the pipeline
 /// and the executable see them all. The graph is acyclic by construction: a target can
 /// use only what it depends on. ARCHITECTURE.md draws it.
 ///

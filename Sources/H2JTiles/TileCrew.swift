@@ -37,6 +37,7 @@ final class TileCrew: @unchecked Sendable {
     private var waited = 0
 
     /// A crew for bands of `tileCounts[band]` tiles each; no tile starts before `allow`.
+    /// It starts no more threads than there are tiles (a gain map of one tile gets one).
     /// When fewer threads than `lanes` can be created the crew runs with those it has;
     /// with none it throws, so no caller ever waits for a band nobody decodes.
     init(lanes: Int, decoders: TileDecoderPool, tileCounts: [Int], work: @escaping Work) throws(TileCrewError) {
@@ -48,7 +49,7 @@ final class TileCrew: @unchecked Sendable {
         remaining = Mutex(tileCounts)
         bandDone = tileCounts.map { _ in DispatchSemaphore(value: 0) }
         do {
-            try addLanes(max(1, lanes))
+            try addLanes(max(1, min(lanes, items.count)))
         } catch {
             guard self.lanes > 0 else { throw TileCrewError(cause: error) }
         }
