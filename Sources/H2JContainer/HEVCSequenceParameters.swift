@@ -13,12 +13,12 @@ package struct HEVCSequenceParameters: Sendable, Equatable {
     /// Picture size after the conformance window: what the decoder outputs.
     package let width: Int
     package let height: Int
-    /// The VUI's video signal type (`.unspecified` when the SPS has none), or nil when the
+    /// The VUI's video signal type (`NCLX.unspecifiedVideoSignal` when the SPS has none), or nil when the
     /// SPS after the head could not be read: the head fields are good either way.
-    package let videoSignal: HEVCVideoSignal?
+    package let videoSignal: NCLX?
 
     package init(chromaFormat: Int, bitDepthLuma: Int, bitDepthChroma: Int, width: Int, height: Int,
-                 videoSignal: HEVCVideoSignal?) {
+                 videoSignal: NCLX?) {
         self.chromaFormat = chromaFormat
         self.bitDepthLuma = bitDepthLuma
         self.bitDepthChroma = bitDepthChroma

@@ -44,7 +44,7 @@ package enum EngineChoice {
         }
 
         var configurations: [HEVCConfiguration] = []
-        var signals: [HEVCVideoSignal?] = []
+        var signals: [NCLX?] = []
         var configurationIndex: [Int: Int] = [:]
         var tiles: [TiledImage.Tile] = []
         var format: HEVCSequenceParameters?
@@ -115,18 +115,15 @@ package enum EngineChoice {
         }
         return .tiles(TiledImage(tiles: tiles, columns: columns, rows: rows, tileWidth: format.width,
                                  tileHeight: format.height, configurations: configurations,
-                                 signalColours: signals.map { signal in
-                                     let signal = signal ?? .unspecified  // only tiles with their own nclx have none
-                                     return NCLX(primaries: signal.primaries, transfer: signal.transfer,
-                                                 matrix: signal.matrix, fullRange: signal.fullRange)
-                                 },
+                                 // Only tiles with their own nclx have no readable signal.
+                                 signalColours: signals.map { $0 ?? .unspecifiedVideoSignal },
                                  monochrome: monochrome, geometry: geometry))
     }
 
     /// Why a tile that takes its colour from its SPS cannot: the SPS is unreadable past its
     /// head, or its matrix is no YCbCr matrix (H.273: 11 Y'D'zD'x, 13 constant luminance,
     /// 14 ICtCp). Reserved matrices read as BT.601, as an unknown nclx matrix does.
-    private static func refusal(of signal: HEVCVideoSignal?, tile: UInt32) -> String? {
+    private static func refusal(of signal: NCLX?, tile: UInt32) -> String? {
         guard let signal else { return "tile \(tile)'s sequence parameter set cannot be read up to its colour description" }
         guard ![11, 13, 14].contains(signal.matrix) else { return "tile \(tile)'s bitstream has matrix \(signal.matrix), not a plain YCbCr matrix" }
         return nil

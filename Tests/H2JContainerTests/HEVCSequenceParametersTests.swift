@@ -158,13 +158,13 @@ struct HEVCSequenceParametersTests {
         }
     }
 
-    func signal(_ tail: Tail, subLayers: Int = 0) -> HEVCVideoSignal? {
+    func signal(_ tail: Tail, subLayers: Int = 0) -> NCLX? {
         HEVCSequenceParameters.parse(nal: sps(chroma: 1, width: 64, height: 64, subLayers: subLayers) { tail.write(&$0, subLayers: subLayers) })?.videoSignal
     }
 
     @Test("The VUI's video signal type is read past scaling lists, PCM, short- and long-term reference sets")
     func videoSignal() throws {
-        let p3 = HEVCVideoSignal(fullRange: true, primaries: 12, transfer: 18, matrix: 14)
+        let p3 = NCLX(primaries: 12, transfer: 18, matrix: 14, fullRange: true)
         var tail = Tail(vui: (nil, false, (true, (12, 18, 14))))
         #expect(signal(tail) == p3)
         #expect(signal(tail, subLayers: 2) == p3)
@@ -178,13 +178,13 @@ struct HEVCSequenceParametersTests {
         tail.shortTermSets = [(2, 1), nil, nil, (0, 16), nil]
         tail.longTerm = 32
         tail.vui = (255, true, (false, (1, 1, 1)))
-        #expect(signal(tail) == HEVCVideoSignal(fullRange: false, primaries: 1, transfer: 1, matrix: 1))
+        #expect(signal(tail) == NCLX(primaries: 1, transfer: 1, matrix: 1, fullRange: false))
         tail.vui = (1, false, (true, nil))
-        #expect(signal(tail) == HEVCVideoSignal(fullRange: true, primaries: 2, transfer: 2, matrix: 2))
+        #expect(signal(tail) == NCLX(primaries: 2, transfer: 2, matrix: 2, fullRange: true))
         tail.vui = (nil, true, nil)
-        #expect(signal(tail) == .unspecified)
+        #expect(signal(tail) == .unspecifiedVideoSignal)
         tail.vui = nil
-        #expect(signal(tail) == .unspecified)
+        #expect(signal(tail) == .unspecifiedVideoSignal)
         // Beyond the standard's bounds: the tail is unreadable, the head still good.
         tail.longTerm = 33
         let unbounded = try #require(HEVCSequenceParameters.parse(nal: sps(chroma: 1, width: 64, height: 48) { tail.write(&$0, subLayers: 0) }))
@@ -201,7 +201,7 @@ struct HEVCSequenceParametersTests {
         let tail = Tail(scalingLists: [Array(repeating: 1, count: 16)], pcm: true, shortTermSets: [(1, 1), nil], longTerm: 2,
                         vui: (255, true, (true, (1, 13, 6))))
         let whole = sps(chroma: 1, width: 64, height: 64) { tail.write(&$0, subLayers: 0) }
-        #expect(HEVCSequenceParameters.parse(nal: whole)?.videoSignal == HEVCVideoSignal(fullRange: true, primaries: 1, transfer: 13, matrix: 6))
+        #expect(HEVCSequenceParameters.parse(nal: whole)?.videoSignal == NCLX(primaries: 1, transfer: 13, matrix: 6, fullRange: true))
         let head = try #require(HEVCSequenceParameters.parse(nal: sps(chroma: 1, width: 64, height: 64, tail: { _ in })))
         for length in 16..<whole.count {
             let parsed = HEVCSequenceParameters.parse(nal: Array(whole.prefix(length)))
@@ -218,7 +218,7 @@ struct HEVCSequenceParametersTests {
     @Test("Every real SPS in the samples and corpora reads to its video signal type")
     func realFiles() throws {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        var found: [String: HEVCVideoSignal] = [:]
+        var found: [String: NCLX] = [:]
         var unreadable: [String] = []
         for tree in ["Samples", "../shared/corpus", "../shared/corpus-wide"] {
             let directory = root.appendingPathComponent(tree)
@@ -239,7 +239,7 @@ struct HEVCSequenceParametersTests {
         #expect(found.count >= 20)
         // An iPhone-like sample (full range BT.601, no colour description) and one whose VUI
         // says Display P3 (12), a code libde265 reported as 2.
-        #expect(found["Samples/photo-exif-gps-xmp-icc.heic"] == HEVCVideoSignal(fullRange: true, primaries: 2, transfer: 2, matrix: 6))
-        #expect(found["Samples/p3-nclx-only.heic"] == HEVCVideoSignal(fullRange: true, primaries: 12, transfer: 13, matrix: 6))
+        #expect(found["Samples/photo-exif-gps-xmp-icc.heic"] == NCLX(primaries: 2, transfer: 2, matrix: 6, fullRange: true))
+        #expect(found["Samples/p3-nclx-only.heic"] == NCLX(primaries: 12, transfer: 13, matrix: 6, fullRange: true))
     }
 }

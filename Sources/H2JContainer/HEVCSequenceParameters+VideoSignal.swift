@@ -1,34 +1,19 @@
 import H2JSupport
 
-/// The video signal type of an HEVC SPS's VUI (H.265 Annex E.2.1), raw codes as coded.
-///
-/// Codes are H.273's, unmapped: a decoder library may report unknown ones differently,
-/// so colour decisions read these, never the decoder's.
-package struct HEVCVideoSignal: Sendable, Equatable {
-    package let fullRange: Bool
-    /// `colour_primaries`, `transfer_characteristics`, `matrix_coeffs`; 2 (unspecified) when the
-    /// VUI has no colour description.
-    package let primaries: Int
-    package let transfer: Int
-    package let matrix: Int
-
-    package init(fullRange: Bool, primaries: Int, transfer: Int, matrix: Int) {
-        self.fullRange = fullRange
-        self.primaries = primaries
-        self.transfer = transfer
-        self.matrix = matrix
-    }
-
+extension NCLX {
     /// What an SPS without a VUI, or a VUI without a video signal type, means: limited range,
-    /// everything unspecified (E.3.1's defaults).
-    package static let unspecified = HEVCVideoSignal(fullRange: false, primaries: 2, transfer: 2, matrix: 2)
+    /// everything unspecified (H.265 E.3.1's defaults). The VUI's video signal type carries
+    /// the same H.273 codes as an `nclx`, so it is read into one, codes as coded: a decoder
+    /// library may report unknown ones differently, so colour decisions read these, never
+    /// the decoder's.
+    package static let unspecifiedVideoSignal = NCLX(primaries: 2, transfer: 2, matrix: 2, fullRange: false)
 }
 
 extension HEVCSequenceParameters {
     /// The SPS after the bit depths (§7.3.2.2.1), skipped up to `vui_parameters()`, whose
-    /// video signal type it returns: `.unspecified` when absent, nil when the tail is cut
+    /// video signal type it returns: `.unspecifiedVideoSignal` when absent, nil when the tail is cut
     /// short or breaks a bound the standard sets.
-    static func parseVideoSignal(_ reader: inout BitReader, maxSubLayersMinus1: Int) -> HEVCVideoSignal? {
+    static func parseVideoSignal(_ reader: inout BitReader, maxSubLayersMinus1: Int) -> NCLX? {
         guard let pocBitsMinus4 = reader.unsignedGolomb(), pocBitsMinus4 <= 12,
               let orderingInfoForAll = reader.flag() else { return nil }
         for _ in (orderingInfoForAll ? 0 : maxSubLayersMinus1)...maxSubLayersMinus1 {
@@ -53,18 +38,18 @@ extension HEVCSequenceParameters {
             guard let count = reader.unsignedGolomb(), count <= 32, reader.skip(count * (pocBitsMinus4 + 4 + 1)) else { return nil }
         }
         guard reader.skip(2), let vui = reader.flag() else { return nil }  // temporal MVP, strong intra smoothing
-        guard vui else { return .unspecified }
+        guard vui else { return .unspecifiedVideoSignal }
         guard let aspectRatio = reader.flag() else { return nil }
         if aspectRatio {
             guard let idc = reader.bits(8) else { return nil }
             if idc == 255 { guard reader.skip(32) else { return nil } }
         }
         guard let overscan = reader.flag(), !overscan || reader.skip(1), let signalType = reader.flag() else { return nil }
-        guard signalType else { return .unspecified }
+        guard signalType else { return .unspecifiedVideoSignal }
         guard reader.skip(3), let fullRange = reader.flag(), let described = reader.flag() else { return nil }
-        guard described else { return HEVCVideoSignal(fullRange: fullRange, primaries: 2, transfer: 2, matrix: 2) }
+        guard described else { return NCLX(primaries: 2, transfer: 2, matrix: 2, fullRange: fullRange) }
         guard let primaries = reader.bits(8), let transfer = reader.bits(8), let matrix = reader.bits(8) else { return nil }
-        return HEVCVideoSignal(fullRange: fullRange, primaries: primaries, transfer: transfer, matrix: matrix)
+        return NCLX(primaries: primaries, transfer: transfer, matrix: matrix, fullRange: fullRange)
     }
 
     /// Skips `count` Exp-Golomb codes; `se(v)` codes have the same length as `ue(v)` ones.
