@@ -97,6 +97,15 @@ final class SQLiteConnection {
     /// Calls `body` with each row of `sql` (with `values` bound), read in place: no
     /// row is copied unless `body` copies it. The statement is prepared once and reused.
     func each(_ sql: String, _ values: [SQLValue], _ body: (SQLRow) -> Void) throws(StateError) {
+        try stepping(sql, values) { (rows: SQLCursor) throws(StateError) in
+            while try rows.next() { body(rows.row) }
+        }
+    }
+
+    /// Runs `body` with a cursor over the rows of `sql` (with `values` bound), stepped by
+    /// `body` itself: two cursors stepped side by side merge two sorted results in place.
+    /// The statement is reset when `body` returns.
+    func stepping<R>(_ sql: String, _ values: [SQLValue], _ body: (SQLCursor) throws(StateError) -> R) throws(StateError) -> R {
         let statement: OpaquePointer
         if let cached = statements[sql] {
             statement = cached
@@ -120,13 +129,7 @@ final class SQLiteConnection {
             }
             guard code == SQLITE_OK else { throw failure() }
         }
-        let row = SQLRow(statement: statement)
-        while true {
-            let code = sqlite3_step(statement)
-            if code == SQLITE_DONE { return }
-            guard code == SQLITE_ROW else { throw failure() }
-            body(row)
-        }
+        return try body(SQLCursor(row: SQLRow(statement: statement), connection: self))
     }
 
     /// Runs `body` in one transaction (`BEGIN IMMEDIATE`, so two runs never interleave
@@ -143,7 +146,7 @@ final class SQLiteConnection {
         }
     }
 
-    private func failure() -> StateError {
+    fileprivate func failure() -> StateError {
         let code = sqlite3_extended_errcode(handle)
         return StateError(path: path, code: code, message: String(cString: sqlite3_errmsg(handle)),
                           systemErrno: Self.systemErrno(handle, code))
@@ -158,6 +161,21 @@ final class SQLiteConnection {
 
     /// SQLITE_TRANSIENT: SQLite copies a bound value before the call returns.
     private static let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
+}
+
+/// A statement being stepped by its caller (`SQLiteConnection.stepping`): `row` is the
+/// current row once `next()` has said there is one, valid until the next step.
+struct SQLCursor {
+    let row: SQLRow
+    fileprivate unowned let connection: SQLiteConnection
+
+    /// Steps to the next row: false when there is none.
+    func next() throws(StateError) -> Bool {
+        let code = sqlite3_step(row.statement)
+        if code == SQLITE_DONE { return false }
+        guard code == SQLITE_ROW else { throw connection.failure() }
+        return true
+    }
 }
 
 /// The current row of a statement being stepped (`SQLiteConnection.each`): valid only
@@ -186,9 +204,14 @@ struct SQLRow {
 
     /// A blob column that holds a path's bytes (`PathBytes`), read in place.
     func path(_ index: Int) -> String {
+        PathBytes.string(bytes(index))
+    }
+
+    /// A blob column's bytes in place: valid until the statement steps again.
+    func bytes(_ index: Int) -> UnsafeRawBufferPointer {
         let count = Int(sqlite3_column_bytes(statement, Int32(index)))
-        guard count > 0, let bytes = sqlite3_column_blob(statement, Int32(index)) else { return "" }
-        return PathBytes.string(UnsafeRawBufferPointer(start: bytes, count: count))
+        guard count > 0, let bytes = sqlite3_column_blob(statement, Int32(index)) else { return UnsafeRawBufferPointer(start: nil, count: 0) }
+        return UnsafeRawBufferPointer(start: bytes, count: count)
     }
 
     func value(_ index: Int) -> SQLValue {

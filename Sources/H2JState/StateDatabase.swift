@@ -186,10 +186,13 @@ package final class StateDatabase: @unchecked Sendable {
     /// by name (the path's last component), each record built once and never copied.
     package func sourcesByName(root: String, directory: String, options: String) throws(StateError) -> [String: SourceRecord] {
         var records: [SourceRecord] = []
-        try eachSource(root: root, directory: directory, markingSeen: true, options: options) { records.append($0) }
+        try eachSource(root: root, directory: directory, markingSeen: true, options: options) { record in records.append(consume record) }
         // Sized once, and each record moved in, not copied; read from the end, so the first of a name stays.
         var found = [String: SourceRecord](minimumCapacity: records.count)
-        while let record = records.popLast() { found[SourceRecord.split(record.path).name] = record }
+        while let record = records.popLast() {
+            let name = SourceRecord.split(record.path).name
+            found[name] = consume record
+        }
         return found
     }
 
@@ -207,7 +210,8 @@ package final class StateDatabase: @unchecked Sendable {
 
     /// Calls `body` with each source under `root` that matches `sources` (a condition and
     /// its parameters, within one directory), in path order, each with its outputs among those matching
-    /// `outputs`. Both come sorted by source path, and are merged. Sources are ordered by
+    /// `outputs`. Both come sorted by source path and are merged as they are stepped,
+    /// their paths compared in place. Sources are ordered by
     /// `name`, which within a directory is path order: ordering by `path` makes SQLite
     /// walk the whole root in the path index instead of the directory's key range. With
     /// `fewest` (the options a record may share), records carry only what
@@ -216,48 +220,58 @@ package final class StateDatabase: @unchecked Sendable {
                          outputs: (condition: String, values: [SQLValue]), fewest: String? = nil,
                          _ body: (consuming SourceRecord) -> Void) throws(StateError) {
         let rootValue = SQLValue.blob(PathBytes.bytes(root))
-        var found: [(source: [UInt8], output: OutputRecord)] = []
-        try reader.each("""
-            SELECT source, path, size, sha256, kind, inode, mtime_ns FROM outputs
-            WHERE root = ? AND \(outputs.condition) ORDER BY source, path
-            """, [rootValue] + outputs.values) { row in
-            found.append((row.blob(0), OutputRecord(path: row.path(1), size: row.integer(2), sha256: row.text(3),
-                                                    kind: row.text(4) ?? "", inode: row.integer(5), mtimeNanoseconds: row.integer(6))))
-        }
-        var next = 0
         // The options are read only where they are not `fewest`'s (NULL then); the last six only when all are.
         let columns = fewest == nil ? "options, error_code, reason, tool_version, started_ns, finished_ns, kept"
             : "CASE WHEN options = ? THEN NULL ELSE options END"
-        try reader.each("""
-            SELECT path, size, mtime_ns, inode, device, sha256, status, complete, width, height, ctime_ns, handed_off,
-            \(columns) FROM sources WHERE root = ? AND \(sources.condition) ORDER BY name
-            """, (fewest.map { [.text($0)] } ?? []) + [rootValue] + sources.values) { row in
-            let path = row.blob(0)
-            var record = SourceRecord(root: root, path: PathBytes.string(path),
-                                      identity: FileIdentity(size: row.integer(1), mtimeNanoseconds: row.integer(2),
-                                                             inode: row.integer(3), device: row.integer(4)),
-                                      sha256: row.text(5), status: row.text(6) ?? "", toolVersion: "",
-                                      options: row.text(12) ?? fewest ?? "", startedNanoseconds: 0, finishedNanoseconds: 0)
-            record.complete = row.integer(7) == 1
-            record.width = row.optionalInteger(8)
-            record.height = row.optionalInteger(9)
-            record.ctimeNanoseconds = row.optionalInteger(10)
-            record.handedOff = row.text(11)
-            if fewest == nil {
-                record.errorCode = row.text(13)
-                record.reason = row.text(14)
-                record.toolVersion = row.text(15) ?? ""
-                record.startedNanoseconds = row.integer(16)
-                record.finishedNanoseconds = row.integer(17)
-                record.kept = row.text(18)
+        try reader.stepping("""
+            SELECT source, path, size, sha256, kind, inode, mtime_ns FROM outputs
+            WHERE root = ? AND \(outputs.condition) ORDER BY source, path
+            """, [rootValue] + outputs.values) { (outputRows: SQLCursor) throws(StateError) in
+            var outputPending = try outputRows.next()
+            try reader.stepping("""
+                SELECT path, size, mtime_ns, inode, device, sha256, status, complete, width, height, ctime_ns, handed_off,
+                \(columns) FROM sources WHERE root = ? AND \(sources.condition) ORDER BY name
+                """, (fewest.map { [.text($0)] } ?? []) + [rootValue] + sources.values) { (sourceRows: SQLCursor) throws(StateError) in
+                while try sourceRows.next() {
+                    body(try Self.record(sourceRows.row, root: root, fewest: fewest, outputs: outputRows, pending: &outputPending))
+                }
             }
-            while next < found.count, found[next].source.lexicographicallyPrecedes(path) { next += 1 }
-            while next < found.count, found[next].source == path {
-                record.outputs.append(found[next].output)
-                next += 1
-            }
-            body(record)
         }
+    }
+
+    /// The record of the source at `row` (of `records`' source query), with its outputs:
+    /// the rows of `outputs` (from `pending`, whether it is on a row) whose source is its
+    /// path, stepping past those of sources before it. Built here and returned, so the
+    /// caller moves it on without a copy.
+    private static func record(_ row: SQLRow, root: String, fewest: String?, outputs: SQLCursor,
+                               pending: inout Bool) throws(StateError) -> SourceRecord {
+        let path = row.bytes(0)
+        var record = SourceRecord(root: root, path: PathBytes.string(path),
+                                  identity: FileIdentity(size: row.integer(1), mtimeNanoseconds: row.integer(2),
+                                                         inode: row.integer(3), device: row.integer(4)),
+                                  sha256: row.text(5), status: row.text(6) ?? "", toolVersion: "",
+                                  options: row.text(12) ?? fewest ?? "", startedNanoseconds: 0, finishedNanoseconds: 0)
+        record.complete = row.integer(7) == 1
+        record.width = row.optionalInteger(8)
+        record.height = row.optionalInteger(9)
+        record.ctimeNanoseconds = row.optionalInteger(10)
+        record.handedOff = row.text(11)
+        if fewest == nil {
+            record.errorCode = row.text(13)
+            record.reason = row.text(14)
+            record.toolVersion = row.text(15) ?? ""
+            record.startedNanoseconds = row.integer(16)
+            record.finishedNanoseconds = row.integer(17)
+            record.kept = row.text(18)
+        }
+        while pending, outputs.row.bytes(0).lexicographicallyPrecedes(path) { pending = try outputs.next() }
+        while pending, outputs.row.bytes(0).elementsEqual(path) {
+            let output = outputs.row
+            record.outputs.append(OutputRecord(path: output.path(1), size: output.integer(2), sha256: output.text(3),
+                                               kind: output.text(4) ?? "", inode: output.integer(5), mtimeNanoseconds: output.integer(6)))
+            pending = try outputs.next()
+        }
+        return record
     }
 
     /// Records (or replaces) a source and its outputs, in one transaction.

@@ -84,6 +84,27 @@ struct StateDatabaseTests {
         #expect(missing.status == "missing-source" && missing.outputs.count == 2)
     }
 
+    @Test("A directory's sources each get exactly their own outputs, in path order: names that are prefixes of others, sources with none between sources with several")
+    func outputsMergedToTheirSources() throws {
+        let scratch = TemporaryDirectory()
+        let state = try StateDatabase(path: scratch.sub("s.db"))
+        let run = try state.beginRun(pid: 1, host: "h", version: "v", options: "o")
+        let outputs: [String: [String]] = ["d/a": ["/o/a-2.jpg", "/o/a.jpg"], "d/a.b": [], "d/ab": ["/o/ab.jpg"], "d/b": [],
+                                           "d/c": ["/o/c.jpg", "/o/c-2.jpg", "/o/c-3.jpg"], "d0/a": ["/o/d0a.jpg"]]
+        for (path, paths) in outputs {
+            try state.record(Self.record(path, outputs: paths.enumerated().map {
+                OutputRecord(path: $1, size: $0, inode: $0, mtimeNanoseconds: 1)
+            }), run: run)
+        }
+        let found = try state.sources(root: "/archive", directory: "d")
+        #expect(found.map(\.path) == ["d/a", "d/a.b", "d/ab", "d/b", "d/c"])
+        for record in found {
+            #expect(record.outputs.map(\.path) == outputs[record.path]!.sorted(), "\(record.path)")
+        }
+        #expect(try state.sourcesByName(root: "/archive", directory: "d", options: "o")["c"]?.outputs.count == 3)
+        #expect(try state.source(root: "/archive", path: "d0/a")?.outputs.map(\.path) == ["/o/d0a.jpg"])
+    }
+
     @Test("A directory's records carry what a run needs (not the reason, error code, tool version or times); the options are the record's own, or the run's when the same")
     func directoryRecordsFewestColumns() throws {
         let scratch = TemporaryDirectory()
