@@ -73,9 +73,12 @@ package struct SourceRecord: Equatable, Sendable {
         return (String(path[..<slash]), String(path[path.utf8.index(after: slash)...]))
     }
 
-    /// Statuses after which the outputs are complete and the source need not be converted
-    /// again while nothing changes.
-    package static let doneStatuses: Set<String> = ["converted", "updated", "copied", "skipped"]
+    /// Whether `status` is one after which the outputs are complete and the source need
+    /// not be converted again while nothing changes. A comparison, not a set's hash: the
+    /// no-op rerun asks it of every source.
+    package static func isDone(_ status: String) -> Bool {
+        status == "converted" || status == "skipped" || status == "updated" || status == "copied"
+    }
 
     /// The status of a source the hand-off found changed since its conversion.
     package static let sourceChanged = "source-changed"

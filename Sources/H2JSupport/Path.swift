@@ -52,14 +52,21 @@ package enum Path {
         let bytes = path.utf8
         var end = bytes.endIndex
         if bytes.count > 1 && bytes.last == slash { end = bytes.index(before: end) }
-        guard let cut = bytes[..<end].lastIndex(of: slash) else { return String(path.unicodeScalars[..<end]) }
-        return String(path.unicodeScalars[bytes.index(after: cut)..<end])
+        let start = bytes[..<end].lastIndex(of: slash).map(bytes.index(after:)) ?? bytes.startIndex
+        return utf8Slice(path, start..<end)
     }
 
     /// The directory part: `.` for a bare name, `/` for a name in the root.
     package static func parent(_ path: String) -> String {
         guard let cut = path.utf8.lastIndex(of: slash) else { return "." }
-        return cut == path.startIndex ? "/" : String(path.unicodeScalars[..<cut])
+        return cut == path.startIndex ? "/" : utf8Slice(path, path.startIndex..<cut)
+    }
+
+    /// The text of `path` between two UTF-8 indices next to a `/` or at an end, which are
+    /// always scalar boundaries; copied as bytes, where a `String` subscript would round
+    /// them to characters (a `/` followed by a combining mark is one).
+    private static func utf8Slice(_ path: String, _ range: Range<String.Index>) -> String {
+        String(path.utf8[range]) ?? String(path.unicodeScalars[range])
     }
 
     private static let slash = UInt8(ascii: "/")

@@ -64,6 +64,13 @@ extension POSIX {
         (bytes + [0]).withUnsafeBufferPointer { $0.withMemoryRebound(to: CChar.self) { body($0.baseAddress!) } }
     }
 
+    /// A name's bytes (`PathBytes`) as a C string for `body`: the text's own UTF-8, with
+    /// nothing allocated, unless it escapes a byte (whose escape's UTF-8 starts with 0xF4).
+    /// The walk examines every entry by name.
+    private static func withCString<R>(name: String, _ body: (UnsafePointer<CChar>) -> R) -> R {
+        name.utf8.contains(0xF4) ? withCString(PathBytes.bytes(name), body) : name.withCString(body)
+    }
+
     /// `open(2)`; a descriptor, or -1 with errno.
     package static func openFile(_ path: String, _ flags: Int32, _ mode: mode_t = 0) -> Int32 {
         at(path, failure: -1) { Glibc.openat($0, $1, flags, mode) }
@@ -80,7 +87,7 @@ extension POSIX {
     /// component for the kernel to look up, where a path has all of its own. nil with errno.
     package static func fileInfo(in directory: Int32, name: String, followingLinks: Bool = true) -> stat? {
         var info = stat()
-        let code = withCString(PathBytes.bytes(name)) { fstatat(directory, $0, &info, followingLinks ? 0 : AT_SYMLINK_NOFOLLOW) }
+        let code = withCString(name: name) { fstatat(directory, $0, &info, followingLinks ? 0 : AT_SYMLINK_NOFOLLOW) }
         return code == 0 ? info : nil
     }
 

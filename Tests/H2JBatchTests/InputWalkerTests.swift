@@ -71,6 +71,12 @@ struct InputWalkerTests {
         #expect(Path.parent("a") == ".")
         #expect(Path.parent("/a") == "/")
         #expect(Path.lastComponent("dir/") == "dir")
+        // A `/` and the combining mark after it are one Character: the cut is made in scalars.
+        #expect(Path.lastComponent("a/\u{301}b.heic") == "\u{301}b.heic")
+        #expect(Path.parent("d\u{301}/\u{301}x") == "d\u{301}")
+        #expect(Path.lastComponent("/") == "" && Path.lastComponent("x") == "x" && Path.lastComponent("a/b/") == "b")
+        let escaped = PathBytes.string([0x61, 0x2F, 0xFF, 0x2E, 0x68])  // "a/" and a byte that is not UTF-8
+        #expect(PathBytes.bytes(Path.lastComponent(escaped)) == [0xFF, 0x2E, 0x68])
     }
 
     @Test("Symlinked directories are not followed; symlinked files are")

@@ -78,6 +78,12 @@ package final class Reporter: @unchecked Sendable {
         results.forEach(record)
     }
 
+    /// One result the run came to without a job (`recordFound(_:)` of one, with no array).
+    package func recordFound(_ result: ConversionResult) {
+        expect()
+        record(result)
+    }
+
     /// The walk is over: the results expected so far are all there will be.
     package func finishWalk() {
         lock.withLock { walkFinished = true }

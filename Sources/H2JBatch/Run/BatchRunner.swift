@@ -182,7 +182,7 @@ package enum BatchRunner {
                     reporter.noteStateError(error)
                 }
             }
-            if found { reporter.recordFound([result]) } else { reporter.record(result) }
+            if found { reporter.recordFound(result) } else { reporter.record(result) }
         }
         /// `previous`: the state's record of a source converted again (`Verdict.changed`).
         let submit = { (plan: Plan, candidate: Candidate?, previous: SourceRecord?) in
@@ -258,41 +258,46 @@ package enum BatchRunner {
             // A resource ran out (a full disk, no descriptors): start nothing more; cron's
             // rerun (exit 75) picks up the rest.
             guard reporter.stoppedBy == nil else { break }
-            switch found {
+            // The candidate is bound once: each pattern of a `switch` with `where` clauses copies it.
+            let candidate: Candidate
+            switch consume found {
             case .failure(let error):
-                reporter.recordFound([.failed(source: error.path, output: nil, error.code, error.reason)])
-            case .success(let candidate) where request.shard.map({ !$0.contains(relativePath: candidate.relativePath) }) == true:
-                continue  // another shard's
-            case .success(let candidate) where request.output == .standardStream:
+                reporter.recordFound(.failed(source: error.path, output: nil, error.code, error.reason))
+                continue
+            case .success(let found): candidate = found
+            }
+            if let shard = request.shard, !shard.contains(relativePath: candidate.relativePath) { continue }  // another shard's
+            guard request.output != .standardStream else {
                 submit(planner.planToStandardOutput(candidate), nil, nil)
-            case .success(let candidate):
-                // Killed runs' temp files go from every directory planned into, written or not
-                // (once each: a directory's candidates come one after another, so a candidate
-                // with the output directory of the one before needs no look). The listing
-                // also serves the state's check of the outputs recorded there.
-                if !options.dryRun, candidate.outputDirectory != lastOutputDirectory {
-                    lastOutputDirectory = candidate.outputDirectory
-                    let directory = request.naming.directory(for: candidate)
-                    if let listed = publisher.sweepOrphans(in: directory) { state?.outputDirectoryListed(directory, listed) }
-                }
-                do {
-                    switch try state?.verdict(for: candidate) ?? .new {
-                    case .upToDate(var result, let record):
-                        // Handed off already, or not asked: nothing more to do.
-                        if let handOff, record.handedOff == nil {
-                            result = handOff.apply(candidate, record, to: result)
-                        }
-                        reporter.recordFound([describing(result, candidate)])
-                    case .outputModified(let result):
-                        // Not recorded, nor handed off: the record stays that of the outputs as published.
-                        reporter.recordFound([describing(result, candidate)])
-                    case .changed(let record): submit(planner.plan(candidate, refreshing: record), candidate, record)
-                    case .new: submit(planner.plan(candidate, replacingOwn: handOff != nil), candidate, nil)
+                continue
+            }
+            // Killed runs' temp files go from every directory planned into, written or not
+            // (once each: a directory's candidates come one after another, so a candidate
+            // with the output directory of the one before needs no look). The listing
+            // also serves the state's check of the outputs recorded there.
+            if !options.dryRun, candidate.outputDirectory != lastOutputDirectory {
+                lastOutputDirectory = candidate.outputDirectory
+                let directory = request.naming.directory(for: candidate)
+                if let listed = publisher.sweepOrphans(in: directory) { state?.outputDirectoryListed(directory, listed) }
+            }
+            do {
+                let verdict = try state?.verdict(for: candidate) ?? .new
+                switch consume verdict {
+                case .upToDate(var result, let record):
+                    // Handed off already, or not asked: nothing more to do.
+                    if let handOff, record.handedOff == nil {
+                        result = handOff.apply(candidate, record, to: result)
                     }
-                } catch {
-                    reporter.noteStateError(error)
-                    submit(planner.plan(candidate), candidate, nil)
+                    reporter.recordFound(describing(result, candidate))
+                case .outputModified(let result):
+                    // Not recorded, nor handed off: the record stays that of the outputs as published.
+                    reporter.recordFound(describing(result, candidate))
+                case .changed(let record): submit(planner.plan(candidate, refreshing: record), candidate, record)
+                case .new: submit(planner.plan(candidate, replacingOwn: handOff != nil), candidate, nil)
                 }
+            } catch {
+                reporter.noteStateError(error)
+                submit(planner.plan(candidate), candidate, nil)
             }
         }
         reporter.finishWalk()
@@ -311,7 +316,6 @@ package enum BatchRunner {
     /// `result` with what the walk saw of its source: size and modification time.
     static func describing(_ result: consuming ConversionResult, _ candidate: Candidate) -> ConversionResult {
         guard let info = candidate.info else { return result }
-        var result = result
         result.sourceSize = Int(info.st_size)
         result.sourceMtimeNanoseconds = info.st_mtim.nanoseconds
         return result

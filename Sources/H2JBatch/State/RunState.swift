@@ -96,18 +96,23 @@ package final class RunState: @unchecked Sendable {
                   let index = try loadedRecords(key)
                   return directories[index].records.removeValue(forKey: name)
               }),
-              SourceRecord.doneStatuses.contains(record.status) || record.status == SourceRecord.sourceChanged,
+              SourceRecord.isDone(record.status) || record.status == SourceRecord.sourceChanged,
               !record.outputs.isEmpty else { return .new }
-        let conditions = record.outputs.map(condition)
-        if !overwrite, conditions.contains(.modified) {
-            let modified = zip(record.outputs, conditions).filter { $0.1 == .modified }.map(\.0.path)
-            return .outputModified(Self.modifiedResult(candidate, record, modified))
+        // One pass, no array of conditions: the no-op rerun asks this of every source.
+        var modified: [String] = [], outputsAsRecorded = true
+        for output in record.outputs {
+            switch condition(of: output) {
+            case .asRecorded: continue
+            case .changed: outputsAsRecorded = false
+            case .modified: outputsAsRecorded = false; modified.append(output.path)
+            }
         }
+        if !overwrite, !modified.isEmpty { return .outputModified(Self.modifiedResult(candidate, record, modified)) }
         // The hand-off found it changed behind what the walk compares (an in-place write
         // with its mtime put back): convert it again, whatever its identity says.
         if record.status == SourceRecord.sourceChanged { return .changed(record) }
         let unchanged = candidate.info.map(Self.identity) == record.identity && record.options == options
-            && conditions.allSatisfy { $0 == .asRecorded }
+            && outputsAsRecorded
         guard unchanged, !recheck || Self.hashesAsRecorded(candidate.path, record) else { return .changed(record) }
         if refreshesUnverified && carriesMetadata && !record.complete && record.status == ConversionResult.Status.skipped.rawValue {
             return .changed(record)
