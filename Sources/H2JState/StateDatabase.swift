@@ -183,15 +183,14 @@ package final class StateDatabase: @unchecked Sendable {
     }
 
     /// The walk's read of a directory: `sources(root:directory:markingSeen: true:options:)`
-    /// by name (the path's last component), each record built once and never copied.
+    /// by name (the path's last component), each record built once and moved in. Two names
+    /// of other bytes can be one `String` (canonically equivalent): the first, in path
+    /// order, stays.
     package func sourcesByName(root: String, directory: String, options: String) throws(StateError) -> [String: SourceRecord] {
-        var records: [SourceRecord] = []
-        try eachSource(root: root, directory: directory, markingSeen: true, options: options) { record in records.append(consume record) }
-        // Sized once, and each record moved in, not copied; read from the end, so the first of a name stays.
-        var found = [String: SourceRecord](minimumCapacity: records.count)
-        while let record = records.popLast() {
+        var found: [String: SourceRecord] = [:]
+        try eachSource(root: root, directory: directory, markingSeen: true, options: options) { record in
             let name = SourceRecord.split(record.path).name
-            found[name] = consume record
+            if let first = found.updateValue(record, forKey: name) { found[name] = first }
         }
         return found
     }
@@ -233,45 +232,44 @@ package final class StateDatabase: @unchecked Sendable {
                 \(columns) FROM sources WHERE root = ? AND \(sources.condition) ORDER BY name
                 """, (fewest.map { [.text($0)] } ?? []) + [rootValue] + sources.values) { (sourceRows: SQLCursor) throws(StateError) in
                 while try sourceRows.next() {
-                    body(try Self.record(sourceRows.row, root: root, fewest: fewest, outputs: outputRows, pending: &outputPending))
+                    let outputs = try Self.outputs(of: sourceRows.row.bytes(0), outputRows, pending: &outputPending)
+                    body(Self.record(sourceRows.row, root: root, fewest: fewest, outputs: outputs))
                 }
             }
         }
     }
 
-    /// The record of the source at `row` (of `records`' source query), with its outputs:
-    /// the rows of `outputs` (from `pending`, whether it is on a row) whose source is its
-    /// path, stepping past those of sources before it. Built here and returned, so the
-    /// caller moves it on without a copy.
-    private static func record(_ row: SQLRow, root: String, fewest: String?, outputs: SQLCursor,
-                               pending: inout Bool) throws(StateError) -> SourceRecord {
-        let path = row.bytes(0)
-        var record = SourceRecord(root: root, path: PathBytes.string(path),
-                                  identity: FileIdentity(size: row.integer(1), mtimeNanoseconds: row.integer(2),
-                                                         inode: row.integer(3), device: row.integer(4)),
-                                  sha256: row.text(5), status: row.text(6) ?? "", toolVersion: "",
-                                  options: row.text(12) ?? fewest ?? "", startedNanoseconds: 0, finishedNanoseconds: 0)
-        record.complete = row.integer(7) == 1
-        record.width = row.optionalInteger(8)
-        record.height = row.optionalInteger(9)
-        record.ctimeNanoseconds = row.optionalInteger(10)
-        record.handedOff = row.text(11)
-        if fewest == nil {
-            record.errorCode = row.text(13)
-            record.reason = row.text(14)
-            record.toolVersion = row.text(15) ?? ""
-            record.startedNanoseconds = row.integer(16)
-            record.finishedNanoseconds = row.integer(17)
-            record.kept = row.text(18)
-        }
+    /// The outputs of the source whose path is `path`: the rows of `outputs` (from
+    /// `pending`, whether it is on a row) with that source, stepping past those of sources
+    /// before it.
+    private static func outputs(of path: UnsafeRawBufferPointer, _ outputs: SQLCursor,
+                                pending: inout Bool) throws(StateError) -> [OutputRecord] {
+        var found: [OutputRecord] = []
         while pending, outputs.row.bytes(0).lexicographicallyPrecedes(path) { pending = try outputs.next() }
         while pending, outputs.row.bytes(0).elementsEqual(path) {
             let output = outputs.row
-            record.outputs.append(OutputRecord(path: output.path(1), size: output.integer(2), sha256: output.text(3),
-                                               kind: output.text(4) ?? "", inode: output.integer(5), mtimeNanoseconds: output.integer(6)))
+            found.append(OutputRecord(path: output.path(1), size: output.integer(2), sha256: output.text(3),
+                                      kind: output.text(4) ?? "", inode: output.integer(5), mtimeNanoseconds: output.integer(6)))
             pending = try outputs.next()
         }
-        return record
+        return found
+    }
+
+    /// The record of the source at `row` (of `records`' source query) with `outputs`.
+    /// Made in one initialiser call by a function that cannot throw: field by field, or
+    /// returned through a typed throw, it costs a copy of the record.
+    private static func record(_ row: SQLRow, root: String, fewest: String?, outputs: [OutputRecord]) -> SourceRecord {
+        let all = fewest == nil
+        return SourceRecord(root: root, path: row.path(0),
+                            identity: FileIdentity(size: row.integer(1), mtimeNanoseconds: row.integer(2),
+                                                   inode: row.integer(3), device: row.integer(4)),
+                            sha256: row.text(5), status: row.text(6) ?? "",
+                            errorCode: all ? row.text(13) : nil, reason: all ? row.text(14) : nil,
+                            toolVersion: all ? row.text(15) ?? "" : "", options: row.text(12) ?? fewest ?? "",
+                            startedNanoseconds: all ? row.integer(16) : 0, finishedNanoseconds: all ? row.integer(17) : 0,
+                            outputs: outputs, complete: row.integer(7) == 1, width: row.optionalInteger(8),
+                            height: row.optionalInteger(9), ctimeNanoseconds: row.optionalInteger(10),
+                            handedOff: row.text(11), kept: all ? row.text(18) : nil)
     }
 
     /// Records (or replaces) a source and its outputs, in one transaction.

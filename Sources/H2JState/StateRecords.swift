@@ -38,7 +38,9 @@ package struct SourceRecord: Equatable, Sendable {
 
     package init(root: String, path: String, identity: FileIdentity, sha256: String? = nil, status: String,
                  errorCode: String? = nil, reason: String? = nil, toolVersion: String, options: String,
-                 startedNanoseconds: Int, finishedNanoseconds: Int, outputs: [OutputRecord] = []) {
+                 startedNanoseconds: Int, finishedNanoseconds: Int, outputs: [OutputRecord] = [], complete: Bool = false,
+                 width: Int? = nil, height: Int? = nil, ctimeNanoseconds: Int? = nil, handedOff: String? = nil,
+                 kept: String? = nil) {
         self.root = root
         self.path = path
         self.identity = identity
@@ -51,6 +53,12 @@ package struct SourceRecord: Equatable, Sendable {
         self.startedNanoseconds = startedNanoseconds
         self.finishedNanoseconds = finishedNanoseconds
         self.outputs = outputs
+        self.complete = complete
+        self.width = width
+        self.height = height
+        self.ctimeNanoseconds = ctimeNanoseconds
+        self.handedOff = handedOff
+        self.kept = kept
     }
 
     /// Whether an output at `path` (relative or absolute) is recorded for this source.
