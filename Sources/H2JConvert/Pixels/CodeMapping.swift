@@ -24,16 +24,40 @@ struct CodeMapping: PixelOperation {
 
         var rawRowsPerCall: Int { next.rawRowsPerCall }
 
+        /// Luma rows mapped per call to `next`: whole row groups, about 64 rows, so the
+        /// mapped copy stays a few rows whatever the band (a one-tile gain map's band is
+        /// the whole image). Every plane's rows must divide evenly, else a band goes whole.
+        private var sliceRows: Int {
+            let group = max(1, rawRowsPerCall)
+            guard rowDivisors.allSatisfy({ $0 > 0 && group % $0 == 0 }) else { return .max }
+            return max(1, 64 / group) * group
+        }
+
         func writeRows(_ rows: UnsafePointer<UInt8>, stride: Int, count: Int) throws {
-            let mapped = map(rows, count: stride * count)
-            try mapped.withUnsafeBufferPointer { try next.writeRows($0.baseAddress!, stride: stride, count: count) }
+            var mapped = [UInt8](repeating: 0, count: stride * min(count, sliceRows))
+            var done = 0
+            while done < count {
+                let slice = min(sliceRows, count - done)
+                map(rows + done * stride, count: stride * slice, into: &mapped)
+                try mapped.withUnsafeBufferPointer { try next.writeRows($0.baseAddress!, stride: stride, count: slice) }
+                done += slice
+            }
         }
 
         func writeRaw(planes: [UnsafePointer<UInt8>], strides: [Int], rows: Int) throws {
-            let mapped = planes.indices.map { index in
-                index == 0 || everyPlane ? map(planes[index], count: strides[index] * planeRows(index, rows)) : nil
+            var mapped = planes.indices.map { index in
+                index == 0 || everyPlane ? [UInt8](repeating: 0, count: strides[index] * planeRows(index, min(rows, sliceRows))) : nil
             }
-            try withPointers(mapped, planes, at: 0, []) { try next.writeRaw(planes: $0, strides: strides, rows: rows) }
+            var done = 0
+            while done < rows {
+                let slice = min(sliceRows, rows - done)
+                let offsets = planes.indices.map { planes[$0] + planeRows($0, done) * strides[$0] }
+                for index in mapped.indices where mapped[index] != nil {
+                    map(offsets[index], count: strides[index] * planeRows(index, slice), into: &mapped[index]!)
+                }
+                try withPointers(mapped, offsets, at: 0, []) { try next.writeRaw(planes: $0, strides: strides, rows: slice) }
+                done += slice
+            }
         }
 
         /// Rows of plane `index` in a group of `rows` luma rows: half for 4:2:0 chroma.
@@ -50,11 +74,11 @@ struct CodeMapping: PixelOperation {
             try copy.withUnsafeBufferPointer { try withPointers(mapped, planes, at: index + 1, done + [$0.baseAddress!], body) }
         }
 
-        private func map(_ samples: UnsafePointer<UInt8>, count: Int) -> [UInt8] {
+        /// The first `count` of `buffer` become `samples` through the table.
+        private func map(_ samples: UnsafePointer<UInt8>, count: Int, into buffer: inout [UInt8]) {
             table.withUnsafeBufferPointer { table in
-                [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
+                buffer.withUnsafeMutableBufferPointer { buffer in
                     for index in 0..<count { buffer[index] = table[Int(samples[index])] }
-                    initialized = count
                 }
             }
         }
