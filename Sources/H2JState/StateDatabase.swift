@@ -20,6 +20,9 @@ import H2JSupport
 /// it is moved aside (`FILE.damaged-<time>`, with its `-wal` and `-shm`), a new state
 /// is started, and `damage` says what happened, for the run to report. (SQLite itself
 /// would take a 0-byte file for a new, empty database, losing the history unsaid.)
+///
+/// Opened `readOnly` (a dry run), the file is read as it is: never written, migrated or
+/// moved aside; one that is damaged or of another schema version is an error.
 package final class StateDatabase: @unchecked Sendable {
     package let path: String
     /// Why the previous file was moved aside, when it was.
@@ -33,14 +36,14 @@ package final class StateDatabase: @unchecked Sendable {
     private var sawDamage = false
     private let damageLock = Lock()
 
-    package init(path: String, fullCheck: Bool = false) throws(StateError) {
+    package init(path: String, fullCheck: Bool = false, readOnly: Bool = false) throws(StateError) {
         self.path = path
         var damage: String?
         var opened: SQLiteConnection
         do throws(StateError) {
             if let unusable = Self.unusableFile(path) { throw StateError(path: path, code: 0, message: unusable) }
-            opened = try Self.openChecked(path, full: fullCheck)
-        } catch where error.resultCode == 0 || [SQLITE_CORRUPT, SQLITE_NOTADB].contains(error.resultCode & 0xFF) {
+            opened = try Self.openChecked(path, full: fullCheck, readOnly: readOnly)
+        } catch where !readOnly && (error.resultCode == 0 || [SQLITE_CORRUPT, SQLITE_NOTADB].contains(error.resultCode & 0xFF)) {
             let aside = path + ".damaged-\(POSIX.utcTime(compact: true))"
             for suffix in ["", "-wal", "-shm"] where POSIX.fileInfo(path + suffix) != nil {
                 guard POSIX.renameNoReplace(path + suffix, aside + suffix) == 0 else {
@@ -48,12 +51,19 @@ package final class StateDatabase: @unchecked Sendable {
                 }
             }
             damage = "\(path) was damaged (\(error.message)); it was moved to \(aside) and a new state was started"
-            opened = try Self.openChecked(path, full: fullCheck)
+            opened = try Self.openChecked(path, full: fullCheck, readOnly: false)
         }
         connection = opened
         self.damage = damage
-        reader = try SQLiteConnection(path: path, create: false)
-        try migrate()
+        reader = try SQLiteConnection(path: path, create: false, readOnly: readOnly)
+        if readOnly {
+            let version = try schemaVersion
+            guard version == StateSchema.currentVersion else {
+                throw StateError(path: path, code: 0, message: "has schema version \(version), not this heic2jpg's \(StateSchema.currentVersion): a run without --dry-run migrates it")
+            }
+        } else {
+            try migrate()
+        }
         try reader.execute("CREATE TEMP TABLE seen_dirs (root BLOB NOT NULL, dir BLOB NOT NULL, PRIMARY KEY (root, dir)) WITHOUT ROWID")
     }
 
@@ -73,18 +83,19 @@ package final class StateDatabase: @unchecked Sendable {
         return SQLiteHeader.problem(Array(header.prefix(count)), fileSize: walHoldsPages ? nil : Int(info.st_size))
     }
 
-    /// Opens `path` and checks its pages when `full` or when its last run did not finish
+    /// Opens `path` (`readOnly`: as it is, without creating it or setting its journal
+    /// mode) and checks its pages when `full` or when its last run did not finish
     /// (`quick_check`; `integrity_check` when `full`); a check that fails is an error
     /// with code 0.
-    private static func openChecked(_ path: String, full: Bool) throws(StateError) -> SQLiteConnection {
-        let connection = try SQLiteConnection(path: path, create: true)
+    private static func openChecked(_ path: String, full: Bool, readOnly: Bool) throws(StateError) -> SQLiteConnection {
+        let connection = try SQLiteConnection(path: path, create: !readOnly, readOnly: readOnly)
         let finished = try lastRunFinished(connection)
         if full || !finished {
             let check = try connection.rows(full ? "PRAGMA integrity_check" : "PRAGMA quick_check")
                 .map { $0.first?.text ?? "" }.joined(separator: "; ")
             guard check == "ok" else { throw StateError(path: path, code: 0, message: "integrity check: \(check.isEmpty ? "no answer" : check)") }
         }
-        try connection.execute("PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON")
+        if !readOnly { try connection.execute("PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON") }
         return connection
     }
 

@@ -175,6 +175,45 @@ struct StateEndToEndTests {
         #expect(try Tool.run(["--recheck", "-o", scratch.sub("out"), scratch.sub("in")]).status == 64, "--recheck needs --state")
     }
 
+    @Test("--dry-run reads the state and writes none: no state is created, an existing one keeps its bytes and records, and the preview says what a run would do (up to date, planned, missing); a damaged one fails the dry run and stays where it is")
+    func dryRunReadsTheState() throws {
+        let scratch = TemporaryDirectory()
+        let sources = try Self.tree(scratch, count: 6)
+        let state = scratch.sub("state.db")
+        let arguments = ["--state", state, "-o", scratch.sub("out"), scratch.sub("in")]
+        let first = try Tool.run(arguments + ["--dry-run"])
+        #expect(first.status == 0 && first.stderr.contains("6 planned"), "\(first.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: state) && scratch.files().filter { $0.hasPrefix("state.db") }.isEmpty)
+        #expect(try Tool.run(arguments).status == 0)
+        // Replace one source, delete another: the preview must say so, and the state must not change.
+        #expect(FileManager.default.createFile(atPath: sources[0], contents: Data(try Self.sample("photo-exif-gps-xmp-icc.heic"))))
+        try FileManager.default.removeItem(atPath: sources[1])
+        func bytes(_ suffix: String) -> Data? { FileManager.default.contents(atPath: state + suffix) }
+        let (database, log) = (bytes(""), bytes("-wal"))
+        let rows = try Self.query(state, "SELECT path, status FROM sources ORDER BY path")
+        let runs = try Self.query(state, "SELECT count(*) FROM runs")
+        let (database2, log2) = (bytes(""), bytes("-wal"))
+        let preview = try Tool.run(arguments + ["--dry-run", "-v"])
+        #expect(preview.status == 0, "\(preview.stderr)")
+        #expect(preview.stderr.contains("planned: \(sources[0])") && preview.stderr.contains("missing: \(sources[1])"), "\(preview.stderr)")
+        #expect(preview.stderr.contains("1 planned (dry run), 0 converted, 0 copied, 4 skipped, 0 failed, 1 missing"), "\(preview.stderr)")
+        // SQLite's reader may leave an empty -wal (and its -shm index) where sqlite3 removed them: no data.
+        #expect(bytes("") == database2 && (bytes("-wal") ?? Data()) == (log2 ?? Data()), "the dry run wrote the state")
+        #expect(database != nil && log != nil)
+        #expect(try Self.query(state, "SELECT path, status FROM sources ORDER BY path") == rows)
+        #expect(try Self.query(state, "SELECT count(*) FROM runs") == runs)
+        // The run the preview described: exactly that.
+        let real = try Tool.run(arguments)
+        #expect(real.stderr.contains("0 converted, 1 updated, 0 copied, 4 skipped, 0 failed, 1 missing"), "\(real.stderr)")
+        // A damaged state is not moved aside by a dry run: it fails, and the file stays.
+        let garbage = [UInt8](repeating: 0x42, count: 4096)
+        scratch.file("broken.db", garbage)
+        let broken = try Tool.run(["--dry-run", "--state", scratch.sub("broken.db"), "-o", scratch.sub("out"), scratch.sub("in")])
+        #expect(broken.status != 0 && broken.stderr.contains("broken.db"), "\(broken.stderr)")
+        #expect(FileManager.default.contents(atPath: scratch.sub("broken.db")) == Data(garbage))
+        #expect(!scratch.files().contains { $0.hasPrefix("broken.db.damaged-") })
+    }
+
     @Test("A damaged state file is moved aside with a warning, and the run goes on with a new state")
     func damagedState() throws {
         let scratch = TemporaryDirectory()

@@ -286,8 +286,14 @@ struct StateMigrationTests {
             """
         #expect(sqlite3_exec(handle, insert, nil, nil, nil) == SQLITE_OK)
         sqlite3_close(handle)
+        // Read only (a dry run), it is neither migrated nor changed: refused, naming the versions.
+        let unmigrated = FileManager.default.contents(atPath: path)
+        #expect { _ = try StateDatabase(path: path, readOnly: true) } throws: { "\($0)".contains("schema version 1") }
+        #expect(FileManager.default.contents(atPath: path) == unmigrated)
         let state = try StateDatabase(path: path)
         #expect(try state.schemaVersion == StateSchema.currentVersion)
+        let reader = try StateDatabase(path: path, readOnly: true)
+        #expect(try reader.source(root: "/a", path: "x.heic")?.status == "converted")
         let record = try #require(try state.source(root: "/a", path: "x.heic"))
         #expect(record.status == "converted" && !record.complete && record.width == nil)
     }

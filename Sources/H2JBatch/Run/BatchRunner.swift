@@ -149,7 +149,9 @@ package enum BatchRunner {
         }
         let state: RunState?
         do {
-            state = try request.stateFile.map { path throws(StateError) in
+            // A dry run reads the state, and plans as a first run where there is none yet: it creates nothing.
+            let stateFile = request.stateFile.flatMap { !request.options.dryRun || POSIX.fileInfo($0) != nil ? $0 : nil }
+            state = try stateFile.map { path throws(StateError) in
                 try RunState(path: path, options: request.options, naming: request.naming, recheck: request.recheck, handingOff: request.handOff != nil,
                              shard: request.shard)
             }

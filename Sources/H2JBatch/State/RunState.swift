@@ -11,9 +11,14 @@ import H2JSupport
 /// (and not even opened) when its size, mtime and inode are those recorded, its
 /// recorded outputs exist as recorded, and the options that shape the output are the
 /// same; a recorded source that changed is converted again and reported `updated`.
+/// A dry run's state is read, never written: it says what a run would find, and records
+/// neither the run, nor a result, nor a missing source.
 package final class RunState: @unchecked Sendable {
     package let database: StateDatabase
+    /// The run's ID in the state; 0 for a dry run, which records no run.
     package let run: Int
+    /// Not a dry run: results, missing sources and the run itself are recorded.
+    private let writes: Bool
     private let options: String
     /// `--overwrite`: nothing is up to date; every source is converted again.
     private let overwrite: Bool
@@ -54,13 +59,14 @@ package final class RunState: @unchecked Sendable {
                  handingOff: Bool = false, shard: Shard? = nil) throws(StateError) {
         self.recheck = recheck
         refreshesUnverified = handingOff
-        database = try StateDatabase(path: path, fullCheck: recheck)
+        writes = !options.dryRun
+        database = try StateDatabase(path: path, fullCheck: recheck, readOnly: options.dryRun)
         self.options = options.fingerprint + naming.fingerprint
         overwrite = options.overwrite
         carriesMetadata = options.metadata == .keep && !options.stripGPS
         var host = [CChar](repeating: 0, count: 256)
         gethostname(&host, host.count - 1)
-        run = try database.beginRun(pid: getpid(), host: PathBytes.string(cString: host), version: Version.current,
+        run = options.dryRun ? 0 : try database.beginRun(pid: getpid(), host: PathBytes.string(cString: host), version: Version.current,
                                     options: self.options, shard: shard.map { ($0.index, $0.count) })
     }
 
@@ -129,7 +135,8 @@ package final class RunState: @unchecked Sendable {
     }
 
     /// Records how a candidate ended (a result from the planner or a worker); returns the
-    /// record as written (nil for a candidate the walk gave no identity).
+    /// record as written, or as it would be in a dry run (nil for a candidate the walk
+    /// gave no identity).
     @discardableResult
     func record(_ candidate: Candidate, _ result: ConversionResult, started: Int) throws(StateError) -> SourceRecord? {
         guard let info = candidate.info else { return nil }
@@ -158,7 +165,7 @@ package final class RunState: @unchecked Sendable {
         record.width = result.width
         record.height = result.height
         record.ctimeNanoseconds = seen.ctimeNanoseconds
-        try database.record(record, run: run)
+        if writes { try database.record(record, run: run) }
         return record
     }
 
@@ -204,7 +211,7 @@ package final class RunState: @unchecked Sendable {
         for record in records where record.status != "missing-source" && record.handedOff == nil {
             let source = Path.join(root, record.path)
             guard POSIX.fileInfo(source, followingLinks: false) == nil, errno == ENOENT else { continue }
-            try database.markMissing(root: record.root, path: record.path, run: run)
+            if writes { try database.markMissing(root: record.root, path: record.path, run: run) }
             results.append(ConversionResult(source: source, output: record.outputs.first?.path, status: .missingSource,
                                             reason: "the source is gone; its outputs are kept"))
         }
@@ -223,8 +230,9 @@ package final class RunState: @unchecked Sendable {
         return directories.count - 1
     }
 
-    /// Closes the run's record with its counts and exit status.
+    /// Closes the run's record with its counts and exit status (a dry run has none).
     func finish(_ summary: RunSummary) throws(StateError) {
+        guard writes else { return }
         var counts = StateDatabase.RunCounts()
         counts.converted = summary.converted
         counts.updated = summary.updated
