@@ -29,7 +29,8 @@ package enum CompareCommand {
             POSIX.writeLine("error: \(error)", to: STDERR_FILENO)
             return .failed
         }
-        let limits = WorkerLimits(memoryBytes: WorkerLimits.defaultMemory(maxPixels: options.maxPixels), timeoutSeconds: request.timeoutSeconds)
+        let limits = WorkerLimits(memoryBytes: WorkerLimits.defaultMemory(maxPixels: options.maxPixels), timeoutSeconds: request.timeoutSeconds,
+                                  decoder: request.decoder)
         let workers = WorkerSupervisor(prestart: 1, limits: limits,
                                        destination: PublishedOutput(publisher: OutputPublisher(), standardOutput: output.descriptor))
         defer { workers.shutDown() }
@@ -42,9 +43,9 @@ package enum CompareCommand {
                                                     output: output, warmUp: !warmedUp)
                 warmedUp = true
                 if request.json {
-                    entries.append(CompareJSON.entry(comparison, options: request.options))
+                    entries.append(CompareJSON.entry(comparison, options: request.options, decoder: request.decoder))
                 } else {
-                    POSIX.write((index > 0 ? "\n" : "") + CompareText.block(comparison, options: request.options), to: STDOUT_FILENO)
+                    POSIX.write((index > 0 ? "\n" : "") + CompareText.block(comparison, options: request.options, decoder: request.decoder), to: STDOUT_FILENO)
                 }
             } catch {
                 failed = true

@@ -14,7 +14,7 @@ enum CompareJSON {
         entries.isEmpty ? "[]\n" : "[\n" + entries.joined(separator: ",\n") + "\n]\n"
     }
 
-    static func entry(_ comparison: FileComparison, options: ConversionOptions) -> String {
+    static func entry(_ comparison: FileComparison, options: ConversionOptions, decoder: TileDecoderChoice) -> String {
         var line = JSONLine()
         line.add("file", comparison.path)
         line.add("width", comparison.source.width)
@@ -27,7 +27,7 @@ enum CompareJSON {
         for (name, value) in CompareOptionColumns.shared(options) { shared.add(name, value) }
         line.add("options", object: shared)
         line.add("source", object: source)
-        line.add("outputs", objects: comparison.outputs.map(Self.output))
+        line.add("outputs", objects: comparison.outputs.map { Self.output($0, decoder: decoder) })
         return line.text
     }
 
@@ -38,7 +38,7 @@ enum CompareJSON {
         return line.text
     }
 
-    private static func output(_ output: FileComparison.Output) -> JSONLine {
+    private static func output(_ output: FileComparison.Output, decoder: TileDecoderChoice) -> JSONLine {
         var line = JSONLine()
         line.add("mode", output.mode.rawValue)
         line.add("quality", output.variant.quality)
@@ -48,6 +48,7 @@ enum CompareJSON {
         line.add("bytes", output.bytes)
         line.add("ms", output.milliseconds)
         line.add("engine", output.result.engine?.rawValue)
+        line.add("decoder", output.result.engine?.tileDecoder(decoder)?.rawValue)
         line.add("engineReason", output.result.engineReason)
         add(output.metadata, to: &line)
         line.add("exifTagsKept", output.exifTags.kept)

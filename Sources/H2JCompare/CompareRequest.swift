@@ -16,6 +16,8 @@ package struct CompareRequest: Sendable, Equatable {
     /// `--timeout`: seconds one conversion (or the Y-PSNR decodes) may take in the
     /// decoder process; 0 = no limit.
     package var timeoutSeconds = WorkerLimits.defaultTimeoutSeconds
+    /// `--decoder`: the tile engine's HEVC decoder in the decoder process.
+    package var decoder = TileDecoderChoice.defaultChoice
     package init() {}
 
     /// What each file is converted at, besides the mode.

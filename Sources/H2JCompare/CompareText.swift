@@ -7,7 +7,7 @@ import H2JMetadata
 /// asked, in both modes); the options rows head the table; warnings and unreadable EXIF
 /// follow it, one line each.
 enum CompareText {
-    static func block(_ comparison: FileComparison, options: ConversionOptions) -> String {
+    static func block(_ comparison: FileComparison, options: ConversionOptions, decoder: TileDecoderChoice) -> String {
         let source = comparison.source
         var rows: [[String]] = [["", "source"] + comparison.outputs.map { $0.mode.rawValue }]
         func row(_ name: String, _ sourceCell: String, _ cell: (FileComparison.Output) -> String) {
@@ -21,7 +21,7 @@ enum CompareText {
         row("size", "\(source.width)×\(source.height)") { "\($0.width)×\($0.height)" }
         row("bytes", EXIFText.bytes(source.bytes)) { EXIFText.bytes($0.bytes) }
         row("ms", "") { RunSummary.format($0.milliseconds, digits: 1) }
-        row("engine", "") { $0.result.engine?.rawValue ?? "" }
+        row("engine", "") { $0.result.engine?.label(decoder: decoder) ?? "" }
         row("EXIF tags", exifCount(source.metadata)) { exifCount($0.metadata) }
         row("  kept", "") { String($0.exifTags.kept) }
         row("  dropped", "") { String($0.exifTags.dropped) }

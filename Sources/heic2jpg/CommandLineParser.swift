@@ -117,8 +117,7 @@ package enum CommandLineParser {
                 guard let seconds = WorkerLimits.parseTimeout(text) else { throw .invalidValue(text, for: label, WorkerLimits.timeoutExpected) }
                 request.timeoutSeconds = seconds
             case "--decoder":
-                guard let decoder = TileDecoderChoice(rawValue: text) else { throw .invalidValue(text, for: label, "expected 'auto', 'avcodec' or 'de265'") }
-                request.decoder = decoder
+                request.decoder = try decoder(text, label: label)
             case "--state":
                 guard !text.isEmpty, text != "-" else { throw .invalidValue(text, for: label, "expected a file") }
                 request.state = text
@@ -203,6 +202,12 @@ package enum CommandLineParser {
             options.stereo = layout
         default: throw .unknownOption(long, suggestion: nil) // a row of OptionTable.outputChoices not handled here
         }
+    }
+
+    /// `--decoder`'s value, for convert and compare.
+    static func decoder(_ text: String, label: String) throws(UsageError) -> TileDecoderChoice {
+        guard let decoder = TileDecoderChoice(rawValue: text) else { throw .invalidValue(text, for: label, "expected 'auto', 'avcodec' or 'de265'") }
+        return decoder
     }
 
     /// The options that shape each output's pixels and encoding (`OptionTable.shaping`).

@@ -49,17 +49,15 @@ package enum CommandLineTool {
             return exitSuccess
         case .inspect(let request):
             return exitCode(InspectCommand.run(request))
-        case .compare(let request):
+        case .compare(var request):
+            guard let decoder = resolved(request.decoder) else { return exitUnavailable }
+            request.decoder = decoder
             return exitCode(CompareCommand.run(request))
         case .status(let request):
             return exitCode(StatusCommand.run(request))
         case .convert(var request):
-            do {
-                request.decoder = try request.decoder.resolved()
-            } catch {
-                POSIX.writeLine("error: \(error); nothing done", to: STDERR_FILENO)
-                return exitUnavailable
-            }
+            guard let decoder = resolved(request.decoder) else { return exitUnavailable }
+            request.decoder = decoder
             if let use = request.standardOutputUse, let problem = standardOutputProblem(closedStreams) {
                 POSIX.writeLine("error: \(use): standard output \(problem); nothing done", to: STDERR_FILENO)
                 return exitIOError
@@ -71,6 +69,17 @@ package enum CommandLineTool {
             let summary = BatchRunner.run(request, publisher: publisher, workers: workers, interruption: interruption)
             withExtendedLifetime(cleanup) {}
             return exitCode(summary)
+        }
+    }
+
+    /// `--decoder` resolved (`auto` to the decoder that loads); nil, said on stderr, when
+    /// the one asked for does not load: the command then exits 69 before any work.
+    static func resolved(_ decoder: TileDecoderChoice) -> TileDecoderChoice? {
+        do {
+            return try decoder.resolved()
+        } catch {
+            POSIX.writeLine("error: \(error); nothing done", to: STDERR_FILENO)
+            return nil
         }
     }
 

@@ -136,9 +136,7 @@ enum OptionTable {
                     default: "from --max-pixels, 2.4G for 256 MP"),
         OptionEntry("--timeout", nil, "<seconds>", .text,
                     help: "Time one file may take before its decoder is stopped and the file fails; 0 for none.", default: "120"),
-        OptionEntry("--decoder", nil, "<name>", .choice(TileDecoderChoice.allCases.map(\.rawValue)),
-                    help: "HEVC decoder of the tile engine: libavcodec (FFmpeg, loaded when installed; faster, but decodes some damaged tiles libde265 fails) or libde265; auto takes libavcodec when it loads. Intact files give the same JPEGs.",
-                    default: TileDecoderChoice.defaultChoice.rawValue),
+        decoder,
         OptionEntry("--state", nil, "<file>", .file,
                     help: "Remember every source in this SQLite database: a rerun converts only what changed (reported updated), and reports vanished sources (missing-source). One run at a time holds it."),
         OptionEntry("--wait", nil, "<seconds>", optional: true, .text,
@@ -170,6 +168,11 @@ enum OptionTable {
         OptionEntry($0.spec, $0.value, help: "As for convert, to plan the outputs shown: " + $0.help, default: $0.defaultValue)
     } + [help]
 
+    /// `--decoder`, for convert and compare.
+    static let decoder = OptionEntry("--decoder", nil, "<name>", .choice(TileDecoderChoice.allCases.map(\.rawValue)),
+                                     help: "HEVC decoder of the tile engine: libavcodec (FFmpeg, loaded when installed; faster, but decodes some damaged tiles libde265 fails) or libde265; auto takes libavcodec when it loads. Intact files give the same JPEGs.",
+                                     default: TileDecoderChoice.defaultChoice.rawValue)
+
     static let compare: [OptionEntry] = [
         json,
         OptionEntry("--quality", "q", "<q,...>", .text, help: "JPEG qualities, each converted in both modes.", default: String(defaults.quality)),
@@ -182,6 +185,7 @@ enum OptionTable {
         OptionEntry("--timeout", nil, "<seconds>", .text,
                     help: "Time one conversion or decode may take before its decoder is stopped and the file fails; 0 for none.",
                     default: "120"),
+        decoder,
         help,
     ]
 

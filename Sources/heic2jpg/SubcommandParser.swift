@@ -92,6 +92,7 @@ enum SubcommandParser {
                         throw .invalidValue(text, for: option.label(spelled), WorkerLimits.timeoutExpected)
                     }
                     request.timeoutSeconds = seconds
+                case "--decoder": request.decoder = try CommandLineParser.decoder(text, label: option.label(spelled))
                 case "--json": request.json = true
                 default: throw .unknownOption(spelled, suggestion: nil) // a row of OptionTable.compare not handled here
                 }

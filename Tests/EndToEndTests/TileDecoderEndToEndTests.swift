@@ -82,7 +82,7 @@ struct TileDecoderEndToEndTests {
         try checkIdentical(try #require(Tool.corpusWide))
     }
 
-    @Test("-v names the decoder beside the tile engine; auto is libavcodec where it loads; the default is libde265",
+    @Test("-v and compare name the decoder beside the tile engine; auto is libavcodec where it loads; the default is libde265",
           .enabled(if: AVCodecLibrary.isAvailable, "libavcodec does not load"))
     func verboseNamesDecoder() throws {
         let scratch = TemporaryDirectory()
@@ -95,6 +95,11 @@ struct TileDecoderEndToEndTests {
         let version = try Tool.run(["--version", "--verbose"])
         #expect(version.stdoutText.contains("\nlibavcodec \(LibraryVersion.libavcodec.version)\n"), "\(version.stdoutText)")
         #expect(LibraryVersion.libavcodec.version.first?.isNumber == true)
+        // compare takes --decoder too, and names it in its engine row and JSON.
+        let compared = try Tool.run(["compare", "--decoder", "avcodec", sample])
+        #expect(compared.status == 0 && compared.stdoutText.contains("tiles/avcodec  tiles/avcodec"), "\(compared.stdoutText)")
+        let json = try Tool.run(["compare", "--json", sample])
+        #expect(json.stdoutText.components(separatedBy: "\"engine\":\"tiles\",\"decoder\":\"de265\"").count == 3, "\(json.stdoutText)")
     }
 
     /// heic2jpg with libavcodec hidden: the list of names it tries is replaced by one
@@ -103,7 +108,7 @@ struct TileDecoderEndToEndTests {
         try Tool.run(["H2J_AVCODEC_NAMES=libavcodec-absent.so.0", Tool.binary] + arguments, executable: "/usr/bin/env")
     }
 
-    @Test("Without libavcodec: auto converts with libde265, --decoder avcodec stops with 69 and says why")
+    @Test("Without libavcodec: auto converts (and compares) with libde265, --decoder avcodec stops with 69 and says why")
     func absent() throws {
         let scratch = TemporaryDirectory()
         let sample = Tool.samples + "/photo-exif-gps-xmp-icc.heic"
@@ -118,5 +123,10 @@ struct TileDecoderEndToEndTests {
         #expect(!FileManager.default.fileExists(atPath: scratch.sub("avcodec.jpg")))
         let version = try withoutLibavcodec(["--version", "--verbose"])
         #expect(version.stdoutText.contains("\nlibavcodec not loaded: libavcodec-absent.so.0: "), "\(version.stdoutText)")
+        let compared = try withoutLibavcodec(["compare", "--decoder", "avcodec", sample])
+        #expect(compared.status == 69 && compared.stdoutText.isEmpty, "\(compared.stderr)")
+        #expect(compared.stderr.hasPrefix("error: --decoder avcodec: libavcodec is not available"), "\(compared.stderr)")
+        let fallback = try withoutLibavcodec(["compare", "--decoder", "auto", sample])
+        #expect(fallback.status == 0 && fallback.stdoutText.contains("tiles/de265  tiles/de265"), "\(fallback.stdoutText)")
     }
 }

@@ -91,7 +91,7 @@ struct SubcommandParserTests {
         #expect(usageError(["inspect", "x", "--source"]) == "Missing value for '--source <file>'")
         #expect(usageError(["compare", "-q", "0", "x"]) == "The value '0' is invalid for '-q <q,...>': expected whole numbers from 1 to 100, separated by commas")
         #expect(usageError(["compare"]) == "Missing expected argument '<file> ...' (usage: heic2jpg compare [--json] [-q <q,...>] [--max-size <box,...>] [--thumbnail] "
-                + "[--colorspace <space>] [--progressive] [--optimize] [--sampling <chroma>] [--timeout <seconds>] <file> ...)")
+                + "[--colorspace <space>] [--progressive] [--optimize] [--sampling <chroma>] [--timeout <seconds>] [--decoder <name>] <file> ...)")
         #expect(usageError(["inspect", "--frobnicate", "x"]) == "Unknown option '--frobnicate'.")
     }
 

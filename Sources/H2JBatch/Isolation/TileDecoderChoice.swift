@@ -1,4 +1,5 @@
 import H2JAVCodec
+import H2JConvert
 import H2JDe265
 import H2JTiles
 
@@ -44,5 +45,18 @@ package enum TileDecoderChoice: String, Sendable, CaseIterable {
         case .avcodec: .libavcodec()
         default: .libde265()
         }
+    }
+}
+
+extension ConversionResult.Engine {
+    /// The tile decoder this engine ran with, of a run's `decoder`: only the tile engine
+    /// has one (the report's `decoder`).
+    package func tileDecoder(_ decoder: TileDecoderChoice?) -> TileDecoderChoice? {
+        self == .tiles ? decoder : nil
+    }
+
+    /// The engine as `-v` and `compare` name it: `tiles/avcodec` for the tile engine.
+    package func label(decoder: TileDecoderChoice?) -> String {
+        rawValue + (tileDecoder(decoder).map { "/" + $0.rawValue } ?? "")
     }
 }

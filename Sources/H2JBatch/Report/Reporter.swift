@@ -204,8 +204,7 @@ package final class Reporter: @unchecked Sendable {
             let others = result.outputs.map(\.path).filter { $0 != result.output }
             if !others.isEmpty { line += " + " + others.joined(separator: ", ") }
             if let engine = result.engine {
-                let decoder = engine == .tiles ? tileDecoder.map { "/" + $0.rawValue } ?? "" : ""
-                line += " [engine \(engine.rawValue)\(decoder)\(result.engineReason.map { ": \($0)" } ?? "")]"
+                line += " [engine \(engine.label(decoder: tileDecoder))\(result.engineReason.map { ": \($0)" } ?? "")]"
             }
             if let reason = result.reason { line += ": \(reason)" }
             return ([line] + result.warnings.map { "warning: \(result.source): \($0.message)" }).joined(separator: "\n")
@@ -238,7 +237,7 @@ package final class Reporter: @unchecked Sendable {
         line.add("bytes", result.bytes)
         line.add("engine", result.engine?.rawValue)
         line.add("engineReason", result.engineReason)
-        line.add("decoder", result.engine == .tiles ? tileDecoder?.rawValue : nil)
+        line.add("decoder", result.engine?.tileDecoder(tileDecoder)?.rawValue)
         line.add("hdr", result.hdr)
         var metadata = JSONLine()
         metadata.add("exif", result.metadata.exif)
