@@ -197,9 +197,7 @@ struct SQLRow {
     }
 
     func blob(_ index: Int) -> [UInt8] {
-        let count = Int(sqlite3_column_bytes(statement, Int32(index)))
-        guard count > 0, let bytes = sqlite3_column_blob(statement, Int32(index)) else { return [] }
-        return Array(UnsafeRawBufferPointer(start: bytes, count: count))
+        Array(bytes(index))
     }
 
     /// A blob column that holds a path's bytes (`PathBytes`), read in place.

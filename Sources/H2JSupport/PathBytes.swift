@@ -61,11 +61,16 @@ package enum PathBytes {
         return string(UnsafeBufferPointer(start: UnsafeRawPointer(cString).assumingMemoryBound(to: UInt8.self), count: length))
     }
 
+    /// Whether `text`'s UTF-8 is the bytes it stands for: it holds no escape character,
+    /// whose UTF-8 starts with 0xF4 (a byte scan, where `hasEscapes` decodes scalars).
+    package static func isOwnUTF8(_ text: String) -> Bool {
+        !text.utf8.contains(0xF4)
+    }
+
     /// The bytes a string made by `string` came from (any other string: its UTF-8, with
     /// escape characters turned back into their bytes).
     package static func bytes(_ text: String) -> [UInt8] {
-        // An escape character's UTF-8 starts with 0xF4: without one, the UTF-8 is the bytes.
-        if !text.utf8.contains(0xF4) { return Array(text.utf8) }
+        if isOwnUTF8(text) { return Array(text.utf8) }
         var out: [UInt8] = []
         out.reserveCapacity(text.utf8.count)
         for scalar in text.unicodeScalars {

@@ -65,10 +65,10 @@ extension POSIX {
     }
 
     /// A name's bytes (`PathBytes`) as a C string for `body`: the text's own UTF-8, with
-    /// nothing allocated, unless it escapes a byte (whose escape's UTF-8 starts with 0xF4).
-    /// The walk examines every entry by name.
+    /// nothing allocated, unless it escapes a byte (`PathBytes.isOwnUTF8`). The walk
+    /// examines every entry by name.
     private static func withCString<R>(name: String, _ body: (UnsafePointer<CChar>) -> R) -> R {
-        name.utf8.contains(0xF4) ? withCString(PathBytes.bytes(name), body) : name.withCString(body)
+        PathBytes.isOwnUTF8(name) ? name.withCString(body) : withCString(PathBytes.bytes(name), body)
     }
 
     /// `open(2)`; a descriptor, or -1 with errno.
