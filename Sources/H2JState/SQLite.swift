@@ -50,6 +50,8 @@ final class SQLiteConnection {
     /// Prepared statements by their SQL, each prepared once (parsing was most of a no-op
     /// rerun's time) and reset after every use.
     private var statements: [String: OpaquePointer] = [:]
+    /// Cleared by `close`: every later call throws rather than touch a closed handle.
+    private var isOpen = true
 
     /// Opens (and with `create`, creates) the database at `path`; `readOnly` for reading
     /// only (`heic2jpg status`).
@@ -71,13 +73,25 @@ final class SQLiteConnection {
         sqlite3_busy_timeout(handle, 10_000)
     }
 
-    deinit {
+    deinit { close() }
+
+    /// Finalises the statements and closes the handle (once). The last connection to
+    /// close checkpoints the WAL into the file and removes it, leaving one file.
+    func close() {
+        guard isOpen else { return }
+        isOpen = false
         statements.values.forEach { sqlite3_finalize($0) }
+        statements = [:]
         sqlite3_close(handle)
+    }
+
+    private func checkOpen() throws(StateError) {
+        guard isOpen else { throw StateError(path: path, code: SQLITE_MISUSE, message: "was closed at the end of the run") }
     }
 
     /// Runs one or more statements that return no rows.
     func execute(_ sql: String) throws(StateError) {
+        try checkOpen()
         var error: UnsafeMutablePointer<CChar>?
         let code = sqlite3_exec(handle, sql, nil, nil, &error)
         guard code == SQLITE_OK else {
@@ -106,6 +120,7 @@ final class SQLiteConnection {
     /// `body` itself: two cursors stepped side by side merge two sorted results in place.
     /// The statement is reset when `body` returns.
     func stepping<R>(_ sql: String, _ values: [SQLValue], _ body: (SQLCursor) throws(StateError) -> R) throws(StateError) -> R {
+        try checkOpen()
         let statement: OpaquePointer
         if let cached = statements[sql] {
             statement = cached

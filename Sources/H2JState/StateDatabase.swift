@@ -420,6 +420,14 @@ package final class StateDatabase: @unchecked Sendable {
         try locked { try connection.execute("PRAGMA synchronous = FULL") }
     }
 
+    /// Closes both connections, the writer last: as the last connection to the file, it
+    /// moves the WAL's pages into the file and removes the WAL, so a finished run leaves
+    /// the state in one file (a copy of it alone is whole). Later calls throw.
+    package func closeConnections() {
+        readLock.withLock { reader.close() }
+        lock.withLock { connection.close() }
+    }
+
     /// `PRAGMA integrity_check`'s answer (`ok` when sound).
     package func integrityCheck() throws(StateError) -> String {
         try locked { try connection.rows("PRAGMA integrity_check").map { $0.first?.text ?? "" }.joined(separator: "; ") }

@@ -33,6 +33,28 @@ struct StateDatabaseTests {
         #expect(try reopened.source(root: "/archive", path: "a/none.HEIC") == nil)
     }
 
+    @Test("Closing moves the WAL into the file and removes it (no other connection is open); later calls throw, naming the file")
+    func closeConnections() throws {
+        let scratch = TemporaryDirectory()
+        let path = scratch.sub("state.db")
+        let state = try StateDatabase(path: path)
+        let run = try state.beginRun(pid: 1, host: "h", version: "v", options: "o")
+        try state.record(Self.record("a"), run: run)
+        state.closeConnections()
+        #expect(!scratch.exists("state.db-wal") && !scratch.exists("state.db-shm"))
+        #expect(throws: StateError.self) { try state.source(root: "/archive", path: "a") }
+        do {
+            _ = try state.finishRun(run, counts: StateDatabase.RunCounts(), exitCode: 0)
+            Issue.record("a closed state took a write")
+        } catch {
+            #expect(error.description.contains(path) && error.description.contains("closed"), "\(error)")
+        }
+        state.closeConnections()
+        // The file alone holds the record: copied without its WAL, it is whole.
+        try FileManager.default.copyItem(atPath: path, toPath: scratch.sub("copy.db"))
+        #expect(try StateDatabase(path: scratch.sub("copy.db")).source(root: "/archive", path: "a") == Self.record("a"))
+    }
+
     @Test("Paths are bytes: a name that is not UTF-8 and its U+FFFD look-alike are two records")
     func rawPaths() throws {
         let scratch = TemporaryDirectory()

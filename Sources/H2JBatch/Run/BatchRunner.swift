@@ -163,6 +163,11 @@ package enum BatchRunner {
         }
 
         if let state { publisher.protectOutputs(ofHandedOff: state.handedOffSource) }
+        /// Every way out past this point: the run's record gets its counts, and the state is closed.
+        func ended(_ summary: RunSummary) -> RunSummary {
+            do { try state?.finish(summary) } catch { POSIX.writeLine("error: \(error)", to: STDERR_FILENO) }
+            return summary
+        }
         var options = request.options
         let jobs = request.concurrentFiles
         options.decodingThreads = max(1, BatchRequest.cpuCount / jobs)
@@ -228,7 +233,7 @@ package enum BatchRunner {
             guard fd >= 0 else {
                 reporter.record(.failed(source: list.display, output: nil, ErrorCode(errno: errno, otherwise: .sourceUnreadable),
                                         "cannot open the --files-from list: \(POSIX.lastError())"))
-                return reporter.finish()
+                return ended(reporter.finish())
             }
             listFD = fd
             // Listed paths come in any order, so output claims last the whole run.
@@ -310,9 +315,7 @@ package enum BatchRunner {
                 do { try reporter.recordFound(state.missingSources(under: input)) } catch { reporter.noteStateError(error) }
             }
         }
-        let summary = reporter.finish(tempFilesRemoved: publisher.removedOrphans)
-        do { try state?.finish(summary) } catch { POSIX.writeLine("error: \(error)", to: STDERR_FILENO) }
-        return summary
+        return ended(reporter.finish(tempFilesRemoved: publisher.removedOrphans))
     }
 
     /// `result` with what the walk saw of its source: size and modification time.

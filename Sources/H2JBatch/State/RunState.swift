@@ -230,8 +230,10 @@ package final class RunState: @unchecked Sendable {
         return directories.count - 1
     }
 
-    /// Closes the run's record with its counts and exit status (a dry run has none).
+    /// Closes the run's record with its counts and exit status (a dry run has none), then
+    /// the database: the run is over, and nothing asks the state after it.
     func finish(_ summary: RunSummary) throws(StateError) {
+        defer { database.closeConnections() }
         guard writes else { return }
         var counts = StateDatabase.RunCounts()
         counts.converted = summary.converted
