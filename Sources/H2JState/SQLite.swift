@@ -86,7 +86,7 @@ final class SQLiteConnection {
     }
 
     private func checkOpen() throws(StateError) {
-        guard isOpen else { throw StateError(path: path, code: SQLITE_MISUSE, message: "was closed at the end of the run") }
+        guard isOpen else { throw StateError(path: path, code: SQLITE_MISUSE, message: "is closed") }
     }
 
     /// Runs one or more statements that return no rows.
