@@ -38,6 +38,9 @@ let package = Package(
         // libavcodec's HEVC decoder, dlopened at run time (no FFmpeg headers or build
         // dependency): heic2jpg builds and runs where libavcodec is absent.
         .target(name: "CAVCodecShim", linkerSettings: [.linkedLibrary("dl")]),
+        // The pattern that shows which blocks of a decoded picture were never written, and
+        // the `memalign` that fills libde265's picture buffers with it.
+        .target(name: "CUnwrittenBlocks"),
 
         // Pure Swift layers: no C module.
         .target(name: "H2JSupport"),
@@ -57,7 +60,7 @@ let package = Package(
         // One C library each.
         .target(name: "H2JColour", dependencies: ["H2JSupport", "H2JContainer", "CLCMS2"]),
         .target(name: "H2JJPEGCodec", dependencies: ["H2JSupport", "CJPEGCodec"]),
-        .target(name: "H2JDe265", dependencies: ["H2JSupport", "H2JContainer", "H2JTiles", "CDe265"]),
+        .target(name: "H2JDe265", dependencies: ["H2JSupport", "H2JContainer", "H2JTiles", "CDe265", "CUnwrittenBlocks"]),
         .target(name: "H2JAVCodec", dependencies: ["H2JSupport", "H2JContainer", "H2JTiles", "CAVCodecShim"]),
         .target(name: "H2JLibheif", dependencies: ["H2JSupport", "CHeif"]),
         .target(name: "H2JState", dependencies: ["H2JSupport", "CSQLite"]),

@@ -1,4 +1,5 @@
 import CDe265
+import CUnwrittenBlocks
 import H2JContainer
 import H2JSupport
 import H2JTiles
@@ -13,7 +14,8 @@ import H2JTiles
 /// Per tile: the `hvcC` parameter sets are pushed, then the item's NAL units, the
 /// input is flushed, and libde265 decodes until the first picture comes out (an image
 /// item holds one). Afterwards the picture is released and the context reset, whatever
-/// happened. See `De265Status` for which libde265 warnings fail a tile.
+/// happened. See `De265Status` for which libde265 warnings fail a tile; a picture with a
+/// block libde265 never wrote fails it too (`DecodedPicture.checkWritten`).
 ///
 /// libde265 keeps parameter sets across `de265_reset`, so `decode` requires each
 /// configuration to hold a VPS, an SPS and a PPS (`tileUnits(in:)`).
@@ -47,8 +49,8 @@ package final class HEVCTileDecoder: TileDecoding {
     ///
     /// Throws `TileDecodingError` when the data is not a sequence of whole length-prefixed
     /// NAL units, when the configuration lacks a VPS, SPS or PPS, when libde265 reports an
-    /// error or a warning that means corrupt data, or when no picture comes out; and
-    /// whatever `body` throws. The picture is not checked against `hvcC`'s summary fields,
+    /// error or a warning that means corrupt data, when no picture comes out, or when part
+    /// of the picture was never decoded (a slice that ends early); and whatever `body` throws. The picture is not checked against `hvcC`'s summary fields,
     /// which some writers get wrong: the caller checks it against what it expects.
     package func decode<R>(_ configuration: HEVCConfiguration, data: [UInt8],
                           body: (DecodedPicture) throws -> R) throws -> R {
@@ -65,7 +67,9 @@ package final class HEVCTileDecoder: TileDecoding {
         let status = de265_flush_data(context)
         guard status == DE265_OK else { throw TileDecodingError(libde265: [status]) }
         let image = try decodeFirstPicture()
-        return try body(try DecodedPicture(image))
+        let picture = try DecodedPicture(image)
+        try picture.checkWritten()
+        return try body(picture)
     }
 
     /// Runs `de265_decode` until a picture is in the output queue, and returns it
@@ -80,7 +84,10 @@ package final class HEVCTileDecoder: TileDecoding {
         }
         while true {
             var more: Int32 = 0
+            // The picture buffers libde265 allocates here hold the unwritten-block pattern.
+            h2j_unwritten_fill_allocations_begin()
             let status = de265_decode(context, &more)
+            h2j_unwritten_fill_allocations_end()
             drainWarnings()
             // A non-OK status also ends `more`; harmless ones (SEI only) let decoding go on.
             let faults = ([status] + warnings).filter { !De265Status.isHarmless($0) }

@@ -13,3 +13,10 @@ package struct TileDecodingError: Error, Equatable, Sendable, CustomStringConver
 extension TileDecodingError: CodedError {
     package var code: ErrorCode { .decodeFailed }
 }
+
+extension TileDecodingError {
+    /// A picture part of which the decoder never wrote: its slices end before the picture does.
+    package static func unwritten(at block: (x: Int, y: Int)) -> TileDecodingError {
+        TileDecodingError("the slice ends before the picture does (the 8×8 block at \(block.x),\(block.y) was never decoded)")
+    }
+}

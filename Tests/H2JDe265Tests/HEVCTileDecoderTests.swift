@@ -73,16 +73,42 @@ struct HEVCTileDecoderTests {
         #expect(result.count == 0)
     }
 
-    @Test("Corrupt and truncated slice data fail as TileDecodingError, and the decoder recovers")
-    func corruption() throws {
+    @Test("Corrupt and truncated slice data fail as TileDecodingError, few damaged tiles decode wrong, and the decoder recovers",
+          arguments: [(96, 64), (256, 192)])
+    func corruption(width: Int, height: Int) throws {
         let directory = TemporaryDirectory()
-        let stream = try HEVCReference.stream(width: 96, height: 64, pixelFormat: "yuv420p", chroma: 1, depth: 8, in: directory)
+        let stream = try HEVCReference.stream(width: width, height: height, pixelFormat: "yuv420p", chroma: 1, depth: 8, in: directory)
         let decoder = try HEVCTileDecoder()
         let outcomes = try CorruptTiles.outcomes(of: decoder, stream)
         // Without the warnings policy and faulty-picture suppression, libde265 conceals
-        // nearly all of these and outputs a picture.
+        // nearly all of these and outputs a picture; without the unwritten-block check, a
+        // slice that ends early gives a picture whose last blocks are stale memory.
         #expect(outcomes["mutated: error", default: 0] >= 200, "\(outcomes)")
         #expect(outcomes["truncated: error", default: 0] >= 90, "\(outcomes)")
+        // What is left decodes to whole pictures: damage that reads as other valid syntax up to
+        // the picture's last block, which no check of the decoder's output can see. At 256×192
+        // the unwritten-block check catches slices that end early, which libde265 passes.
+        let wrong = outcomes.filter { $0.key.hasSuffix(": wrong") }.values.reduce(0, +)
+        #expect(wrong <= 3, "\(outcomes)")
+        if width > 96 { #expect(outcomes.filter { $0.key.hasSuffix(": unwritten") }.values.reduce(0, +) >= 5, "\(outcomes)") }
+        #expect(HEVCReference.compare(try decode(decoder, stream).planes, stream.reference) == "identical")
+    }
+
+    @Test("A tile whose last slice is missing fails as unwritten, naming the first block never decoded",
+          arguments: ["yuv420p", "yuv422p10le"])
+    func missingSlice(pixelFormat: String) throws {
+        let directory = TemporaryDirectory()
+        let tenBit = pixelFormat.hasSuffix("10le")
+        let stream = try HEVCReference.stream(width: 256, height: 192, pixelFormat: pixelFormat, chroma: tenBit ? 2 : 1,
+                                              depth: tenBit ? 10 : 8, x265: "slices=3", in: directory)
+        let units = try HEVCConfiguration.nalUnits(in: stream.data, lengthSize: 4)
+        let slices = units.filter { HEVCConfiguration.nalUnitType(Array(stream.data[$0])) ?? 99 < 32 }
+        try #require(slices.count == 3)
+        let decoder = try HEVCTileDecoder()
+        // libde265 itself outputs the picture without a warning; its last rows are stale memory.
+        #expect(throws: TileDecodingError.unwritten(at: (0, 128))) {
+            try decoder.decode(stream.configuration, data: Array(stream.data[..<(slices[2].lowerBound - 4)])) { _ in }
+        }
         #expect(HEVCReference.compare(try decode(decoder, stream).planes, stream.reference) == "identical")
     }
 

@@ -3,12 +3,14 @@ import H2JTiles
 import Testing
 
 /// The damaged tiles every `TileDecoding` backend is put through: a reference tile whose
-/// slice NAL unit has bytes replaced, flipped or cut out (300 tiles) or is truncated (100),
-/// from a fixed seed, so every backend sees the same tiles.
+/// slice NAL unit has bytes replaced, flipped or cut out (300 tiles), is truncated (100),
+/// has a run of zeros (100) or a byte inserted (100), from a fixed seed, so every backend
+/// sees the same tiles.
 package enum CorruptTiles {
-    /// How many tiles of each kind ("mutated", "truncated") gave a picture or an error,
-    /// keyed "KIND: picture" and "KIND: error". Records an issue for a picture of another
-    /// size than the intact tile's or an error that is not a decoding failure.
+    /// How many tiles of each kind ("mutated", "truncated", "zeroed", "inserted") gave an
+    /// error, the unwritten-block error, a picture within 45 dB of the intact tile's, or a
+    /// worse one, keyed "KIND: error", "KIND: unwritten", "KIND: picture" and "KIND: wrong". Records an issue for a picture of
+    /// another size than the intact tile's or an error that is not a decoding failure.
     package static func outcomes(of decoder: any TileDecoding, _ stream: HEVCReference.Stream) throws -> [String: Int] {
         let units = try HEVCConfiguration.nalUnits(in: stream.data, lengthSize: 4)
         let slice = try #require(units.last)
@@ -23,15 +25,17 @@ package enum CorruptTiles {
             return Int(state >> 33) % bound
         }
         let expected = try decoder.decode(stream.configuration, data: stream.data) { "\($0.width)x\($0.height)" }
+        let intact = try decoder.decode(stream.configuration, data: stream.data) { HEVCReference.packedPlanes($0) }
         var outcomes: [String: Int] = [:]
         func attempt(_ data: [UInt8], _ kind: String) {
             do {
-                let size = try decoder.decode(stream.configuration, data: data) { "\($0.width)x\($0.height)" }
+                let (size, planes) = try decoder.decode(stream.configuration, data: data) { ("\($0.width)x\($0.height)", HEVCReference.packedPlanes($0)) }
                 #expect(size == expected)
-                outcomes[kind + ": picture", default: 0] += 1
+                let close = planes == intact || HEVCReference.psnr(planes, intact) >= 45
+                outcomes[kind + (close ? ": picture" : ": wrong"), default: 0] += 1
             } catch let error as TileDecodingError {
-                #expect(error.message.hasPrefix("HEVC decoding failed: ") || error.message == "the tile produced no picture", "\(error)")
-                outcomes[kind + ": error", default: 0] += 1
+                #expect(error.message.hasPrefix("HEVC decoding failed: ") || error.message == "the tile produced no picture" || error.message.contains("never decoded"), "\(error)")
+                outcomes[kind + (error.message.contains("never decoded") ? ": unwritten" : ": error"), default: 0] += 1
             } catch {
                 Issue.record("unexpected error type: \(error)")
             }
@@ -52,6 +56,17 @@ package enum CorruptTiles {
         }
         for _ in 0..<100 {
             attempt(tile(slice: Array(original.prefix(2 + random(original.count - 12)))), "truncated")
+        }
+        for _ in 0..<100 {
+            var bytes = original
+            let at = 4 + random(bytes.count - 4)
+            for index in at..<min(bytes.count, at + 1 + random(512)) { bytes[index] = 0 }
+            attempt(tile(slice: bytes), "zeroed")
+        }
+        for _ in 0..<100 {
+            var bytes = original
+            bytes.insert(UInt8(random(256)), at: 4 + random(bytes.count - 4))
+            attempt(tile(slice: bytes), "inserted")
         }
         return outcomes
     }

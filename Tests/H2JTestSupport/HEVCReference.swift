@@ -59,6 +59,18 @@ package enum HEVCReference {
         return Stream(name: name, configuration: configuration, data: data, reference: reference)
     }
 
+    /// The PSNR of `decoded` against `reference`, over all their bytes (equal counts).
+    package static func psnr(_ decoded: [UInt8], _ reference: [UInt8]) -> Double {
+        guard decoded.count == reference.count, !decoded.isEmpty else { return 0 }
+        var squares = 0.0
+        for index in decoded.indices {
+            let difference = Double(decoded[index]) - Double(reference[index])
+            squares += difference * difference
+        }
+        guard squares > 0 else { return .infinity }
+        return 10 * log10(255 * 255 * Double(decoded.count) / squares)
+    }
+
     package static func lengthPrefixed(_ nal: [UInt8]) -> [UInt8] {
         BoxBuilder.u32(nal.count) + nal
     }
