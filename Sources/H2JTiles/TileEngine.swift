@@ -136,7 +136,7 @@ package struct TileEngine {
         do {
             try decode(tile, placement, data, decoder, buffer)
         } catch let error as TileDecodingError {
-            throw TileEngineError(tile: tile.id, reason: error.description)
+            throw TileEngineError(tile: tile.id, cell: tile.row * image.columns + tile.column, cells: image.columns * image.rows, reason: error.description)
         }
     }
 
@@ -150,7 +150,7 @@ package struct TileEngine {
                   picture.chromaFormat == chroma, picture.bitDepth == 8,
                   picture.planes.count == (image.monochrome ? 1 : 3),
                   image.monochrome || picture.planes[1].stride == picture.planes[2].stride else {
-                throw TileEngineError(tile: tile.id, reason: "decoded to \(picture.width)×\(picture.height), chroma format \(picture.chromaFormat), \(picture.bitDepth)-bit; its parameter sets promised \(image.tileWidth)×\(image.tileHeight), chroma format \(chroma), 8-bit")
+                throw TileEngineError(tile: tile.id, cell: tile.row * image.columns + tile.column, cells: image.columns * image.rows, reason: "decoded to \(picture.width)×\(picture.height), chroma format \(picture.chromaFormat), \(picture.bitDepth)-bit; its parameter sets promised \(image.tileWidth)×\(image.tileHeight), chroma format \(chroma), 8-bit")
             }
             placement.copyLuma(from: picture.planes[0].pointer, stride: picture.planes[0].stride, into: buffer)
             if !image.monochrome {
