@@ -74,7 +74,4 @@ extension Warning.Code {
     /// `--state`: an output the source's new conversion no longer writes was kept: it
     /// changed since it was written (or could not be told unchanged).
     static let staleOutputKept = Warning.Code("stale-output-kept")
-    /// Warnings about files other than the source's new outputs: no reason to think those
-    /// leave anything of the source out (the hand-off and `complete` ignore them).
-    static let aboutOtherFiles: Set<Warning.Code> = [.staleOutputRemoved, .staleOutputKept]
 }
