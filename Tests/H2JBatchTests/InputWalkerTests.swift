@@ -130,7 +130,7 @@ struct InputWalkerTests {
         }
     }
 
-    @Test("Special files: an input fails with its type; in a walk those named like HEIF fail, others are passed over")
+    @Test("Special files: an input fails with its type; in a walk those named like HEIF fail, others are passed over; a directory named like HEIF is walked")
     func specialFiles() {
         let dir = TemporaryDirectory()
         dir.file("in/a.heic", TemporaryDirectory.heif)
@@ -146,20 +146,20 @@ struct InputWalkerTests {
         let code = "(not-a-regular-file)"
         #expect(outcomes([dir.sub("in")]) == [
             dir.sub("in/a.heic"),
-            "\(dir.sub("in/d.heic")): not a regular file: a directory \(code)",
+            dir.sub("in/d.heic/inside.heic"),
             "\(dir.sub("in/f.heic")): not a regular file: a FIFO \(code)",
             "\(dir.sub("in/l.heic")): not a regular file: a symlink to a FIFO \(code)",
             "\(dir.sub("in/s.heic")): not a regular file: a socket \(code)",
             "\(dir.sub("in/sub.heic")): not a regular file: a symlink to a directory \(code)",
             "\(dir.sub("in/z.heic")): not a regular file: a symlink to a character device \(code)",
         ])
-        // Named on the command line, whatever the name; a directory named like HEIF is walked
-        // only when a trailing / says a tree is meant.
+        // Named on the command line, whatever the name; a directory named like HEIF is walked,
+        // with or without a trailing /.
         #expect(outcomes([dir.sub("in/pipe"), dir.sub("in/zero"), "/dev/null", dir.sub("in/d.heic"), dir.sub("in/d.heic") + "/"]) == [
             "\(dir.sub("in/pipe")): not a regular file: a FIFO \(code)",
             "\(dir.sub("in/zero")): not a regular file: a symlink to a character device \(code)",
             "/dev/null: not a regular file: a character device \(code)",
-            "\(dir.sub("in/d.heic")): not a regular file: a directory (end it with / to convert the tree in it) \(code)",
+            dir.sub("in/d.heic/inside.heic"),
             dir.sub("in/d.heic/inside.heic"),
         ])
     }

@@ -19,7 +19,7 @@ import H2JSupport
 /// the number of files in the run; jobs still in flight hold their own reservations.
 ///
 /// Invariants: once `removeAllAndSeal` has run, no temp file can be created and no
-/// rename can publish one; with `rename(2)` being atomic, an interrupted run leaves
+/// rename can publish one; once `stopPublishing` has run, no rename can publish one; with `rename(2)` being atomic, an interrupted run leaves
 /// either complete outputs or nothing. Every temp file the publisher creates is either
 /// renamed or removed before `write` returns, and every file `stage` returns is
 /// published or discarded by its caller (or removed by `removeAllAndSeal`).
@@ -33,6 +33,8 @@ package final class OutputPublisher: @unchecked Sendable {
     private var claims: [[UInt8]: [[UInt8]: OutputReservation]] = [:]
     private var openTemps: Set<String> = []
     private var sealed = false
+    /// The state error after which nothing more is published (`stopPublishing`).
+    private var unrecordable: (any Error)?
     private var counter = 0
 
     /// With `--state`: the handed-off original whose recorded output a path is, if any
@@ -240,6 +242,12 @@ package final class OutputPublisher: @unchecked Sendable {
         discard(staged.temp)
     }
 
+    /// Refuses every rename from now on with `PublishStopped`: the run's state could not
+    /// record a result (`error`), so no later output could be recorded either.
+    package func stopPublishing(because error: any Error) {
+        lock.withLock { unrecordable = unrecordable ?? error }
+    }
+
     /// Removes every open temp file and refuses all further creates and renames.
     /// Called from the signal handler before the process exits.
     package func removeAllAndSeal() {
@@ -266,11 +274,14 @@ package final class OutputPublisher: @unchecked Sendable {
         }
     }
 
-    /// Renames `temp` to `target` unless the run has been interrupted; only when
-    /// `replacing` may a file already at `target` be replaced.
+    /// Renames `temp` to `target` unless the run has been interrupted or publishing
+    /// stopped; only when `replacing` may a file already at `target` be replaced.
     private func rename(_ temp: String, as target: String, replacing: Bool) throws {
         try lock.withLock { () throws in
             guard !sealed else { throw PublishInterrupted(path: target) }
+            if let unrecordable {
+                throw PublishStopped(output: target, cause: "\(unrecordable)", code: ErrorCode(classifying: unrecordable))
+            }
             if replacing {
                 guard POSIX.renameReplacing(temp, target) == 0 else { throw WriteError.system(target) }
             } else {

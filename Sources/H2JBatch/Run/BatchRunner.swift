@@ -178,7 +178,9 @@ package enum BatchRunner {
 
         let handOff = state.flatMap { state in request.handOff.map { SourceHandOff(action: $0, state: state) } }
         /// Reports a result (`found` without a job: counted toward the progress total now)
-        /// and, with `--state`, records it (and hands the source off).
+        /// and, with `--state`, records it (and hands the source off). A result the state
+        /// cannot record stops all later publishing, and its own outputs are withdrawn, so
+        /// no output stays published without a record.
         let finish: @Sendable (Candidate?, ConversionResult, Int, Bool) -> Void = { candidate, result, started, found in
             var result = candidate.map { describing(result, $0) } ?? result
             if let state, let candidate {
@@ -186,7 +188,9 @@ package enum BatchRunner {
                     let record = try state.record(candidate, result, started: started)
                     if let handOff { result = handOff.apply(candidate, record, to: result) }
                 } catch {
+                    publisher.stopPublishing(because: error)
                     reporter.noteStateError(error)
+                    result = UnrecordedOutputs.withdraw(result, because: error)
                 }
             }
             if found { reporter.recordFound(result) } else { reporter.record(result) }

@@ -160,7 +160,7 @@ package final class RunState: @unchecked Sendable {
                                   outputs: outputs)
         // Only a conversion of this run has looked inside the source (a planner's skip has not).
         record.complete = [.converted, .updated, .copied].contains(result.status) && !outputs.isEmpty
-            && result.warnings.allSatisfy { $0.code == .contentNotConverted || Warning.Code.aboutOtherFiles.contains($0.code) }
+            && result.warnings.allSatisfy { Warning.Code.nothingLeftOut.contains($0.code) }
             && result.notCarried.isEmpty && carriesMetadata
         record.width = result.width
         record.height = result.height

@@ -42,9 +42,8 @@ struct SourceHandOff {
             if !result.notCarried.isEmpty {
                 throw HandOffRefusal(description: "it holds what its outputs do not carry: \(result.notCarried.joined(separator: ", "))")
             }
-            // What the user's own options left out is named in a warning of its own, and is no reason to keep it.
-            // Nor is a warning about another file (an old output it no longer has).
-            let warned = result.warnings.filter { $0.code != .contentNotConverted && !Warning.Code.aboutOtherFiles.contains($0.code) }
+            // Warnings that leave nothing of the source out are no reason to keep it.
+            let warned = result.warnings.filter { !Warning.Code.nothingLeftOut.contains($0.code) }
             if !warned.isEmpty {
                 throw HandOffRefusal(description: "its conversion warned (\(Set(warned.map(\.code.rawValue)).sorted().joined(separator: ", ")))")
             }

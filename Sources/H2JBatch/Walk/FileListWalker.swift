@@ -1,8 +1,6 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import H2JContainer
-import H2JConvert
 import H2JSupport
 
 /// `--files-from FILE|-`: the candidates of a list of paths, one per line (or per NUL
@@ -12,10 +10,10 @@ import H2JSupport
 ///
 /// Listed files are treated like files met in a walk: HEIF content is converted, a
 /// HEIF-named file that is not HEIF fails, and other files are ignored. Listed
-/// directories are passed over (`find` lists each one it walks), except one named like
-/// HEIF; that one, and any FIFO, socket or device listed (directly or through a
-/// symlink), fails as `not-a-regular-file`, found by `stat` alone, never opened. A path
-/// that does not exist or is not under the base fails.
+/// directories, whatever their name, are passed over (`find` lists each one it walks);
+/// any FIFO, socket or device listed (directly or through a symlink) fails as
+/// `not-a-regular-file`, found by `stat` alone, never opened. A path that does not
+/// exist or is not under the base fails.
 package final class FileListWalker: IteratorProtocol, Sequence {
     private let reader: DelimitedReader
     private let base: String
@@ -46,8 +44,8 @@ package final class FileListWalker: IteratorProtocol, Sequence {
             if relative.isEmpty { continue }  // the base itself (find lists it first)
             let path = Path.join(base, relative)
             guard let info = POSIX.fileInfo(path) else { return .failure(.system(path)) }
-            // `find` lists every directory it walks: passed over, unless named like a photo.
-            if info.st_mode & S_IFMT == S_IFDIR && !HEIFExtensions.matches(Path.lastComponent(relative)) { continue }
+            // `find` lists every directory it walks (`x.heic/` too): passed over.
+            if info.st_mode & S_IFMT == S_IFDIR { continue }
             guard FileType.isRegular(info.st_mode) else {
                 let throughLink = POSIX.fileInfo(path, followingLinks: false).map { $0.st_mode & S_IFMT == S_IFLNK } ?? false
                 return .failure(.notRegular(path, info.st_mode, throughLink: throughLink))

@@ -67,9 +67,10 @@ package struct WalkError: Error, Equatable, Sendable, CustomStringConvertible {
 /// the run reports them and fails. Only regular files are yielded, and nothing is
 /// opened here (only `stat`), so no FIFO or device can block the walk: an input
 /// argument that is neither a directory nor a regular file, and an entry named like
-/// HEIF that is not a regular file (a directory, a FIFO, a socket, a device, directly or
-/// through a symlink), fail as `not-a-regular-file`; other special entries are passed
-/// over, as files of no image name and content are. Memory is one directory listing
+/// HEIF that is neither (a FIFO, a socket, a device, directly or through a symlink; a
+/// symlinked directory), fail as `not-a-regular-file`; other special entries are passed
+/// over, as files of no image name and content are. A directory is walked whatever its
+/// name: `x.heic/` full of photos is a folder, not a broken photo. Memory is one directory listing
 /// per level of depth, never the whole tree, and one open descriptor per level: each
 /// entry is `stat`ed relative to its directory's (`fstatat`), as `find` does, so the
 /// kernel looks up one name, not the whole path, for each.
@@ -139,17 +140,11 @@ package final class InputWalker: IteratorProtocol, Sequence {
         }
     }
 
-    /// A command-line argument: a file is a candidate, a directory starts a walk, anything
-    /// else fails. A directory named like a HEIF file (`x.heic`) promises a photo, so it
-    /// fails too unless a trailing `/` says a tree is meant.
+    /// A command-line argument: a file is a candidate, a directory (whatever its name,
+    /// `x.heic` too) starts a walk, anything else fails.
     private func visitInput(_ input: String) -> Result<Candidate, WalkError>? {
         guard let info = POSIX.fileInfo(input) else { return .failure(.system(input)) }
         if info.st_mode & S_IFMT == S_IFDIR {
-            if !input.hasSuffix("/"), HEIFExtensions.matches(Path.lastComponent(input)) {
-                let refusal = WalkError.notRegular(input, info.st_mode)
-                return .failure(WalkError(path: input, reason: refusal.reason + " (end it with / to convert the tree in it)",
-                                          errno: 0, code: .notARegularFile))
-            }
             return push(directory: input, outputDirectory: outputRoot ?? input, root: input, relativeDirectory: "")
                 .map { .failure($0) }
         }
@@ -188,8 +183,6 @@ package final class InputWalker: IteratorProtocol, Sequence {
         switch info.st_mode & S_IFMT {
         case S_IFDIR:
             if let skip = skipDirectory, skip.0 == info.st_dev, skip.1 == info.st_ino { return nil }
-            // A name that promises a photo is not walked into: it fails, so it is seen.
-            if namedLikeHEIF { return .failure(.notRegular(path, info.st_mode)) }
             return push(directory: path, outputDirectory: Path.join(outputDirectory, name), root: level.root,
                         relativeDirectory: relative).map { .failure($0) }
         case S_IFREG:

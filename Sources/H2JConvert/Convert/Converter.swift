@@ -146,6 +146,9 @@ package struct Converter: Sendable {
                     if let used = written.gainMap {
                         result.hdr = "Ultra HDR: " + used.description
                         gainMapWritten = used
+                        if let tooLarge = UltraHDRReaderLimit.warning(width: written.file.width, height: written.file.height) {
+                            warnings.append(tooLarge)
+                        }
                         if let item = used.source?.item { auxiliaries.insert(item) }
                     } else if written.toneMapping == nil, context.appliedGainMap != nil, let found {
                         result.hdr = "SDR only: " + found.description
