@@ -286,6 +286,9 @@ package enum CommandLineParser {
                 throw UsageError(message: "'--delete-source' and '--move-source' need '--state': originals are handed off only when the state records their verified outputs")
             }
             if request.options.dryRun { throw UsageError(message: "'--dry-run' hands nothing off; drop '--delete-source'/'--move-source'") }
+            if !request.decoder.meetsStrictPolicy {
+                throw UsageError(message: "'--decoder \(request.decoder.rawValue)' may convert damaged tiles into wrong pixels, so it hands off no original; drop '--delete-source'/'--move-source' or the '--decoder'")
+            }
             if request.output == .standardStream || request.inputs.contains("-") {
                 throw UsageError(message: "'--delete-source' and '--move-source' need files in and files out, not '-'")
             }

@@ -72,8 +72,8 @@ package enum CommandLineTool {
         }
     }
 
-    /// `--decoder` resolved (`auto` to the decoder that loads); nil, said on stderr, when
-    /// the one asked for does not load: the command then exits 69 before any work.
+    /// `--decoder` resolved (`auto` to libde265, `TileDecoderChoice.autoReason`); nil, said on
+    /// stderr, when the one asked for does not load: the command then exits 69 before any work.
     static func resolved(_ decoder: TileDecoderChoice) -> TileDecoderChoice? {
         do {
             return try decoder.resolved()

@@ -19,17 +19,19 @@ package struct VersionRequest: Equatable, Sendable {
 }
 
 /// The version's text: `heic2jpg 0.2.0` (the version the provenance mark and the state
-/// record), then with `--verbose` one `NAME VERSION` line per C library as loaded; with
-/// `--json` both as one object a bug report can carry.
+/// record), then with `--verbose` one `NAME VERSION` line per C library as loaded and what
+/// `--decoder auto` takes and why; with `--json` all as one object a bug report can carry.
 enum VersionCommand {
     /// `libraries` are shown only when the request lists them.
     static func text(_ request: VersionRequest, libraries: [LibraryVersion]) -> String {
         if request.json {
             let fields = libraries.map { ($0.name, JSONValue.string($0.version)) }
             return JSONValue.object([("name", .string("heic2jpg")), ("version", .string(Version.current)),
-                                     ("libraries", .object(fields))]).rendered() + "\n"
+                                     ("libraries", .object(fields)),
+                                     ("decoder", .string(TileDecoderChoice.autoReason))]).rendered() + "\n"
         }
-        let lines = ["heic2jpg \(Version.current)"] + (request.verbose ? libraries.map { "\($0.name) \($0.version)" } : [])
+        let lines = ["heic2jpg \(Version.current)"]
+            + (request.verbose ? libraries.map { "\($0.name) \($0.version)" } + ["decoder: \(TileDecoderChoice.autoReason)"] : [])
         return lines.joined(separator: "\n") + "\n"
     }
 }

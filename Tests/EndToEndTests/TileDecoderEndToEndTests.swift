@@ -82,19 +82,23 @@ struct TileDecoderEndToEndTests {
         try checkIdentical(try #require(Tool.corpusWide))
     }
 
-    @Test("-v and compare name the decoder beside the tile engine; auto is libavcodec where it loads; the default is libde265",
+    @Test("-v and compare name the decoder beside the tile engine; auto, the default, is libde265 even where libavcodec loads",
           .enabled(if: AVCodecLibrary.isAvailable, "libavcodec does not load"))
     func verboseNamesDecoder() throws {
         let scratch = TemporaryDirectory()
         let sample = Tool.samples + "/photo-exif-gps-xmp-icc.heic"
         let auto = try Tool.run(["-v", "--decoder", "auto", "-o", scratch.sub("auto.jpg"), sample])
-        #expect(auto.status == 0 && auto.stderr.contains("[engine tiles/avcodec]"), "\(auto.stderr)")
-        // The default is libde265 (TileDecoderChoice.defaultChoice).
+        #expect(auto.status == 0 && auto.stderr.contains("[engine tiles/de265]"), "\(auto.stderr)")
+        // The default is auto (TileDecoderChoice.defaultChoice).
         let de265 = try Tool.run(["-v", "-o", scratch.sub("de265.jpg"), sample])
         #expect(de265.status == 0 && de265.stderr.contains("[engine tiles/de265]"), "\(de265.stderr)")
         let version = try Tool.run(["--version", "--verbose"])
         #expect(version.stdoutText.contains("\nlibavcodec \(LibraryVersion.libavcodec.version)\n"), "\(version.stdoutText)")
         #expect(LibraryVersion.libavcodec.version.first?.isNumber == true)
+        #expect(version.stdoutText.contains("\ndecoder: auto takes libde265: "), "\(version.stdoutText)")
+        // Checked less, libavcodec hands off no original.
+        let handOff = try Tool.run(["--decoder", "avcodec", "--state", scratch.sub("state.db"), "--delete-source", "-o", scratch.sub("out"), sample])
+        #expect(handOff.status == 64 && handOff.stderr.contains("'--decoder avcodec' may convert damaged tiles into wrong pixels"), "\(handOff.stderr)")
         // compare takes --decoder too, and names it in its engine row and JSON.
         let compared = try Tool.run(["compare", "--decoder", "avcodec", sample])
         #expect(compared.status == 0 && compared.stdoutText.contains("tiles/avcodec  tiles/avcodec"), "\(compared.stdoutText)")

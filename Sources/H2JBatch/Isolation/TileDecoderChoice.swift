@@ -5,21 +5,30 @@ import H2JTiles
 
 /// `--decoder`: which library decodes the tile engine's HEVC tiles. The pictures of
 /// intact files are the same either way (HEVC decoding is exactly specified; the tests
-/// check every sample and corpus file); libavcodec is faster, libde265 fails damaged
-/// tiles that libavcodec decodes to wrong pixels, so `de265` is the default. This is the
-/// one place a `TileDecoderPool` is made for a run.
+/// check every sample and corpus file). Chosen by safety first, then speed: the strict
+/// policy fails a tile whose slices end before the picture does (the unwritten-block
+/// check) or run past it (libde265's own check). libde265 meets it; libavcodec is faster
+/// but has no check for slices that run past the last block, so it decodes some damaged
+/// tiles to wrong pixels, and is taken only when asked for. This is the one place a
+/// `TileDecoderPool` is made for a run.
 package enum TileDecoderChoice: String, Sendable, CaseIterable {
-    /// libavcodec when it loads (the faster), else libde265.
+    /// The backend that meets the strict policy with the least CPU: libde265 today.
     case auto
-    /// libavcodec (FFmpeg), dlopened; a run that asks for it where it does not load stops.
+    /// libavcodec (FFmpeg), dlopened, checked less: an explicit opt-in for speed, refused
+    /// with `--delete-source`/`--move-source`; a run that asks for it where it does not load stops.
     case avcodec
-    /// libde265, linked: the default (`defaultChoice`).
+    /// libde265, linked, with the unwritten-block check: the default (`defaultChoice`).
     case de265
 
-    /// What a run uses unless `--decoder` says otherwise. Not `auto` while libavcodec
-    /// (FFmpeg 5.1) turns damaged slice data into a picture without an error, which
-    /// libde265 reports (`AVCodecTileDecoderTests`, `FailureEndToEndTests`).
-    package static let defaultChoice = TileDecoderChoice.de265
+    /// What a run uses unless `--decoder` says otherwise.
+    package static let defaultChoice = TileDecoderChoice.auto
+
+    /// Why `auto` takes libde265: the sentence `-v`, `--version -v` and the report give.
+    package static let autoReason = "auto takes libde265: the one backend that fails every damaged tile the corpus test knows (libavcodec misses slices that run past the last block)"
+
+    /// Whether this choice's decoder fails damaged tiles instead of decoding them wrong, as
+    /// a hand-off of originals requires.
+    package var meetsStrictPolicy: Bool { self != .avcodec }
 
     /// libavcodec cannot be loaded, and `--decoder avcodec` asked for it.
     package struct Unavailable: Error, CustomStringConvertible {
@@ -27,12 +36,12 @@ package enum TileDecoderChoice: String, Sendable, CaseIterable {
         package var description: String { "--decoder avcodec: libavcodec is not available (\(reason))" }
     }
 
-    /// The decoder a run uses: `auto` becomes `avcodec` or `de265`. Loads libavcodec for
-    /// `auto` and `avcodec` (once per process); throws when `avcodec` cannot load.
+    /// The decoder a run uses: `auto` becomes `de265` (`autoReason`). Loads libavcodec for
+    /// `avcodec` (once per process); throws when it cannot load.
     package func resolved() throws(Unavailable) -> TileDecoderChoice {
         switch self {
         case .de265: return .de265
-        case .auto: return AVCodecLibrary.isAvailable ? .avcodec : .de265
+        case .auto: return .de265
         case .avcodec:
             if let failure = AVCodecLibrary.load() { throw Unavailable(reason: failure) }
             return .avcodec
