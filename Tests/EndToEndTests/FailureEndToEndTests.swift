@@ -89,8 +89,8 @@ struct FailureEndToEndTests {
         // Alone (every core decodes its tiles), then in a batch beside a good file.
         let single = try Tool.run(["-o", scratch.sub("single"), scratch.sub("in/corrupt.heic")])
         #expect(single.status == 1)
-        #expect(single.stderr.contains("corrupt.heic: tile \(tile): HEVC decoding failed") ||
-                single.stderr.contains("corrupt.heic: tile \(tile): the tile produced no picture"), "\(single.stderr)")
+        #expect(single.stderr.contains("corrupt.heic: tile 8 of 15 (item \(tile)): HEVC decoding failed") ||
+                single.stderr.contains("corrupt.heic: tile 8 of 15 (item \(tile)): the tile produced no picture"), "\(single.stderr)")
         #expect(scratch.files("single").isEmpty)
         let batch = try Tool.run(["-o", scratch.sub("batch"), scratch.sub("in")])
         #expect(batch.status == 1)

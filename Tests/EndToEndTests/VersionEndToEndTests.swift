@@ -19,13 +19,15 @@ struct VersionEndToEndTests {
         }
     }
 
-    /// The `NAME VERSION` lines after the first of `--version --verbose`.
+    /// The `NAME VERSION` lines after the first of `--version --verbose`, before its last,
+    /// which says what `--decoder auto` takes and why.
     static func verboseLibraries() throws -> [(String, String)] {
         let outcome = try Tool.run(["--version", "--verbose"])
         #expect(outcome.status == 0 && outcome.stderr.isEmpty)
         let lines = outcome.stdoutText.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         #expect(lines.first == "heic2jpg \(Version.current)" && lines.last == "")
-        return lines.dropFirst().dropLast().map { line in
+        #expect(lines.dropLast().last == "decoder: " + TileDecoderChoice.autoReason)
+        return lines.dropFirst().dropLast(2).map { line in
             let parts = line.split(separator: " ", maxSplits: 1).map(String.init)
             return (parts.first ?? "", parts.count == 2 ? parts[1] : "")
         }

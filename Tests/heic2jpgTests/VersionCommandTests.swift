@@ -55,7 +55,7 @@ struct VersionCommandTests {
         #expect(VersionCommand.text(VersionRequest(), libraries: []) == "heic2jpg \(Version.current)\n")
         #expect(VersionCommand.text(VersionRequest(), libraries: Self.libraries) == "heic2jpg \(Version.current)\n")
         #expect(VersionCommand.text(VersionRequest(verbose: true), libraries: Self.libraries)
-                == "heic2jpg \(Version.current)\nlibheif 1.15.1\nzlib 1.2.13\n")
+                == "heic2jpg \(Version.current)\nlibheif 1.15.1\nzlib 1.2.13\ndecoder: \(TileDecoderChoice.autoReason)\n")
     }
 
     @Test("--json: one object with the name, the version and the libraries in order, with or without --verbose")
@@ -69,7 +69,8 @@ struct VersionCommandTests {
           "libraries": {
             "libheif": "1.15.1",
             "zlib": "1.2.13"
-          }
+          },
+          "decoder": "\(TileDecoderChoice.autoReason)"
         }
 
         """)
