@@ -7,6 +7,7 @@ documents the options (`Scripts/damage-corpus --help`).
 import argparse
 import concurrent.futures
 import hashlib
+import io
 import json
 import os
 import random
@@ -336,17 +337,29 @@ def convert(bin_path, args, path, outdir):
 
 
 def frames(path):
-    """Luma planes of every image in a JPEG (an Ultra HDR/MPF file holds the gain map too)."""
-    out = []
-    with Image.open(path) as im:
-        for i in range(getattr(im, "n_frames", 1)):
-            im.seek(i)
-            out.append(np.asarray(im.convert("L"), dtype=np.float64))
+    """Luma planes of every image in a JPEG: the primary, then the images its MPF index
+    lists (an Ultra HDR file's gain map), found from the index itself (Pillow 9's MPO
+    reader misplaces them)."""
+    from PIL import JpegImagePlugin
+    with open(path, "rb") as f:
+        data = f.read()
+    with JpegImagePlugin.JpegImageFile(io.BytesIO(data)) as im:
+        out = [np.asarray(im.convert("L"))]
+        try:
+            entries = (JpegImagePlugin._getmp(im) or {}).get(0xB002) or []
+        except Exception:  # noqa: BLE001 - no or unreadable MPF index: the primary alone
+            entries = []
+    mpf = data.find(b"MPF\x00")
+    for entry in entries[1:]:
+        start = mpf + 4 + entry["DataOffset"]
+        with Image.open(io.BytesIO(data[start:start + entry["Size"]])) as im:
+            out.append(np.asarray(im.convert("L")))
     return out
 
 
 def psnr(a, b):
-    mse = float(np.mean((a - b) ** 2))
+    d = a.astype(np.float64) - b.astype(np.float64)
+    mse = float(np.mean(d * d))
     return float("inf") if mse == 0 else 10 * np.log10(255.0 ** 2 / mse)
 
 
@@ -376,13 +389,16 @@ def classify(ref, entry, rc):
     outs = outputs_of(entry)
     if set(outs) != set(ref):
         return "wrong", f"outputs {sorted(outs)} vs intact {sorted(ref)}", None
-    worst = float("inf")
+    worst, dropped = float("inf"), False
     for name, path in outs.items():
         try:
             got = frames(path)
         except Exception as e:  # noqa: BLE001 - an unreadable JPEG is a wrong output
             return "wrong", f"{name}: unreadable JPEG ({e})", None
         want = ref[name]
+        if len(got) == 1 < len(want) and "gain-map-not-used" in (entry.get("warningCodes") or []):
+            dropped = True  # the gain map did not decode, and the report says so: SDR only
+            want = want[:1]
         if len(got) != len(want):
             return "wrong", f"{name}: {len(got)} images vs {len(want)}", None
         for g, w in zip(got, want):
@@ -391,17 +407,23 @@ def classify(ref, entry, rc):
             worst = min(worst, psnr(g, w))
     if worst < PSNR_OK:
         return "wrong", "", worst
+    if dropped:
+        return "sdr-only", "gain-map-not-used", worst
     return "ok", "", worst
 
 
-# Worker state: the intact outputs of every source, loaded once per worker process.
+# Worker state: the intact outputs of the source being worked on (jobs come in source
+# order), read from the pickle the main process wrote for it.
 _REFS = {}
 
 
-def _init_worker(refs_path):
-    import pickle
-    with open(refs_path, "rb") as f:
-        _REFS.update(pickle.load(f))
+def load_ref(refs_dir, key):
+    if key not in _REFS:
+        import pickle
+        _REFS.clear()
+        with open(os.path.join(refs_dir, hashlib.sha256(key.encode()).hexdigest() + ".pickle"), "rb") as f:
+            _REFS[key] = pickle.load(f)
+    return _REFS[key]
 
 
 def run_variant(job):
@@ -419,10 +441,11 @@ def run_variant(job):
         t0 = time.monotonic()
         entry, rc, err = convert(bin_path, args, path, os.path.join(vdir, "out"))
         seconds = time.monotonic() - t0
-        cls, note, worst = classify(_REFS[source_key], entry, rc)
+        cls, note, worst = classify(load_ref(workroot, source_key), entry, rc)
         result = dict(source=source_key, kind=kind, index=index, cls=cls, note=note,
                       psnr=None if worst is None or worst == float("inf") else round(worst, 2),
                       exit=rc, seconds=round(seconds, 2),
+                      warningCodes=sorted(set((entry or {}).get("warningCodes") or [])),
                       sha256=hashlib.sha256(variant).hexdigest()[:16], **info)
         if cls in ("wrong", "crashed") and keep_dir:
             stem, ext = os.path.splitext(name)
@@ -441,8 +464,7 @@ def run_variant(job):
 
 def table(results, key, keys, title):
     cols = ["failed", "ok", "wrong"]
-    if any(r["cls"] == "crashed" for r in results):
-        cols.append("crashed")
+    cols += [c for c in ("sdr-only", "crashed") if any(r["cls"] == c for r in results)]
     width = max([len(title)] + [len(k) for k in keys]) + 2
     head = f"{title:<{width}}" + "".join(f"{c if c != 'ok' else 'ok>=45dB':>10}" for c in cols) + f"{'total':>8}"
     lines = [head, "-" * len(head)]
@@ -518,12 +540,11 @@ def main():
             if ref is None:
                 skipped.append((key, why))
                 continue
-            refs[key] = ref
+            import pickle
+            with open(os.path.join(workroot, hashlib.sha256(key.encode()).hexdigest() + ".pickle"), "wb") as f:
+                pickle.dump(ref, f)
+            refs[key] = True
             usable.append((key, source, enc, tgts))
-        import pickle
-        refs_path = os.path.join(workroot, "refs.pickle")
-        with open(refs_path, "wb") as f:
-            pickle.dump(refs, f)
 
         print(f"damage-corpus: {os.path.basename(bin_path)} {' '.join(args) or '(defaults)'}; "
               f"seed {a.seed}; {variants} per kind per source; kinds {','.join(kinds)}")
@@ -531,7 +552,8 @@ def main():
             roles = {}
             for t in tgts:
                 roles[t[1]] = roles.get(t[1], 0) + 1
-            desc = ", ".join(f"{n} {r}" + ("s" if n > 1 else "") for r, n in sorted(roles.items()))
+            desc = ", ".join(f"{n} {r if r != 'aux' else 'auxiliary image'}" + ("s" if n > 1 else "")
+                             for r, n in sorted(roles.items()))
             print(f"  source {key}: {desc}" + (f"  [{enc}]" if enc else ""))
         for key, why in skipped:
             print(f"  skipped {key}: {why}")
@@ -540,9 +562,7 @@ def main():
         jobs = [(bin_path, args, key, source, kind, i, a.seed, workroot, a.keep_dir)
                 for key, source, _, _ in usable for kind in kinds for i in range(variants)]
         results = []
-        with concurrent.futures.ProcessPoolExecutor(max_workers=max(1, a.jobs),
-                                                    initializer=_init_worker,
-                                                    initargs=(refs_path,)) as pool:
+        with concurrent.futures.ProcessPoolExecutor(max_workers=max(1, a.jobs)) as pool:
             for n, r in enumerate(pool.map(run_variant, jobs, chunksize=1), 1):
                 results.append(r)
                 if sys.stderr.isatty():
@@ -568,7 +588,7 @@ def main():
         for r in bad:
             measure = f"{r['psnr']:.2f} dB" if r["psnr"] is not None else r["note"]
             print(f"  {r['cls']}: {r['source']} {r['kind']}#{r['index']} item {r['item']} ({r['role']}) "
-                  f"at byte {r['offset']}{' ' + r['detail'] if r['detail'] else ''}: {measure}"
+                  f"at byte {r['offset']}{' (' + r['detail'] + ')' if r['detail'] else ''}: {measure}"
                   + (f" -> {r['kept']}" if r.get("kept") else ""))
     codes = {}
     for r in results:
@@ -576,13 +596,15 @@ def main():
             codes[r["note"]] = codes.get(r["note"], 0) + 1
     failed = sum(r["cls"] == "failed" for r in results)
     ok = sum(r["cls"] == "ok" for r in results)
+    sdr = sum(r["cls"] == "sdr-only" for r in results)
     print()
     if codes:
         print("failed by error code: " + ", ".join(f"{c} {n}" for c, n in sorted(codes.items(), key=lambda x: -x[1])))
     elapsed = time.monotonic() - started
     print(f"damage-corpus: {len(results)} damaged copies of {len(usable)} sources"
           f"{f' ({len(skipped)} skipped)' if skipped else ''}: {failed} failed cleanly, "
-          f"{ok} converted right (>= {PSNR_OK:g} dB), {len(bad)} converted wrong"
+          f"{ok} converted right (>= {PSNR_OK:g} dB), "
+          f"{f'{sdr} right but SDR only (gain map undecodable, warned), ' if sdr else ''}{len(bad)} converted wrong"
           f"{' or crashed' if any(r['cls'] == 'crashed' for r in bad) else ''}; {elapsed:.0f} s")
     return 1 if bad and not a.no_fail else 0
 
