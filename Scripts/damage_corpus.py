@@ -389,7 +389,7 @@ def classify(ref, entry, rc):
     outs = outputs_of(entry)
     if set(outs) != set(ref):
         return "wrong", f"outputs {sorted(outs)} vs intact {sorted(ref)}", None
-    worst, dropped = float("inf"), False
+    worst, dropped, where = float("inf"), False, ""
     for name, path in outs.items():
         try:
             got = frames(path)
@@ -401,12 +401,14 @@ def classify(ref, entry, rc):
             want = want[:1]
         if len(got) != len(want):
             return "wrong", f"{name}: {len(got)} images vs {len(want)}", None
-        for g, w in zip(got, want):
+        for i, (g, w) in enumerate(zip(got, want)):
             if g.shape != w.shape:
                 return "wrong", f"{name}: {g.shape[1]}x{g.shape[0]} vs {w.shape[1]}x{w.shape[0]}", None
-            worst = min(worst, psnr(g, w))
+            value = psnr(g, w)
+            if value < worst:
+                worst, where = value, name + (" (its gain map)" if i else "")
     if worst < PSNR_OK:
-        return "wrong", "", worst
+        return "wrong", where, worst
     if dropped:
         return "sdr-only", "gain-map-not-used", worst
     return "ok", "", worst
@@ -586,7 +588,7 @@ def main():
         print(f"{len(bad)} damaged copies came out converted but wrong"
               f"{' or crashed heic2jpg' if any(r['cls'] == 'crashed' for r in bad) else ''}:")
         for r in bad:
-            measure = f"{r['psnr']:.2f} dB" if r["psnr"] is not None else r["note"]
+            measure = f"{r['psnr']:.2f} dB in {r['note']}" if r["psnr"] is not None else r["note"]
             print(f"  {r['cls']}: {r['source']} {r['kind']}#{r['index']} item {r['item']} ({r['role']}) "
                   f"at byte {r['offset']}{' (' + r['detail'] + ')' if r['detail'] else ''}: {measure}"
                   + (f" -> {r['kept']}" if r.get("kept") else ""))
