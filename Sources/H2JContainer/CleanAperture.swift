@@ -63,6 +63,24 @@ package struct CleanAperture: Sendable, Equatable {
         guard x <= lastColumn, y <= lastRow else { return nil }
         return (x, y, lastColumn - x + 1, lastRow - y + 1)
     }
+
+    /// This crop of an image of size `from` restated for an image of size `to` that shows
+    /// the same scene (a gain map): `cropRect`'s edges scaled per axis, rounded to the
+    /// nearest pixel, at least one pixel and inside the image; nil where `cropRect` is.
+    package func scaled(from: ImageSize, to: ImageSize) -> CleanAperture? {
+        guard to.width > 0, to.height > 0, let crop = cropRect(imageWidth: from.width, imageHeight: from.height) else { return nil }
+        func span(_ start: Int, _ length: Int, _ from: Int, _ to: Int) -> (start: Int, length: Int) {
+            func scaled(_ edge: Int) -> Int { (2 * edge * to + from) / (2 * from) }
+            let first = min(scaled(start), to - 1)
+            return (first, max(min(scaled(start + length), to), first + 1) - first)
+        }
+        let (x, width) = span(crop.x, crop.width, from.width, to.width)
+        let (y, height) = span(crop.y, crop.height, from.height, to.height)
+        // Offsets in halves, so that `cropRect` gives back exactly (x, y, width, height).
+        return CleanAperture(widthNumerator: width, widthDenominator: 1, heightNumerator: height, heightDenominator: 1,
+                             horizontalOffsetNumerator: 2 * x + width - to.width, horizontalOffsetDenominator: 2,
+                             verticalOffsetNumerator: 2 * y + height - to.height, verticalOffsetDenominator: 2)
+    }
 }
 
 /// libheif 1.15's `heif::Fraction` (box.cc), bit for bit: 32-bit fields, reduced on

@@ -48,10 +48,7 @@ extension MinimizedImage {
         func configuration(_ bytes: [UInt8]) -> [(index: Int, essential: Bool)] {
             bytes.isEmpty ? [] : [(meta.addProperty(BoxBytes.box(configurationType, bytes)), true)]
         }
-        let steps = orientationSteps
-        let transforms = ([steps.quarterTurns.map { BoxBytes.box("irot", [UInt8($0)]) },
-                           steps.mirror.map { BoxBytes.box("imir", [$0 == .horizontal ? 1 : 0]) }] as [[UInt8]?])
-            .compactMap { $0 }.map { (index: meta.addProperty($0), essential: true) }  // transformative: essential
+        let transforms = self.transforms.map { (index: meta.addProperty($0.propertyBox), essential: true) }  // transformative: essential
         let size = meta.addProperty(Self.ispe(width: width, height: height))
         var image = configuration(main.configuration) + [(size, false),
                      (meta.addProperty(Self.pixi(channels: chroma.channels, bitDepth: bitDepth)), false),

@@ -13,11 +13,13 @@ extension HEIFStructure {
     /// the file's other items, which libheif might refuse (a `cdsc` to the `tmap` item),
     /// are out of its sight too. Auxiliary images of the item are left out, but its alpha
     /// plane when `alpha` asks (with its `auxl` and any `prem` reference): how a derived
-    /// image's layer reaches libheif with its alpha.
+    /// image's layer reaches libheif with its alpha. `transforms` are associated with the
+    /// item after its own, as essential (a gain map's `inheritedTransforms`).
     ///
     /// Throws when an item it derives from does not exist or its data cannot be located
     /// in this file (as `itemData` would); reads nothing of `source` but its size.
-    package func standaloneImage(_ id: UInt32, in source: ByteSource, alpha: Bool = false) throws(HEIFError) -> ByteSource {
+    package func standaloneImage(_ id: UInt32, in source: ByteSource, alpha: Bool = false,
+                                 adding transforms: [ImageTransform] = []) throws(HEIFError) -> ByteSource {
         // The header's offsets are the file's plus the header's length.
         guard source.size <= Int.max / 2 else { throw .limitExceeded("a file of \(source.size) bytes") }
         var included: [UInt32] = []
@@ -47,9 +49,10 @@ extension HEIFStructure {
                     meta.addReference("prem", from: id, to: [item])
                 }
             }
+            let added = item == id ? transforms.map { (meta.addProperty($0.propertyBox), true) } : []
             meta.associate(item, (associations[item] ?? []).compactMap { association in
                 property(at: association).map { (meta.addProperty(BoxBytes.box($0.type, $0.payload)), association.essential) }
-            })
+            } + added)
             let (construction, ranges, _) = try resolvedExtents(of: item, size: source.size)
             if construction == .idat {
                 meta.locate(item, inIdat: ranges.flatMap { idat[$0] })

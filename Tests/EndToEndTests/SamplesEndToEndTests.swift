@@ -14,7 +14,7 @@ struct SamplesEndToEndTests {
                               "photo-exif-gps-xmp-icc.heic", "rotated-irot270-orientation6.heic", "grid-rotated-mirrored.heic",
                               "p3-nclx-only.heic", "samsung-sefd-trailer.heic", "exif-gps-usercomment-70k.heic",
                               "collection-3-images.heic", "stereo-pair-ster.heic", "stereo-mvhevc-lhv1.heic", "gainmap-apple.heic", "gainmap-tmap.heic",
-                              "gainmap-samsung-hdrgm.heic", "hdr-pq-ramp.heic", "hdr-hlg-ramp.heic"]
+                              "gainmap-samsung-hdrgm.heic", "gainmap-samsung-hdrgm-irot90.heic", "hdr-pq-ramp.heic", "hdr-hlg-ramp.heic"]
 
     /// PQ and HLG samples: tone-mapped, so their pixels are checked by ToneMappingEndToEndTests.
     static let toneMapped: Set = ["hdr-pq-ramp.heic", "hdr-hlg-ramp.heic"]
@@ -26,7 +26,7 @@ struct SamplesEndToEndTests {
         let scratch = TemporaryDirectory()
         let outcome = try Tool.run(["-o", scratch.sub("out"), "--report", scratch.sub("report.jsonl"), Tool.samples])
         #expect(outcome.status == 0, "\(outcome.stderr)")
-        #expect(outcome.stderr.contains("heic2jpg: 25 converted, 1 copied, 0 skipped, 0 failed in "))
+        #expect(outcome.stderr.contains("heic2jpg: 26 converted, 1 copied, 0 skipped, 0 failed in "))
         // The mini sample has its own tests (MiniSampleEndToEndTests): libheif 1.15 cannot read it;
         // so have the derived samples and the overlay sample (DerivedImageEndToEndTests,
         // ImageCrashEndToEndTests), which heic2jpg composes itself, and the one whose pitm
@@ -53,7 +53,7 @@ struct SamplesEndToEndTests {
         #expect(try attributes(scratch.sub("out/monochrome.jpg")) == attributes(Tool.samples + "/monochrome.heic"))
         // The report has one line per input plus the summary.
         let report = try String(contentsOfFile: scratch.sub("report.jsonl"), encoding: .utf8).split(separator: "\n")
-        #expect(report.count == 27)
+        #expect(report.count == 28)
         let lines = try report.compactMap { try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
         func line(_ name: String) -> [String: Any]? { lines.first { ($0["source"] as? String)?.hasSuffix(name) == true } }
         let photo = line("photo-exif-gps-xmp-icc.heic")
@@ -224,7 +224,7 @@ struct SamplesEndToEndTests {
         let before = try scratch.files("out").map { try FileManager.default.attributesOfItem(atPath: scratch.sub("out/" + $0)) }
         let second = try Tool.run(["-o", scratch.sub("out"), Tool.samples])
         #expect(second.status == 0)
-        #expect(second.stderr.contains("heic2jpg: 0 converted, 0 copied, 26 skipped, 0 failed"), "\(second.stderr)")
+        #expect(second.stderr.contains("heic2jpg: 0 converted, 0 copied, 27 skipped, 0 failed"), "\(second.stderr)")
         let after = try scratch.files("out").map { try FileManager.default.attributesOfItem(atPath: scratch.sub("out/" + $0)) }
         #expect(before.map { $0[.modificationDate] as? Date } == after.map { $0[.modificationDate] as? Date })
         #expect(before.map { $0[.systemFileNumber] as? Int } == after.map { $0[.systemFileNumber] as? Int })

@@ -85,6 +85,19 @@ struct UltraHDREndToEndTests {
         #expect(scratch.files("aux") == ["gainmap-samsung-hdrgm.gainmap.jpg", "gainmap-samsung-hdrgm.jpg"])
     }
 
+    @Test("Samples/gainmap-samsung-hdrgm-irot90.heic (a Galaxy S24 Ultra's portrait photo: irot 90 on the primary, none on its gain map): the gain map turned as the photo, portrait under a portrait photo, its light the photo's")
+    func samsungTurnedSample() throws {
+        let source = Tool.samples + "/gainmap-samsung-hdrgm-irot90.heic"
+        let scratch = TemporaryDirectory()
+        let (_, _, gainTags, entry) = try Self.ultraHDR(source, in: scratch)
+        #expect(entry["hdr"] as? String == "Ultra HDR: Adobe gain map (hdrgm values from its own XMP, gain map item 2)")
+        #expect((entry["warningCodes"] as? [String] ?? []).isEmpty, "\(entry["warnings"] ?? "")")
+        #expect(gainTags.contains("ImageSize                       : 128x192"), "\(gainTags)")
+        let (photo, _, asWritten, otherwise) = try GainMapOrientationEndToEndTests.correlations(scratch.sub("out/gainmap-samsung-hdrgm-irot90.jpg"))
+        #expect(photo.width == 256 && photo.height == 384)
+        #expect(asWritten > 0.9 && otherwise.allSatisfy { $0 < asWritten - 0.5 }, "\(asWritten) against \(otherwise)")
+    }
+
     @Test("Samples/gainmap-tmap-primary.heic: a pitm naming the tmap item makes its base the photo, the tmap honoured; inspect says so")
     func toneMapAsPrimarySample() throws {
         let source = Tool.samples + "/gainmap-tmap-primary.heic"

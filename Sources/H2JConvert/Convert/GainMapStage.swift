@@ -97,11 +97,7 @@ struct GainMapStage {
         }
         if let omitted = context.job.omittedImages.first(where: { $0.item == item }) { return notUsed("\(omitted)") }
         do {
-            let image = try stages.at(.parse, image: item) { () throws -> ConversionContext in
-                try context.structure.checkCodecs(of: item)
-                try context.structure.checkDerivation(of: item, from: context.source, maxPixels: options.maxPixels)
-                return try context.standalone(item)
-            }
+            let image = try gainMapImage(item, of: context)
             var engine = try stages.at(.engine, engine: .libheif, image: item) { try LibheifConversion(image) }
             try stages.at(.limit, engine: .libheif, image: item) { try LimitError.check(width: engine.width, height: engine.height, maxPixels: options.maxPixels) }
             try stages.at(.decode, engine: .libheif, image: item) { try engine.decode() }
@@ -146,19 +142,25 @@ struct GainMapStage {
         }
     }
 
-    /// The gain-map JPEG: the gain map decoded at its own resolution with its own
-    /// transforms (as the primary of an HEIF of its own, `ConversionContext.standalone`,
-    /// whether it is an auxiliary image or only a `tmap` input) by the stages every image
-    /// goes through, its codes remapped when they are Apple's (a `CodeMapping` step before
-    /// the pixel stage's, which scales it as the primary is scaled), with the XMP and ISO
-    /// APP2 that describe it (and the gain map's own XMP).
-    private func encodedGainMap(_ gainMap: GainMapSource, of context: ConversionContext) throws -> GainMapJPEG {
-        let item = gainMap.item
-        let image = try stages.at(.parse, image: item) { () throws -> ConversionContext in
+    /// Gain map `item` as the primary of an HEIF of its own (`ConversionContext.standalone`,
+    /// whether it is an auxiliary image or only a `tmap` input), with its own transforms,
+    /// else the primary's (`HEIFStructure.inheritedTransforms`): the parse stage of its decode.
+    private func gainMapImage(_ item: UInt32, of context: ConversionContext) throws -> ConversionContext {
+        try stages.at(.parse, image: item) { () throws -> ConversionContext in
             try context.structure.checkCodecs(of: item)
             try context.structure.checkDerivation(of: item, from: context.source, maxPixels: options.maxPixels)
-            return try context.standalone(item)
+            return try context.standalone(item, adding: context.structure.inheritedTransforms(ofGainMap: item))
         }
+    }
+
+    /// The gain-map JPEG: the gain map decoded at its own resolution, lying as the photo
+    /// does (`gainMapImage`), by the stages every image goes through, its codes remapped
+    /// when they are Apple's (a `CodeMapping` step before the pixel stage's, which scales
+    /// it as the primary is scaled), with the XMP and ISO APP2 that describe it (and the
+    /// gain map's own XMP).
+    private func encodedGainMap(_ gainMap: GainMapSource, of context: ConversionContext) throws -> GainMapJPEG {
+        let item = gainMap.item
+        let image = try gainMapImage(item, of: context)
         var engineUsed: ConversionResult.Engine?
         let (engine, chain, _) = try stages.decoded(image, role: context.role(scaledWith: context.structure.primaryID),
                                                     before: gainMap.codeMapping.map { [CodeMapping(table: $0)] } ?? [],

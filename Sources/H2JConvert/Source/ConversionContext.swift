@@ -85,9 +85,10 @@ struct ConversionContext {
     /// (`HEIFStructure.standaloneImage`), which both engines read like any file: how a
     /// gain map is decoded, since libheif 1.15 reaches none that is only a `tmap` input.
     /// Encoded as `fullChroma`; the provenance, times and file stay the source's. With
-    /// `alpha`, the item's alpha plane comes along (a derived image's layer).
-    func standalone(_ id: UInt32, alpha: Bool = false) throws -> ConversionContext {
-        let source = try structure.standaloneImage(id, in: self.source, alpha: alpha)
+    /// `alpha`, the item's alpha plane comes along (a derived image's layer); `transforms`
+    /// apply after the item's own (a gain map's `inheritedTransforms`).
+    func standalone(_ id: UInt32, alpha: Bool = false, adding transforms: [ImageTransform] = []) throws -> ConversionContext {
+        let source = try structure.standaloneImage(id, in: self.source, alpha: alpha, adding: transforms)
         let structure = try HEIFStructure.read(from: source)
         var context = ConversionContext(job: job, options: options, source: source, fileBytes: fileBytes, file: file,
                                         structure: structure, item: try structure.primaryImage())
