@@ -62,7 +62,7 @@ let package = Package(
         .target(name: "H2JJPEGCodec", dependencies: ["H2JSupport", "CJPEGCodec"]),
         .target(name: "H2JDe265", dependencies: ["H2JSupport", "H2JContainer", "H2JTiles", "CDe265", "CUnwrittenBlocks"]),
         .target(name: "H2JAVCodec", dependencies: ["H2JSupport", "H2JContainer", "H2JTiles", "CAVCodecShim"]),
-        .target(name: "H2JLibheif", dependencies: ["H2JSupport", "CHeif"]),
+        .target(name: "H2JLibheif", dependencies: ["H2JSupport", "H2JContainer", "H2JTiles", "H2JDe265", "CHeif"]),
         .target(name: "H2JState", dependencies: ["H2JSupport", "CSQLite"]),
         // SHA-256 by libcrypto: 7.5 times the portable Swift loop (ARCHITECTURE.md).
         .target(name: "H2JDigest", dependencies: ["H2JSupport", "CCrypto"]),

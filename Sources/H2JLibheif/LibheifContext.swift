@@ -11,7 +11,10 @@ package struct LibheifError: Error, Equatable, Sendable, CustomStringConvertible
     init?(_ error: heif_error) {
         guard error.code != heif_error_Ok else { return nil }
         let text = error.message.map { String(cString: $0) } ?? ""
-        let trimmed = String(text.drop(while: \.isWhitespace).reversed().drop(while: \.isWhitespace).reversed())
+        var trimmed = String(text.drop(while: \.isWhitespace).reversed().drop(while: \.isWhitespace).reversed())
+        // `StrictHEVCPlugin`'s own text says what failed; libheif's wrapping adds nothing.
+        let pluginPrefix = "Decoder plugin generated an error: Unspecified: "
+        if error.code == heif_error_Decoder_plugin_error, trimmed.hasPrefix(pluginPrefix) { trimmed.removeFirst(pluginPrefix.count) }
         message = trimmed.isEmpty ? "libheif error \(error.code.rawValue)" : trimmed
     }
 }
@@ -24,7 +27,9 @@ package final class LibheifContext {
     private var reader: LibheifReader?
 
     /// `maxDimension` bounds width and height (libheif's own check on `ispe`).
+    /// HEVC decodes go through `StrictHEVCPlugin` (registered before the first context).
     package init(maxDimension: Int, decodingThreads: Int) {
+        _ = StrictHEVCPlugin.registered
         pointer = heif_context_alloc()
         heif_context_set_maximum_image_size_limit(pointer, Int32(clamping: maxDimension))
         heif_context_set_max_decoding_threads(pointer, Int32(clamping: max(1, decodingThreads)))
