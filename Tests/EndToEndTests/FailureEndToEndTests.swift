@@ -126,6 +126,22 @@ struct FailureEndToEndTests {
         }
     }
 
+    @Test("A tile whose slice ends early fails its file, naming the tile and the check; --delete-source keeps the original")
+    func sliceEndsEarly() throws {
+        let scratch = TemporaryDirectory()
+        // One flipped bit in tile 13's slice data (Scripts/damage-corpus, seed 1, bitflip #9):
+        // libde265 ends the slice early without a word, and d4eebac wrote a 27 dB JPEG.
+        var file = try bytes(Tool.samples + "/grid-rotated-mirrored.heic")
+        file[27419] ^= 0x08
+        try write(file, scratch.sub("in/damaged.heic"))
+        try write(try bytes(Self.sample), scratch.sub("in/good.heic"))
+        let run = try Tool.run(["-o", scratch.sub("out"), "--state", scratch.sub("state.db"), "--delete-source", scratch.sub("in")])
+        #expect(run.status == 1, "\(run.stderr)")
+        #expect(run.stderr.contains("damaged.heic: tile 13 of 15 (item 14): the slice ends before the picture does (the 8×8 block at 64,64 was never decoded)"), "\(run.stderr)")
+        #expect(scratch.files("out") == ["good.jpg"])
+        #expect(scratch.files("in") == ["damaged.heic"])
+    }
+
     @Test("-o -: a file that fails halfway through its tiles puts nothing on stdout, not a truncated JPEG")
     func stdoutFailureMidStream() throws {
         let source = Tool.samples + "/grid-rotated-mirrored.heic"
