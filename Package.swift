@@ -102,7 +102,7 @@ let package = Package(
         .executableTarget(
             name: "heic2jpg-fuzz",
             dependencies: ["H2JSupport", "H2JContainer", "H2JJPEG", "H2JMetadata", "H2JTiles", "H2JColour",
-                           "H2JInspect", "H2JUncompressed", "H2JCompose", "H2JAVCodec", "CLibFuzzer"]
+                           "H2JInspect", "H2JUncompressed", "H2JCompose", "H2JAVCodec", "H2JDe265", "CLibFuzzer"]
         ),
 
         // Tests: one unit-test target per library target (and the executable), each

@@ -90,8 +90,14 @@ struct TileDecoderEndToEndTests {
         let auto = try Tool.run(["-v", "--decoder", "auto", "-o", scratch.sub("auto.jpg"), sample])
         #expect(auto.status == 0 && auto.stderr.contains("[engine tiles/de265]"), "\(auto.stderr)")
         // The default is auto (TileDecoderChoice.defaultChoice).
-        let de265 = try Tool.run(["-v", "-o", scratch.sub("de265.jpg"), sample])
+        let de265 = try Tool.run(["-v", "--report", scratch.sub("report.jsonl"), "-o", scratch.sub("de265.jpg"), sample])
         #expect(de265.status == 0 && de265.stderr.contains("[engine tiles/de265]"), "\(de265.stderr)")
+        // -v and the report's summary say why auto took libde265.
+        #expect(de265.stderr.hasPrefix("decoder: auto takes libde265: "), "\(de265.stderr)")
+        let summary = try #require(try ReportFile(scratch.sub("report.jsonl")).summary)
+        #expect((summary["decoderReason"] as? String)?.hasPrefix("auto takes libde265: ") == true, "\(summary)")
+        let asked = try Tool.run(["-v", "--decoder", "de265", "-o", scratch.sub("asked.jpg"), sample])
+        #expect(asked.status == 0 && !asked.stderr.contains("decoder: auto"), "\(asked.stderr)")
         let version = try Tool.run(["--version", "--verbose"])
         #expect(version.stdoutText.contains("\nlibavcodec \(LibraryVersion.libavcodec.version)\n"), "\(version.stdoutText)")
         #expect(LibraryVersion.libavcodec.version.first?.isNumber == true)

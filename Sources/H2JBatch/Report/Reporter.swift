@@ -46,8 +46,10 @@ package final class Reporter: @unchecked Sendable {
     /// `report` is a descriptor for JSON Lines (not closed here), `reportName` what the
     /// user called it. A progress line is shown only when stderr is a terminal, so cron
     /// and CI logs stay clean.
-    package init(verbosity: Verbosity, report: Int32?, reportName: String = "-", tileDecoder: TileDecoderChoice? = nil) {
+    package init(verbosity: Verbosity, report: Int32?, reportName: String = "-", tileDecoder: TileDecoderChoice? = nil,
+                 decoderReason: String? = nil) {
         self.verbosity = verbosity
+        summary.decoderReason = decoderReason
         self.tileDecoder = tileDecoder
         self.report = report
         self.reportName = reportName
@@ -287,6 +289,7 @@ package final class Reporter: @unchecked Sendable {
         line.add("tempFilesRemoved", summary.tempFilesRemoved)
         line.add("stoppedBy", summary.stoppedBy)
         line.add("interruptedBy", summary.interruptedBy)
+        line.add("decoderReason", summary.decoderReason)
         return line.text
     }
 

@@ -4,6 +4,8 @@ import H2JSupport
 /// Counts of a run by status, and its wall time.
 package struct RunSummary: Sendable, Equatable {
     package var converted = 0
+    /// Why the run's tile decoder was taken, when `--decoder auto` chose it.
+    package var decoderReason: String?
     /// `--state`: changed sources converted again.
     package var updated = 0
     package var copied = 0

@@ -41,6 +41,9 @@ package struct BatchRequest: Sendable, Equatable {
     package var recheck = false
     /// `--decoder`: the tile decoder; `CommandLineTool` resolves `auto` before the run.
     package var decoder = TileDecoderChoice.defaultChoice
+    /// Why `decoder` was taken, when `auto` chose it (`TileDecoderChoice.autoReason`): the
+    /// report's summary carries it.
+    package var decoderReason: String?
 
     /// What sends bytes to stdout, as the user wrote it: `-o -` or `--report -`; nil
     /// when nothing does.
@@ -142,7 +145,7 @@ package enum BatchRunner {
         }
         defer { if let reportFD, reportFD != STDOUT_FILENO { close(reportFD) } }
         let reporter = Reporter(verbosity: request.verbosity, report: reportFD, reportName: request.report?.display ?? "-",
-                                tileDecoder: try? request.decoder.resolved())
+                                tileDecoder: try? request.decoder.resolved(), decoderReason: request.decoderReason)
         interruption.attach(reporter)
         if let reportFailure {
             reporter.record(.failed(source: "--report", output: nil, .reportUnwritable, reportFailure))
