@@ -77,7 +77,9 @@ enum StrictHEVCPlugin {
                 return [UInt8(count >> 24), UInt8(count >> 16 & 0xFF), UInt8(count >> 8 & 0xFF), UInt8(count & 0xFF)] + state.data[range]
             }
             let configuration = HEVCConfiguration(chromaFormat: 1, bitDepthLuma: 8, bitDepthChroma: 8, lengthSize: 4, parameterSets: sets)
-            let image = try HEVCTileDecoder().decode(configuration, data: rest) { picture in try heifImage(picture) }
+            // libheif's own plugin hands on the SPS's video signal type as the image's nclx.
+            let signal = sets.lazy.compactMap(HEVCSequenceParameters.parse(nal:)).first?.videoSignal ?? .unspecifiedVideoSignal
+            let image = try HEVCTileDecoder().decode(configuration, data: rest) { picture in try heifImage(picture, signal: signal) }
             out.pointee = image
             return ok
         } catch {
@@ -85,8 +87,8 @@ enum StrictHEVCPlugin {
         }
     }
 
-    /// A libheif image holding a copy of `picture`'s planes.
-    private static func heifImage(_ picture: DecodedPicture) throws(TileDecodingError) -> OpaquePointer {
+    /// A libheif image holding a copy of `picture`'s planes, tagged with `signal`.
+    private static func heifImage(_ picture: DecodedPicture, signal: NCLX) throws(TileDecodingError) -> OpaquePointer {
         let chroma: heif_chroma = switch picture.chromaFormat {
         case 0: heif_chroma_monochrome
         case 1: heif_chroma_420
@@ -97,6 +99,14 @@ enum StrictHEVCPlugin {
         let created = heif_image_create(Int32(picture.width), Int32(picture.height),
                                         picture.chromaFormat == 0 ? heif_colorspace_monochrome : heif_colorspace_YCbCr, chroma, &image)
         guard created.code == heif_error_Ok, let image else { throw TileDecodingError("libheif could not create a \(picture.width)×\(picture.height) image") }
+        if let nclx = heif_nclx_color_profile_alloc() {
+            nclx.pointee.color_primaries = heif_color_primaries(UInt32(clamping: signal.primaries))
+            nclx.pointee.transfer_characteristics = heif_transfer_characteristics(UInt32(clamping: signal.transfer))
+            nclx.pointee.matrix_coefficients = heif_matrix_coefficients(UInt32(clamping: signal.matrix))
+            nclx.pointee.full_range_flag = signal.fullRange ? 1 : 0
+            _ = heif_image_set_nclx_color_profile(image, nclx)
+            heif_nclx_color_profile_free(nclx)
+        }
         let channels = [heif_channel_Y, heif_channel_Cb, heif_channel_Cr]
         for (index, plane) in picture.planes.enumerated() {
             let size = picture.size(ofPlane: index)
