@@ -490,7 +490,7 @@ def main():
     p.add_argument("--variants", type=int)
     p.add_argument("--quick", action="store_true")
     p.add_argument("--kinds", default=",".join(KINDS))
-    p.add_argument("--decoder", choices=["de265", "avcodec", "auto"])
+    p.add_argument("--decoder", choices=["de265", "avcodec-unchecked", "auto"])
     p.add_argument("--with", dest="extra", action="append", default=[], metavar="ARG")
     p.add_argument("-j", "--jobs", type=int, default=os.cpu_count() or 1)
     p.add_argument("--keep-dir")

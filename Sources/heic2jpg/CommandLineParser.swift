@@ -206,7 +206,7 @@ package enum CommandLineParser {
 
     /// `--decoder`'s value, for convert and compare.
     static func decoder(_ text: String, label: String) throws(UsageError) -> TileDecoderChoice {
-        guard let decoder = TileDecoderChoice(rawValue: text) else { throw .invalidValue(text, for: label, "expected 'auto', 'avcodec' or 'de265'") }
+        guard let decoder = TileDecoderChoice(rawValue: text) else { throw .invalidValue(text, for: label, "expected 'auto', 'avcodec-unchecked' or 'de265'") }
         return decoder
     }
 

@@ -170,7 +170,7 @@ enum OptionTable {
 
     /// `--decoder`, for convert and compare.
     static let decoder = OptionEntry("--decoder", nil, "<name>", .choice(TileDecoderChoice.allCases.map(\.rawValue)),
-                                     help: "HEVC decoder of the tile engine, chosen by safety first: auto takes libde265, which fails every damaged tile it is tested on; avcodec (FFmpeg, loaded when installed) is faster but decodes some damaged tiles to wrong pixels, and is refused with --delete-source/--move-source. Intact files give the same JPEGs.",
+                                     help: "HEVC decoder of the tile engine, chosen by safety first: auto takes libde265, which fails every damaged tile it is tested on; avcodec-unchecked (FFmpeg, loaded when installed) is faster but decodes some damaged tiles to wrong pixels, and is refused with --delete-source/--move-source. Intact files give the same JPEGs.",
                                      default: TileDecoderChoice.defaultChoice.rawValue)
 
     static let compare: [OptionEntry] = [

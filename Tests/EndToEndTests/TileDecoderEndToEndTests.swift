@@ -6,7 +6,7 @@ import Testing
 
 /// `--decoder`: libavcodec and libde265 give byte-identical JPEGs for every sample and
 /// corpus file; without libavcodec (`H2J_AVCODEC_NAMES=none` hides it) `auto` falls back
-/// to libde265 and `avcodec` stops the run.
+/// to libde265 and `avcodec-unchecked` stops the run.
 @Suite("Tile decoders: libavcodec and libde265 write the same JPEGs")
 struct TileDecoderEndToEndTests {
     /// The JSON report lines of a run, by source.
@@ -37,45 +37,45 @@ struct TileDecoderEndToEndTests {
         let scratch = TemporaryDirectory()
         var outputs: [String: [String: Data]] = [:]
         var reports: [String: [String: [String: Any]]] = [:]
-        for decoder in ["avcodec", "de265"] {
+        for decoder in ["avcodec-unchecked", "de265"] {
             let output = scratch.sub(decoder), report = scratch.sub(decoder + ".jsonl")
             try Tool.run(["--decoder", decoder, "-j", "2", "-o", output, "--report", report, root])
             outputs[decoder] = Self.files(under: output)
             reports[decoder] = try Self.report(report)
         }
-        let avcodec = try #require(outputs["avcodec"]), de265 = try #require(outputs["de265"])
+        let avcodec = try #require(outputs["avcodec-unchecked"]), de265 = try #require(outputs["de265"])
         #expect(!avcodec.isEmpty)
         #expect(Set(avcodec.keys) == Set(de265.keys), "\(root): different outputs")
         for (name, bytes) in avcodec where de265[name] != bytes {
             Issue.record("\(root)/\(name): the JPEGs differ")
         }
         // The same outcome for every source; the tile engine's named with its decoder.
-        let tiles = try #require(reports["avcodec"]).filter { $0.value["engine"] as? String == "tiles" }
+        let tiles = try #require(reports["avcodec-unchecked"]).filter { $0.value["engine"] as? String == "tiles" }
         #expect(!tiles.isEmpty, "\(root): no file went through the tile engine")
-        for (source, line) in try #require(reports["avcodec"]) {
+        for (source, line) in try #require(reports["avcodec-unchecked"]) {
             let other = reports["de265"]?[source]
             #expect(line["status"] as? String == other?["status"] as? String, "\(source)")
             #expect(line["engine"] as? String == other?["engine"] as? String, "\(source)")
             if line["engine"] as? String == "tiles" {
-                #expect(line["decoder"] as? String == "avcodec" && other?["decoder"] as? String == "de265", "\(source)")
+                #expect(line["decoder"] as? String == "avcodec-unchecked" && other?["decoder"] as? String == "de265", "\(source)")
             }
         }
     }
 
-    @Test("Samples: byte-identical JPEGs with --decoder avcodec and de265",
+    @Test("Samples: byte-identical JPEGs with --decoder avcodec-unchecked and de265",
           .enabled(if: AVCodecLibrary.isAvailable, "libavcodec does not load"))
     func samples() throws {
         try checkIdentical(Tool.samples)
     }
 
-    @Test("Corpus: byte-identical JPEGs with --decoder avcodec and de265",
+    @Test("Corpus: byte-identical JPEGs with --decoder avcodec-unchecked and de265",
           .enabled(if: AVCodecLibrary.isAvailable, "libavcodec does not load"),
           .enabled(if: Tool.corpus != nil, "../shared/corpus is not present"))
     func corpus() throws {
         try checkIdentical(try #require(Tool.corpus))
     }
 
-    @Test("Wide corpus: byte-identical JPEGs with --decoder avcodec and de265",
+    @Test("Wide corpus: byte-identical JPEGs with --decoder avcodec-unchecked and de265",
           .enabled(if: AVCodecLibrary.isAvailable, "libavcodec does not load"),
           .enabled(if: Tool.corpusWide != nil, "../shared/corpus-wide is not present"))
     func corpusWide() throws {
@@ -103,11 +103,11 @@ struct TileDecoderEndToEndTests {
         #expect(LibraryVersion.libavcodec.version.first?.isNumber == true)
         #expect(version.stdoutText.contains("\ndecoder: auto takes libde265: "), "\(version.stdoutText)")
         // Checked less, libavcodec hands off no original.
-        let handOff = try Tool.run(["--decoder", "avcodec", "--state", scratch.sub("state.db"), "--delete-source", "-o", scratch.sub("out"), sample])
-        #expect(handOff.status == 64 && handOff.stderr.contains("'--decoder avcodec' may convert damaged tiles into wrong pixels"), "\(handOff.stderr)")
+        let handOff = try Tool.run(["--decoder", "avcodec-unchecked", "--state", scratch.sub("state.db"), "--delete-source", "-o", scratch.sub("out"), sample])
+        #expect(handOff.status == 64 && handOff.stderr.contains("'--decoder avcodec-unchecked' may convert damaged tiles into wrong pixels"), "\(handOff.stderr)")
         // compare takes --decoder too, and names it in its engine row and JSON.
-        let compared = try Tool.run(["compare", "--decoder", "avcodec", sample])
-        #expect(compared.status == 0 && compared.stdoutText.contains("tiles/avcodec  tiles/avcodec"), "\(compared.stdoutText)")
+        let compared = try Tool.run(["compare", "--decoder", "avcodec-unchecked", sample])
+        #expect(compared.status == 0 && compared.stdoutText.contains("tiles/avcodec-unchecked  tiles/avcodec-unchecked"), "\(compared.stdoutText)")
         let json = try Tool.run(["compare", "--json", sample])
         #expect(json.stdoutText.components(separatedBy: "\"engine\":\"tiles\",\"decoder\":\"de265\"").count == 3, "\(json.stdoutText)")
     }
@@ -118,7 +118,7 @@ struct TileDecoderEndToEndTests {
         try Tool.run(["H2J_AVCODEC_NAMES=libavcodec-absent.so.0", Tool.binary] + arguments, executable: "/usr/bin/env")
     }
 
-    @Test("Without libavcodec: auto converts (and compares) with libde265, --decoder avcodec stops with 69 and says why")
+    @Test("Without libavcodec: auto converts (and compares) with libde265, --decoder avcodec-unchecked stops with 69 and says why")
     func absent() throws {
         let scratch = TemporaryDirectory()
         let sample = Tool.samples + "/photo-exif-gps-xmp-icc.heic"
@@ -127,15 +127,15 @@ struct TileDecoderEndToEndTests {
         let de265 = try Tool.run(["--decoder", "de265", "-o", scratch.sub("de265.jpg"), sample])
         #expect(de265.status == 0)
         #expect(FileManager.default.contents(atPath: scratch.sub("auto.jpg")) == FileManager.default.contents(atPath: scratch.sub("de265.jpg")))
-        let avcodec = try withoutLibavcodec(["--decoder", "avcodec", "-o", scratch.sub("avcodec.jpg"), sample])
+        let avcodec = try withoutLibavcodec(["--decoder", "avcodec-unchecked", "-o", scratch.sub("avcodec.jpg"), sample])
         #expect(avcodec.status == 69, "\(avcodec.stderr)")
-        #expect(avcodec.stderr.hasPrefix("error: --decoder avcodec: libavcodec is not available (libavcodec-absent.so.0: "), "\(avcodec.stderr)")
+        #expect(avcodec.stderr.hasPrefix("error: --decoder avcodec-unchecked: libavcodec is not available (libavcodec-absent.so.0: "), "\(avcodec.stderr)")
         #expect(!FileManager.default.fileExists(atPath: scratch.sub("avcodec.jpg")))
         let version = try withoutLibavcodec(["--version", "--verbose"])
         #expect(version.stdoutText.contains("\nlibavcodec not loaded: libavcodec-absent.so.0: "), "\(version.stdoutText)")
-        let compared = try withoutLibavcodec(["compare", "--decoder", "avcodec", sample])
+        let compared = try withoutLibavcodec(["compare", "--decoder", "avcodec-unchecked", sample])
         #expect(compared.status == 69 && compared.stdoutText.isEmpty, "\(compared.stderr)")
-        #expect(compared.stderr.hasPrefix("error: --decoder avcodec: libavcodec is not available"), "\(compared.stderr)")
+        #expect(compared.stderr.hasPrefix("error: --decoder avcodec-unchecked: libavcodec is not available"), "\(compared.stderr)")
         let fallback = try withoutLibavcodec(["compare", "--decoder", "auto", sample])
         #expect(fallback.status == 0 && fallback.stdoutText.contains("tiles/de265  tiles/de265"), "\(fallback.stdoutText)")
     }

@@ -14,9 +14,10 @@ import H2JTiles
 package enum TileDecoderChoice: String, Sendable, CaseIterable {
     /// The backend that meets the strict policy with the least CPU: libde265 today.
     case auto
-    /// libavcodec (FFmpeg), dlopened, checked less: an explicit opt-in for speed, refused
-    /// with `--delete-source`/`--move-source`; a run that asks for it where it does not load stops.
-    case avcodec
+    /// libavcodec (FFmpeg), dlopened, checked less, as its name says: an explicit opt-in
+    /// for speed, refused with `--delete-source`/`--move-source`; a run that asks for it
+    /// where it does not load stops.
+    case avcodec = "avcodec-unchecked"
     /// libde265, linked, with the unwritten-block check: the default (`defaultChoice`).
     case de265
 
@@ -33,7 +34,7 @@ package enum TileDecoderChoice: String, Sendable, CaseIterable {
     /// libavcodec cannot be loaded, and `--decoder avcodec` asked for it.
     package struct Unavailable: Error, CustomStringConvertible {
         package let reason: String
-        package var description: String { "--decoder avcodec: libavcodec is not available (\(reason))" }
+        package var description: String { "--decoder \(TileDecoderChoice.avcodec.rawValue): libavcodec is not available (\(reason))" }
     }
 
     /// The decoder a run uses: `auto` becomes `de265` (`autoReason`). Loads libavcodec for
