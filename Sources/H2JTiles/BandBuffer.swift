@@ -92,6 +92,13 @@ final class BandBuffer: @unchecked Sendable {
         }
     }
 
+    /// Prepares for output rows `first..<end` alone, nothing carried over: a strip of a
+    /// one-tile image, `first` a multiple of `rowsPerCall`.
+    func begin(at first: Int, through end: Int) {
+        firstRow = first
+        self.end = end
+    }
+
     /// Hands rows `firstRow..<emitEnd` to `sink`, padded.
     func emit(into sink: RawPlaneSink) throws {
         let rows = emitEnd - firstRow

@@ -7,7 +7,8 @@ import H2JSupport
 /// the band buffer, colour re-encoded only when the source is not already JFIF; the
 /// finished band is encoded while the next one decodes.
 ///
-/// Peak memory is two bands plus the lanes' decoder contexts, whatever the image size.
+/// Peak memory is two bands plus the lanes' decoder contexts, whatever the image size; a
+/// one-tile image (a single coded item) goes in strips, beside the decoder's picture.
 package struct TileEngine {
     package let image: TiledImage
     let structure: HEIFStructure
@@ -95,7 +96,7 @@ package struct TileEngine {
     package func start(rowsPerCall: Int, ahead: Bool = false) throws -> Start? {
         let geometry = image.geometry
         let bands = bands()
-        guard !bands.isEmpty else { return nil }
+        guard !bands.isEmpty, !image.isOneTile else { return nil }
         let buffers = (0..<2).map { _ in
             BandBuffer(width: geometry.width, height: geometry.height, components: image.monochrome ? 1 : 3,
                        bandRows: geometry.rowsFollowColumns ? image.tileWidth : image.tileHeight, rowsPerCall: rowsPerCall)
@@ -116,6 +117,7 @@ package struct TileEngine {
     /// the one before it is finished when that one leaves no rows over, so the crew
     /// never waits at a band boundary.
     package func run(into sink: RawPlaneSink, started: Start? = nil) throws {
+        if image.isOneTile { return try runStrips(into: sink) }
         let reused = started.flatMap { !$0.taken && $0.rowsPerCall == sink.rawRowsPerCall ? $0 : nil }
         reused?.taken = true
         if let reused { try? reused.crew.addLanes(reused.lanesLeft) }
@@ -129,38 +131,73 @@ package struct TileEngine {
         }
     }
 
-    /// Reads, decodes and places one tile; decoding errors name the tile.
-    private func place(_ tile: TiledImage.Tile, _ placement: TilePlacement, _ decoder: any TileDecoding,
-                       _ buffer: BandBuffer) throws {
-        let data = try structure.itemData(tile.id, from: source, maxBytes: TiledImage.maxTileBytes)
-        do {
-            try decode(tile, placement, data, decoder, buffer)
-        } catch let error as TileDecodingError {
-            throw TileEngineError(tile: tile.id, cell: tile.row * image.columns + tile.column, cells: image.columns * image.rows, reason: error.description)
+    /// Output rows a one-tile image hands on at once (`runStrips`), rounded down to the
+    /// sink's row groups.
+    package static let stripRows = 64
+
+    /// A one-tile image (a single coded item: an iPhone's gain map) decoded on this
+    /// thread and handed on in strips while the decoder holds its picture, so that the
+    /// decoder's own picture is the only copy of the image: a band would be all of it.
+    private func runStrips(into sink: RawPlaneSink) throws {
+        guard let tile = image.tiles.first,
+              let placement = TilePlacement(geometry: image.geometry, column: tile.column, row: tile.row,
+                                            tileWidth: image.tileWidth, tileHeight: image.tileHeight) else { return }
+        let group = max(1, sink.rawRowsPerCall)
+        let rows = max(1, TileEngine.stripRows / group) * group
+        let buffer = BandBuffer(width: image.geometry.width, height: image.geometry.height, components: image.monochrome ? 1 : 3,
+                                bandRows: rows, rowsPerCall: group)
+        try decoders.withDecoder { decoder in
+            try decode(tile, decoder) { picture in
+                for top in stride(from: placement.rect.v0, to: placement.rect.v1, by: rows) {
+                    let end = min(placement.rect.v1, top + rows)
+                    buffer.begin(at: top, through: end)
+                    place(picture, of: tile, placement.rows(top, end), into: buffer)
+                    try buffer.emit(into: sink)
+                }
+            }
         }
     }
 
-    /// Decodes one tile and places it: checked against the SPS promise, copied upright,
-    /// colour re-encoded when the tile is not already JFIF.
-    private func decode(_ tile: TiledImage.Tile, _ placement: TilePlacement, _ data: [UInt8],
-                        _ decoder: any TileDecoding, _ buffer: BandBuffer) throws {
-        try decoder.decode(image.configurations[tile.configuration], data: data) { picture in
-            let chroma = image.monochrome ? 0 : 1
-            guard picture.width == image.tileWidth, picture.height == image.tileHeight,
-                  picture.chromaFormat == chroma, picture.bitDepth == 8,
-                  picture.planes.count == (image.monochrome ? 1 : 3),
-                  image.monochrome || picture.planes[1].stride == picture.planes[2].stride else {
-                throw TileEngineError(tile: tile.id, cell: tile.row * image.columns + tile.column, cells: image.columns * image.rows, reason: "decoded to \(picture.width)×\(picture.height), chroma format \(picture.chromaFormat), \(picture.bitDepth)-bit; its parameter sets promised \(image.tileWidth)×\(image.tileHeight), chroma format \(chroma), 8-bit")
+    /// Reads, decodes and places one tile.
+    private func place(_ tile: TiledImage.Tile, _ placement: TilePlacement, _ decoder: any TileDecoding,
+                       _ buffer: BandBuffer) throws {
+        try decode(tile, decoder) { picture in place(picture, of: tile, placement, into: buffer) }
+    }
+
+    /// Reads and decodes one tile and calls `body` with its picture, checked against the
+    /// SPS promise; decoding errors name the tile.
+    private func decode(_ tile: TiledImage.Tile, _ decoder: any TileDecoding, _ body: (DecodedPicture) throws -> Void) throws {
+        let data = try structure.itemData(tile.id, from: source, maxBytes: TiledImage.maxTileBytes)
+        func failure(_ reason: String) -> TileEngineError {
+            TileEngineError(tile: tile.id, cell: tile.row * image.columns + tile.column, cells: image.columns * image.rows, reason: reason)
+        }
+        do {
+            try decoder.decode(image.configurations[tile.configuration], data: data) { picture in
+                let chroma = image.monochrome ? 0 : 1
+                guard picture.width == image.tileWidth, picture.height == image.tileHeight,
+                      picture.chromaFormat == chroma, picture.bitDepth == 8,
+                      picture.planes.count == (image.monochrome ? 1 : 3),
+                      image.monochrome || picture.planes[1].stride == picture.planes[2].stride else {
+                    throw failure("decoded to \(picture.width)×\(picture.height), chroma format \(picture.chromaFormat), \(picture.bitDepth)-bit; its parameter sets promised \(image.tileWidth)×\(image.tileHeight), chroma format \(chroma), 8-bit")
+                }
+                try body(picture)
             }
-            placement.copyLuma(from: picture.planes[0].pointer, stride: picture.planes[0].stride, into: buffer)
-            if !image.monochrome {
-                placement.copyChroma(cb: picture.planes[1].pointer, cr: picture.planes[2].pointer,
-                                     stride: picture.planes[1].stride, into: buffer)
-            }
-            let colour = tile.nclx ?? image.signalColours[tile.configuration]
-            if let conversion = YCbCrConversion(matrix: colour.matrix, fullRange: colour.fullRange, primaries: colour.primaries) {
-                placement.convert(conversion, in: buffer, chroma: !image.monochrome)
-            }
+        } catch let error as TileDecodingError {
+            throw failure(error.description)
+        }
+    }
+
+    /// Places a decoded tile: copied upright, colour re-encoded when the tile is not
+    /// already JFIF.
+    private func place(_ picture: DecodedPicture, of tile: TiledImage.Tile, _ placement: TilePlacement, into buffer: BandBuffer) {
+        placement.copyLuma(from: picture.planes[0].pointer, stride: picture.planes[0].stride, into: buffer)
+        if !image.monochrome {
+            placement.copyChroma(cb: picture.planes[1].pointer, cr: picture.planes[2].pointer,
+                                 stride: picture.planes[1].stride, into: buffer)
+        }
+        let colour = tile.nclx ?? image.signalColours[tile.configuration]
+        if let conversion = YCbCrConversion(matrix: colour.matrix, fullRange: colour.fullRange, primaries: colour.primaries) {
+            placement.convert(conversion, in: buffer, chroma: !image.monochrome)
         }
     }
 }

@@ -13,7 +13,7 @@ struct TilePlacement {
     let x0: Int
     let y0: Int
     /// The output rectangle the tile covers (half-open).
-    let rect: (u0: Int, v0: Int, u1: Int, v1: Int)
+    private(set) var rect: (u0: Int, v0: Int, u1: Int, v1: Int)
 
     /// nil when none of the tile survives the crop.
     init?(geometry: PlaneGeometry, column: Int, row: Int, tileWidth: Int, tileHeight: Int) {
@@ -24,6 +24,13 @@ struct TilePlacement {
         self.x0 = x0
         self.y0 = y0
         self.rect = rect
+    }
+
+    /// This placement limited to output rows `v0..<v1` (even `v0` for 4:2:0 chroma).
+    func rows(_ v0: Int, _ v1: Int) -> TilePlacement {
+        var part = self
+        part.rect = (rect.u0, max(rect.v0, v0), rect.u1, min(rect.v1, v1))
+        return part
     }
 
     /// Copies the tile's luma plane (`stride` bytes per row) into `buffer`.

@@ -29,6 +29,9 @@ package struct TiledImage: Sendable {
     package let monochrome: Bool
     package let geometry: PlaneGeometry
 
+    /// A single coded item rather than a grid: its one band is the whole image.
+    var isOneTile: Bool { tiles.count == 1 && columns == 1 && rows == 1 }
+
     /// Compressed size limit of one tile: far above any camera's (a 512×512 tile is
     /// tens of KB; a whole 50 MP single-item image a few MB).
     static let maxTileBytes = 256 << 20
