@@ -57,10 +57,7 @@ package enum CommandLineTool {
             return exitCode(StatusCommand.run(request))
         case .convert(var request):
             guard let decoder = resolved(request.decoder) else { return exitUnavailable }
-            if request.decoder == .auto {
-                request.decoderReason = TileDecoderChoice.autoReason
-                if request.verbosity == .verbose { POSIX.writeLine("decoder: \(TileDecoderChoice.autoReason)", to: STDERR_FILENO) }
-            }
+            if request.decoder == .auto { request.decoderReason = TileDecoderChoice.autoReason }
             request.decoder = decoder
             if let use = request.standardOutputUse, let problem = standardOutputProblem(closedStreams) {
                 POSIX.writeLine("error: \(use): standard output \(problem); nothing done", to: STDERR_FILENO)

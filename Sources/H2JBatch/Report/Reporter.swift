@@ -173,6 +173,7 @@ package final class Reporter: @unchecked Sendable {
         clearProgress()
         writeReport(Self.json(summary))
         warnings.lines.forEach { POSIX.writeLine($0, to: STDERR_FILENO) }
+        if verbosity == .verbose, let reason = summary.decoderReason { POSIX.writeLine("decoder: \(reason)", to: STDERR_FILENO) }
         if verbosity != .quiet || summary.exitStatus != 0 || summary.kept > 0 { POSIX.writeLine(summary.line, to: STDERR_FILENO) }
         if let error = summary.reportError { POSIX.writeLine("error: --report \(reportName): \(error.reason)", to: STDERR_FILENO) }
         return summary
