@@ -89,6 +89,7 @@ package enum CommandLineParser {
             case "--jobs":
                 guard let jobs = Int(text), (1...1024).contains(jobs) else { throw .invalidValue(text, for: label, "expected a whole number from 1 to 1024") }
                 request.jobs = jobs
+                request.jobsGiven = true
             case _ where outputOptions.contains(option.long): try outputChoice(option.long, text, label: label, into: &request.options)
             case _ where shapingOptions.contains(option.long): try shapingOption(option.long, text, label: label, into: &request.options)
             case "--strip-gps": request.options.stripGPS = true

@@ -42,6 +42,8 @@ package final class Reporter: @unchecked Sendable {
     package private(set) var summary = RunSummary()
     /// The summary has been written (a report ends with exactly one).
     private var finished = false
+    /// Lines `-v` prints beside the summary (`note`).
+    private var notes: [String] = []
 
     /// `report` is a descriptor for JSON Lines (not closed here), `reportName` what the
     /// user called it. A progress line is shown only when stderr is a terminal, so cron
@@ -64,6 +66,12 @@ package final class Reporter: @unchecked Sendable {
     }
 
     deinit { timer?.cancel() }
+
+    /// Keeps a line for `-v` to print beside the summary, once the work is done (a full
+    /// stderr then blocks only after the outputs are published).
+    package func note(_ line: String) {
+        lock.withLock { notes.append(line) }
+    }
 
     /// Whether a progress line is shown (stderr is a terminal, not `--quiet`).
     package var showsProgress: Bool { progress }
@@ -173,7 +181,10 @@ package final class Reporter: @unchecked Sendable {
         clearProgress()
         writeReport(Self.json(summary))
         warnings.lines.forEach { POSIX.writeLine($0, to: STDERR_FILENO) }
-        if verbosity == .verbose, let reason = summary.decoderReason { POSIX.writeLine("decoder: \(reason)", to: STDERR_FILENO) }
+        if verbosity == .verbose {
+            notes.forEach { POSIX.writeLine($0, to: STDERR_FILENO) }
+            if let reason = summary.decoderReason { POSIX.writeLine("decoder: \(reason)", to: STDERR_FILENO) }
+        }
         if verbosity != .quiet || summary.exitStatus != 0 || summary.kept > 0 { POSIX.writeLine(summary.line, to: STDERR_FILENO) }
         if let error = summary.reportError { POSIX.writeLine("error: --report \(reportName): \(error.reason)", to: STDERR_FILENO) }
         return summary

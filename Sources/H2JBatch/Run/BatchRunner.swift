@@ -13,7 +13,10 @@ package struct BatchRequest: Sendable, Equatable {
     package var output: Endpoint?
     /// `--name TEMPLATE`, or `-o FILE.jpg` (and `IN OUT.jpg`): how the primary output is named.
     package var naming = OutputNaming.template(.standard)
+    /// `--jobs`; by default the CPUs this process is given (`ResourceShare`).
     package var jobs = BatchRequest.cpuCount
+    /// Whether `--jobs` set `jobs`, for `-v`'s account of where it came from.
+    package var jobsGiven = false
     package var options = ConversionOptions()
     /// JSON Lines report: a path, or `.standardStream` for stdout.
     package var report: Endpoint?
@@ -57,7 +60,34 @@ package struct BatchRequest: Sendable, Equatable {
 
     package init() {}
 
-    package static var cpuCount: Int { max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))) }
+    /// The CPUs this process is given: its affinity mask and cgroup quota (`ResourceShare`).
+    package static var cpuCount: Int { ResourceShare.current.cpus }
+
+    /// `--max-memory`, or by default the pixel limit's (`WorkerLimits.defaultMemory`)
+    /// lowered so that the files converted at once fit the cgroup's memory limit together,
+    /// but never below what a worker needs to start (`WorkerLimits.minimumMemoryBytes`).
+    func workerMemory(share: ResourceShare) -> Int {
+        if let maxMemory { return maxMemory }
+        let memory = WorkerLimits.defaultMemory(maxPixels: options.maxPixels)
+        guard let limit = share.memoryLimit else { return memory }
+        return max(WorkerLimits.minimumMemoryBytes, min(memory, limit / concurrentFiles))
+    }
+
+    /// What `-v` says of the run's share of the machine: the files converted at once and
+    /// each worker's memory, with where each number came from.
+    func shareNotes(_ share: ResourceShare) -> [String] {
+        let jobsFrom = jobsGiven ? "--jobs" : concurrentFiles < jobs ? "one file" : "\(share.cpus) CPU\(share.cpus == 1 ? "" : "s"): \(share.cpuSource)"
+        let memory = workerMemory(share: share)
+        let memoryFrom: String
+        if maxMemory != nil {
+            memoryFrom = "--max-memory"
+        } else if let limit = share.memoryLimit, let source = share.memorySource, memory == limit / concurrentFiles {
+            memoryFrom = "\(source) (\(WorkerDeath.mebibytes(limit))) over \(concurrentFiles) worker\(concurrentFiles == 1 ? "" : "s")"
+        } else {
+            memoryFrom = "the pixel limit's default"
+        }
+        return ["jobs: \(concurrentFiles) (\(jobsFrom))", "memory per worker: \(WorkerDeath.mebibytes(memory)) (\(memoryFrom))"]
+    }
 
     /// Files converted at once: `jobs`, or 1 for a single file (which then gets every
     /// core as decoding threads).
@@ -68,7 +98,7 @@ package struct BatchRequest: Sendable, Equatable {
 
     /// Each worker process's memory and time limits.
     var workerLimits: WorkerLimits {
-        WorkerLimits(memoryBytes: maxMemory ?? WorkerLimits.defaultMemory(maxPixels: options.maxPixels),
+        WorkerLimits(memoryBytes: workerMemory(share: .current),
                      timeoutSeconds: timeoutSeconds, outputBytes: WorkerLimits.maxOutputBytes(maxPixels: options.maxPixels),
                      decoder: decoder)
     }
@@ -147,6 +177,7 @@ package enum BatchRunner {
         let reporter = Reporter(verbosity: request.verbosity, report: reportFD, reportName: request.report?.display ?? "-",
                                 tileDecoder: try? request.decoder.resolved(), decoderReason: request.decoderReason)
         interruption.attach(reporter)
+        if request.verbosity == .verbose { request.shareNotes(.current).forEach(reporter.note) }
         if let reportFailure {
             reporter.record(.failed(source: "--report", output: nil, .reportUnwritable, reportFailure))
         }
