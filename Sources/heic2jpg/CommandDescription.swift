@@ -36,6 +36,8 @@ struct CommandDescription: Sendable {
     }
 
     static let usageError = (code: "64", meaning: "usage error")
+    /// EX_UNAVAILABLE, before any work (`CommandLineTool.exitUnavailable`).
+    static let unavailable = (code: "69", meaning: "--decoder avcodec-unchecked where libavcodec does not load; nothing done")
 
     static let convert = CommandDescription(
         name: "convert",
@@ -48,6 +50,7 @@ struct CommandDescription: Sendable {
             ("0", "nothing failed"),
             ("1", "at least one input failed (see the per-file errors)"),
             usageError,
+            unavailable,
             ("74", "-o - (or --report -) with standard output closed or read-only"),
             ("75", "a resource ran out (disk full, quota, file size limit): retry later"),
             ("128+N", "ended by signal N (130 SIGINT, 143 SIGTERM); temp files removed"),
@@ -79,6 +82,7 @@ struct CommandDescription: Sendable {
             ("0", "every file converted in both modes"),
             ("1", "a file failed"),
             usageError,
+            unavailable,
         ])
 
     static let status = CommandDescription(

@@ -86,7 +86,8 @@ enum ManPage {
     }
 
     /// `text` as roff body text: backslashes and minus signs escaped, a leading `.` or
-    /// `'` made literal, and every non-ASCII character as a `\[uXXXX]` escape.
+    /// `'` made literal, '…' as three dots (groff's ASCII and Latin-1 devices have no
+    /// glyph for it), and every other non-ASCII character as a `\[uXXXX]` escape.
     static func escape(_ text: String) -> String {
         var out = ""
         for scalar in text.unicodeScalars {
@@ -94,6 +95,7 @@ enum ManPage {
             case "\\": out += "\\e"
             case "-": out += "\\-"
             case "\n": out += " "
+            case "\u{2026}": out += "..."
             case _ where scalar.isASCII: out.unicodeScalars.append(scalar)
             default: out += "\\[u" + String(String(scalar.value, radix: 16, uppercase: true).padded(toLength: 4)) + "]"
             }
