@@ -178,8 +178,11 @@ package enum BatchRunner {
                                 tileDecoder: try? request.decoder.resolved(), decoderReason: request.decoderReason)
         interruption.attach(reporter)
         if request.verbosity == .verbose { request.shareNotes(.current).forEach(reporter.note) }
+        // A report that cannot be written is refused before any work: a run whose record
+        // would be lost converts nothing.
         if let reportFailure {
-            reporter.record(.failed(source: "--report", output: nil, .reportUnwritable, reportFailure))
+            reporter.record(.failed(source: "--report", output: nil, .reportUnwritable, reportFailure + "; nothing done"))
+            return reporter.finish()
         }
         let state: RunState?
         do {
