@@ -41,6 +41,8 @@ let package = Package(
         // The pattern that shows which blocks of a decoded picture were never written, and
         // the `memalign` that fills libde265's picture buffers with it.
         .target(name: "CUnwrittenBlocks"),
+        // SIGPIPE as a byte on a pipe: libdispatch's signal sources never see it on Linux.
+        .target(name: "CSignalPipe"),
 
         // Pure Swift layers: no C module.
         .target(name: "H2JSupport"),
@@ -91,7 +93,8 @@ let package = Package(
         .target(name: "H2JCompare",
                 dependencies: ["H2JSupport", "H2JContainer", "H2JJPEG", "H2JMetadata", "H2JConvert", "H2JBatch"]),
         .executableTarget(name: "heic2jpg",
-                          dependencies: ["H2JSupport", "H2JMetadata", "H2JOutputPlan", "H2JConvert", "H2JBatch", "H2JCompare", "H2JInspect", "H2JJPEGCodec"]),
+                          dependencies: ["H2JSupport", "H2JMetadata", "H2JOutputPlan", "H2JConvert", "H2JBatch", "H2JCompare", "H2JInspect", "H2JJPEGCodec",
+                                         "CSignalPipe"]),
 
         // libFuzzer target over the parsers of file bytes (Scripts/fuzz builds it with
         // -sanitize=fuzzer -D FUZZING); a normal build replays the files it is given.

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import CSignalPipe
 import Dispatch
 import H2JBatch
 import H2JConvert
@@ -11,29 +12,41 @@ import H2JSupport
 /// summary (`interruptedBy`), then exit with 128 + signal.
 ///
 /// The handler runs on a Dispatch queue (not in signal context), so it may take locks;
+/// SIGPIPE, which libdispatch's signal sources never see on Linux, reaches it as a byte on
+/// a pipe (`CSignalPipe`): a `kill -PIPE`, or a write to a closed pipe on stdout, ends the
+/// run with 141 like the others (the workers' sockets send with MSG_NOSIGNAL);
 /// `OutputPublisher.removeAllAndSeal` also stops workers from publishing afterwards. It
 /// says why on stderr only if stderr can take the line now: a full stderr pipe (nobody
 /// reading it) must not keep a SIGTERM from ending the run.
 package final class SignalCleanup {
     static let signals = [SIGINT, SIGTERM, SIGHUP, SIGPIPE, SIGQUIT, SIGUSR1, SIGUSR2, SIGALRM]
 
-    private let sources: [DispatchSourceSignal]
+    private let sources: [any DispatchSourceProtocol]
 
     package init(publisher: OutputPublisher, workers: WorkerSupervisor, interruption: RunInterruption) {
         let queue = DispatchQueue(label: "heic2jpg.signals")
-        sources = Self.signals.map { number in
+        let end: @Sendable (Int32) -> Void = { number in
+            workers.killAll()
+            publisher.removeAllAndSeal()
+            interruption.interrupted(by: POSIX.signalName(number))
+            var stderr = pollfd(fd: STDERR_FILENO, events: Int16(POLLOUT), revents: 0)
+            if poll(&stderr, 1, 0) == 1, stderr.revents & Int16(POLLOUT) != 0 {
+                POSIX.writeLine("\nheic2jpg: interrupted by signal \(number); no partial output left", to: STDERR_FILENO)
+            }
+            _exit(128 + number)
+        }
+        sources = Self.signals.compactMap { number -> (any DispatchSourceProtocol)? in
+            if number == SIGPIPE {
+                let pipe = h2j_signal_pipe(number)
+                guard pipe >= 0 else { return nil }
+                let source = DispatchSource.makeReadSource(fileDescriptor: pipe, queue: queue)
+                source.setEventHandler { end(number) }
+                source.resume()
+                return source
+            }
             signal(number, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: number, queue: queue)
-            source.setEventHandler {
-                workers.killAll()
-                publisher.removeAllAndSeal()
-                interruption.interrupted(by: POSIX.signalName(number))
-                var stderr = pollfd(fd: STDERR_FILENO, events: Int16(POLLOUT), revents: 0)
-                if poll(&stderr, 1, 0) == 1, stderr.revents & Int16(POLLOUT) != 0 {
-                    POSIX.writeLine("\nheic2jpg: interrupted by signal \(number); no partial output left", to: STDERR_FILENO)
-                }
-                _exit(128 + number)
-            }
+            source.setEventHandler { end(number) }
             source.resume()
             return source
         }

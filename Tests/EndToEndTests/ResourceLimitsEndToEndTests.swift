@@ -27,6 +27,26 @@ struct ResourceLimitsEndToEndTests {
         #expect(!outcome.stderr.contains("converted:"), "\(outcome.stderr)")
     }
 
+    @Test("kill -PIPE, and a closed pipe on stdout (--report -, -o -), end the run with 141 and no temp file",
+          arguments: ["kill", "report", "jpeg"])
+    func brokenPipe(how: String) throws {
+        let scratch = TemporaryDirectory()
+        let photo = [UInt8](try Data(contentsOf: URL(fileURLWithPath: Tool.samples + "/photo-exif-gps-xmp-icc.heic")))
+        for index in 0..<300 { scratch.file("in/\(index).heic", photo) }
+        // The reader closes its end at once, long before the first JPEG or report line is ready.
+        let closedReader = "| (exec 0<&-; sleep 3); exit ${PIPESTATUS[0]}"
+        let script: String
+        switch how {
+        case "kill": script = "\"$0\" -o \"$1/out\" \"$1/in\" & pid=$!; sleep 0.5; kill -PIPE $pid; wait $pid"
+        case "report": script = "\"$0\" --report - -o \"$1/out\" \"$1/in\" " + closedReader
+        default: script = "\"$0\" -o - \"$1/in/0.heic\" " + closedReader
+        }
+        let outcome = try ChildProcess.run("/bin/bash", ["-c", script, Tool.binary, scratch.path])
+        #expect(outcome.status == 141, "\(how): \(outcome.stderr)")
+        #expect(outcome.stderr.contains("interrupted by signal 13"), "\(outcome.stderr)")
+        #expect(!scratch.files("out").contains { $0.hasSuffix(".tmp") }, "\(scratch.files("out"))")
+    }
+
     @Test("SIGTERM ends the run even while stderr is a full pipe that nobody reads")
     func terminateWithBlockedStderr() throws {
         let scratch = TemporaryDirectory()

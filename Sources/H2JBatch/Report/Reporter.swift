@@ -191,7 +191,8 @@ package final class Reporter: @unchecked Sendable {
     }
 
     /// Appends one line to the report. The first failure (a full disk, EFBIG under
-    /// `ulimit -f`, a closed pipe) is kept in the summary, which makes the run fail, and
+    /// `ulimit -f`; a closed pipe ends the run by SIGPIPE first, `SignalCleanup`) is kept
+    /// in the summary, which makes the run fail, and
     /// no more is written: a report is complete or the exit code says it is not.
     private func writeReport(_ line: String) {
         guard let report, summary.reportError == nil else { return }
