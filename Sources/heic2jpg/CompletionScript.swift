@@ -151,7 +151,7 @@ enum CompletionScript {
 
     /// One `_arguments` spec: `'(-o --output)'{-o,--output}'[help]:dir:_files -/'`.
     static func zshSpec(_ entry: OptionEntry) -> String {
-        let help = "[" + zshQuote(shortDescription(entry.help)) + "]"
+        let help = "[" + zshQuote(description(of: entry)) + "]"
         var action = ""
         if let valueName = entry.spec.valueName {
             let name = zshQuote(valueName.trimmingAngleBrackets)
@@ -172,6 +172,11 @@ enum CompletionScript {
         case .directory: "_files -/"
         case .text, .none: " "
         }
+    }
+
+    /// An option's one-line description: its `summary`, or its help's first clause.
+    static func description(of entry: OptionEntry) -> String {
+        entry.summary.map { shortDescription($0) } ?? shortDescription(entry.help)
     }
 
     /// A help sentence as a one-line description: up to its first `. `, `;` or ` (`,
@@ -218,7 +223,7 @@ enum CompletionScript {
                 var line = "complete -c heic2jpg \(condition)"
                 if let short = entry.spec.short { line += " -s \(short)" }
                 line += " -l " + entry.long.dropFirst(2)
-                line += " -d '" + fishQuote(shortDescription(entry.help)) + "'"
+                line += " -d '" + fishQuote(description(of: entry)) + "'"
                 if entry.spec.valueName != nil && !entry.spec.valueIsOptional {
                     switch entry.value {
                     case .choice(let words): line += " -x -a '\(words.joined(separator: " "))'"

@@ -27,13 +27,18 @@ struct OptionEntry: Sendable {
     let value: OptionValue
     let help: String
     let defaultValue: String?
+    /// The one-line description the completions show, where the help's first clause is
+    /// not one (it starts with a list of values, or leans on the row before); nil: taken
+    /// from the help (`CompletionScript.shortDescription`).
+    let summary: String?
 
     init(_ long: String, _ short: Character? = nil, _ valueName: String? = nil, optional: Bool = false,
-         _ value: OptionValue = .none, help: String, default defaultValue: String? = nil) {
+         _ value: OptionValue = .none, help: String, default defaultValue: String? = nil, summary: String? = nil) {
         self.spec = OptionSpec(long, short, value: valueName, optional: optional)
         self.value = value
         self.help = help
         self.defaultValue = defaultValue
+        self.summary = summary
     }
 
     var long: String { spec.long }
@@ -75,19 +80,19 @@ enum OptionTable {
     static let outputChoices: [OptionEntry] = [
         OptionEntry("--metadata", nil, "<mode>", .choice(MetadataMode.allCases.map(\.rawValue)),
                     help: "keep: EXIF, XMP and ICC are grafted (Orientation set to 1); strip: pixels and ICC only, and the mark names no file (the older names lossless-metadata and lossy are accepted).",
-                    default: defaults.metadata.rawValue),
+                    default: defaults.metadata.rawValue, summary: "Metadata mode, keep or strip"),
         OptionEntry("--images", nil, "<which>", .choice(ImageSelection.allCases.map(\.rawValue)),
                     help: "all: every photo a file holds becomes a JPEG, the primary as NAME.jpg, the others as NAME-2.jpg, NAME-3.jpg, … (collections, bursts, stereo pairs); primary: the primary alone, the others named in a warning.",
-                    default: defaults.images.rawValue),
+                    default: defaults.images.rawValue, summary: "Which photos of a file become JPEGs, all or the primary"),
         OptionEntry("--hdr", nil, "<output>", .choice(HDROutput.allCases.map(\.rawValue)),
                     help: "A source with an HDR gain map (iPhone, Samsung, ISO 21496-1): ultrahdr writes an Ultra HDR JPEG (the SDR image, then its gain map, with Adobe's and ISO's metadata), in keep mode; sdr writes the SDR image only.",
-                    default: defaults.hdr.rawValue),
+                    default: defaults.hdr.rawValue, summary: "What a source with an HDR gain map becomes, Ultra HDR or SDR only"),
         OptionEntry("--aux", nil, "<kinds>", .list(items: AuxiliaryOutput.allCases.map(\.rawValue), alone: ["all", "none"]),
                     help: "Also write auxiliary images as grayscale JPEGs with the XMP that describes them: NAME.depth.jpg, NAME.matte.jpg, NAME.gainmap.jpg, NAME.alpha.jpg.",
                     default: "none"),
         OptionEntry("--stereo", nil, "<layout>", .choice(StereoLayout.allCases.map(\.rawValue)),
                     help: "A stereo pair ('ster' group): mpo writes one Multi-Picture file, left eye first (MP type disparity); split writes NAME-left.jpg and NAME-right.jpg.",
-                    default: defaults.stereo.rawValue),
+                    default: defaults.stereo.rawValue, summary: "What a stereo pair becomes, one MPO or two JPEGs"),
     ]
 
     /// The options that shape each output's pixels and encoding: `compare` takes them too,
@@ -100,7 +105,7 @@ enum OptionTable {
                     help: "For previews: start from the embedded thumbnail when it is at least --max-size and has the primary's shape; otherwise scale the primary."),
         OptionEntry("--colorspace", nil, "<space>", .choice(ColourSpaceChoice.allCases.map(\.rawValue)),
                     help: "keep: the source's colours and ICC profile; srgb: convert to sRGB (LittleCMS, relative colorimetric with black-point compensation).",
-                    default: defaults.colorspace.rawValue),
+                    default: defaults.colorspace.rawValue, summary: "Output colours, the source's or sRGB"),
         OptionEntry("--progressive", help: "Write progressive JPEG (SOF2); needs memory for every coefficient of the image."),
         OptionEntry("--optimize", help: "Optimise the Huffman tables for each image (smaller files); needs memory for every coefficient of the image."),
         OptionEntry("--sampling", nil, "<chroma>", .choice(ChromaSubsampling.allCases.map(\.rawValue)),
@@ -114,7 +119,7 @@ enum OptionTable {
                     default: "next to each source"),
         OptionEntry("--name", nil, "<template>", .text,
                     help: "The output's name before .jpg: {stem} (IMG_1234), {name} (IMG_1234.HEIC), {ext} (HEIC, no dot), {n} (the image number, 1 for the primary). Without {n} other images get -2, -3, …; with it each image is named by its number.",
-                    default: "{stem}"),
+                    default: "{stem}", summary: "The output's name before .jpg, a template of {stem}, {name}, {ext}, {n}"),
         quality,
         OptionEntry("--jobs", "j", "<n>", .text, help: "Files converted in parallel.", default: "the CPUs this process may use (affinity, cgroup quota)"),
         outputChoices[0],
@@ -124,7 +129,7 @@ enum OptionTable {
     ] + outputChoices.dropFirst() + shaping + [
         OptionEntry("--on-conflict", nil, "<policy>", .choice(ConflictPolicy.allCases.map(\.rawValue)),
                     help: "When a file heic2jpg did not write is at the output path: fail (the source fails, naming it) or suffix (write NAME-1.jpg, NAME-2.jpg, … beside it).",
-                    default: defaults.onConflict.rawValue),
+                    default: defaults.onConflict.rawValue, summary: "When a file heic2jpg did not write is at the output path, fail or suffix"),
         OptionEntry("--dry-run", help: "Report what would be done; write nothing."),
         OptionEntry("--report", nil, "<file>", .file, help: "Write a JSON Lines report, one object per input plus a summary; '-' for stdout."),
         OptionEntry("--background", nil, "<#rrggbb>", .text, help: "Colour transparent pixels are flattened onto.", default: defaults.background.description),
@@ -150,7 +155,8 @@ enum OptionTable {
                     help: "Convert only shard K of N (0 <= K < N) by a stable hash of each path; '{shard}' in --state becomes K."),
         OptionEntry("--delete-source",
                     help: "With --state: delete each original once its outputs are re-read, decoded, recorded and synced, and only when they carry all of it."),
-        OptionEntry("--move-source", nil, "<dir>", .directory, help: "The same, moving originals under <dir> instead."),
+        OptionEntry("--move-source", nil, "<dir>", .directory, help: "The same, moving originals under <dir> instead.",
+                    summary: "With --state, move each original under <dir> once its outputs are proven"),
         OptionEntry("--verbose", "v", help: "Print one line per input and the engine that ran, and every warning (normally one line per kind)."),
         OptionEntry("--quiet", help: "Print errors only, then the summary line if the run failed; a clean run prints nothing."),
         OptionEntry("--generate-man-page", help: "Print the manual page, heic2jpg.1, in roff."),
@@ -165,7 +171,8 @@ enum OptionTable {
         OptionEntry("--source", nil, "<file>", .file,
                     help: "Check that each file's provenance mark names this file's SHA-256 (exit 1 when one does not or a file has no mark)."),
     ] + outputChoices.map {
-        OptionEntry($0.spec, $0.value, help: "As for convert, to plan the outputs shown: " + $0.help, default: $0.defaultValue)
+        OptionEntry($0.spec, $0.value, help: "As for convert, to plan the outputs shown: " + $0.help, default: $0.defaultValue,
+                    summary: (CompletionScript.description(of: $0)) + ", as for convert")
     } + [help]
 
     /// `--decoder`, for convert and compare.
@@ -179,7 +186,7 @@ enum OptionTable {
     ] + shaping.map {
         $0.long == "--max-size"
             ? OptionEntry("--max-size", nil, "<box,...>", .text, help: "Boxes as for convert (N or WxH), each converted at each quality in both modes.",
-                          default: "the source's size")
+                          default: "the source's size", summary: "Fit within each of these boxes (N or WxH), as convert's --max-size")
             : $0
     } + [
         OptionEntry("--timeout", nil, "<seconds>", .text,
@@ -203,10 +210,11 @@ enum OptionTable {
 
 extension OptionEntry {
     /// The same option with another help sentence (a subcommand's reading of it).
-    init(_ spec: OptionSpec, _ value: OptionValue, help: String, default defaultValue: String?) {
+    init(_ spec: OptionSpec, _ value: OptionValue, help: String, default defaultValue: String?, summary: String?) {
         self.spec = spec
         self.value = value
         self.help = help
         self.defaultValue = defaultValue
+        self.summary = summary
     }
 }
