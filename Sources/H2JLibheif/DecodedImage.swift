@@ -46,10 +46,8 @@ package final class DecodedImage {
     private static func decode(_ handle: LibheifHandle, monochrome: Bool, transformed: Bool) throws(LibheifError) -> OpaquePointer {
         let colorspace = monochrome ? heif_colorspace_monochrome : heif_colorspace_RGB
         let chroma = monochrome ? heif_chroma_monochrome : (handle.hasAlpha ? heif_chroma_interleaved_RGBA : heif_chroma_interleaved_RGB)
-        let options = heif_decoding_options_alloc()
+        let options = DecodingOptions.make(hdrTo8Bit: true, transformed: transformed)
         defer { heif_decoding_options_free(options) }
-        options?.pointee.convert_hdr_to_8bit = 1
-        options?.pointee.ignore_transformations = transformed ? 0 : 1
         var decoded: OpaquePointer?
         if let error = LibheifError(heif_decode_image(handle.pointer, &decoded, colorspace, chroma, options)) { throw error }
         guard let decoded else { throw LibheifError(message: "decoder returned no image") }

@@ -29,10 +29,8 @@ package final class DeepDecodedImage {
     /// caller then places the pixels itself).
     package init(decoding handle: LibheifHandle, transformed: Bool = true) throws(LibheifError) {
         let chroma = handle.hasAlpha ? heif_chroma_interleaved_RRGGBBAA_LE : heif_chroma_interleaved_RRGGBB_LE
-        let options = heif_decoding_options_alloc()
+        let options = DecodingOptions.make(hdrTo8Bit: false, transformed: transformed)
         defer { heif_decoding_options_free(options) }
-        options?.pointee.convert_hdr_to_8bit = 0
-        options?.pointee.ignore_transformations = transformed ? 0 : 1
         var decoded: OpaquePointer?
         if let error = LibheifError(heif_decode_image(handle.pointer, &decoded, heif_colorspace_RGB, chroma, options)) { throw error }
         guard let decoded else { throw LibheifError(message: "decoder returned no image") }

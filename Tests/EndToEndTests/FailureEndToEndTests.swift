@@ -100,28 +100,47 @@ struct FailureEndToEndTests {
     @Test("Damaged images the libheif engine decodes (10 bits, 4:0:0, alpha) fail as decode-failed, not as wrong pixels",
           arguments: ["10bit-gradient.heic", "monochrome-10bit.heic", "alpha-transparent.heic"])
     func damagedLibheifEngine(name: String) throws {
+        // libheif's own libde265 plugin made wrong pixels of 141 of 210 such copies of these
+        // three samples (Scripts/damage-corpus).
+        try expectDamagedCopiesFail(try bytes(Tool.samples + "/" + name), ext: "heic")
+    }
+
+    @Test("A damaged AVIF fails as decode-failed: AV1 goes to libaom, which detects it, not to dav1d, which conceals it",
+          .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/heif-enc"), "heif-enc is not installed: Scripts/setup --test"))
+    func damagedAVIF() throws {
         let scratch = TemporaryDirectory()
-        let intact = try bytes(Tool.samples + "/" + name)
+        #expect(try Tool.run(["-o", scratch.sub("photo.jpg"), Self.sample]).status == 0)
+        let made = try ChildProcess.run("/usr/bin/heif-enc", ["-A", "-q", "60", scratch.sub("photo.jpg"), "-o", scratch.sub("photo.avif")])
+        try #require(made.status == 0, "heif-enc -A: \(made.stderr)")
+        let intact = try bytes(scratch.sub("photo.avif"))
+        #expect(try Tool.run(["-o", scratch.sub("intact.jpg"), scratch.sub("photo.avif")]).status == 0)
+        try expectDamagedCopiesFail(intact, ext: "avif")
+    }
+
+    /// Copies of `intact` damaged inside the primary's data, at a third and at two thirds of
+    /// it (past its first 40 bytes, so headers hold): a 64-byte run of zeros, and one flipped
+    /// bit. Each must fail as `decode-failed`, and none leave an output.
+    func expectDamagedCopiesFail(_ intact: [UInt8], ext: String) throws {
+        let scratch = TemporaryDirectory()
         let structure = try HEIFStructure.read(from: MemoryByteSource(intact))
         let extent = try #require(structure.locations[structure.primaryID]?.extents.first)
-        // Past the slice header, at a third and at two thirds of the item: a 64-byte run of
-        // zeros, and one flipped bit (libheif's own libde265 plugin made wrong pixels of
-        // 141 of 210 such copies of these three samples; Scripts/damage-corpus).
         var copies: [String: [UInt8]] = [:]
         for fraction in [1, 2] {
             let at = extent.offset + 40 + (extent.length - 40) * fraction / 3
             var zeroed = intact
             for i in at..<min(at + 64, extent.offset + extent.length) { zeroed[i] = 0 }
-            copies["zeroed-\(fraction).heic"] = zeroed
+            copies["zeroed-\(fraction).\(ext)"] = zeroed
             var flipped = intact
             flipped[at] ^= 0x10
-            copies["flipped-\(fraction).heic"] = flipped
+            copies["flipped-\(fraction).\(ext)"] = flipped
         }
         for (copy, file) in copies { try write(file, scratch.sub("in/" + copy)) }
         let run = try Tool.run(["-o", scratch.sub("out"), "--report", scratch.sub("report.jsonl"), scratch.sub("in")])
         #expect(run.status == 1, "\(run.stderr)")
         #expect(scratch.files("out").isEmpty, "\(run.stderr)")
-        for (copy, line) in try report(scratch.sub("report.jsonl")) where copies[copy] != nil {
+        let lines = try report(scratch.sub("report.jsonl"))
+        #expect(Set(lines.keys).isSuperset(of: copies.keys), "\(lines.keys)")
+        for (copy, line) in lines where copies[copy] != nil {
             #expect(line["status"] as? String == "failed" && line["errorCode"] as? String == "decode-failed", "\(copy): \(line)")
         }
     }
