@@ -34,9 +34,20 @@ package enum POSIX {
         var done = 0
         while done < bytes.count {
             let n = retryingInterrupts { Glibc.write(fd, base + done, bytes.count - done) }
+            if n < 0 && errno == EPIPE { raiseBrokenPipe() }
             guard n > 0 else { throw n < 0 ? .system(path) : WriteError(path: path, reason: "the write made no progress") }
             done += n
         }
+    }
+
+    /// A write found its pipe's reader gone: SIGPIPE to the whole process, errno kept. The
+    /// kernel's own SIGPIPE goes to the writing thread, which may block it (a Dispatch
+    /// thread), so the run's handler would never see it; a process-directed one reaches a
+    /// thread that takes it, and a run ends with 141 however it wrote.
+    static func raiseBrokenPipe() {
+        let saved = errno
+        kill(getpid(), SIGPIPE)
+        errno = saved
     }
 
     /// Runs a system call again while it fails with EINTR (a signal arrived before it
