@@ -53,7 +53,7 @@ struct CommandDescription: Sendable {
             unavailable,
             ("74", "-o - (or --report -) with standard output closed or read-only"),
             ("75", "a resource ran out (disk full, quota, file size limit): retry later"),
-            ("128+N", "ended by signal N (130 SIGINT, 143 SIGTERM); temp files removed"),
+            ("128+N", "ended by signal N (129 SIGHUP, 130 SIGINT, 141 SIGPIPE, 143 SIGTERM); temp files removed"),
         ])
 
     static let inspect = CommandDescription(
