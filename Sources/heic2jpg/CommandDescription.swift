@@ -51,6 +51,7 @@ struct CommandDescription: Sendable {
             ("1", "at least one input failed (see the per-file errors)"),
             usageError,
             unavailable,
+            ("73", "--state or --report cannot be created or opened (not for want of space); nothing done"),
             ("74", "-o - (or --report -) with standard output closed or read-only"),
             ("75", "a resource ran out (disk full, quota, file size limit): retry later"),
             ("128+N", "ended by signal N (129 SIGHUP, 130 SIGINT, 141 SIGPIPE, 143 SIGTERM); temp files removed"),

@@ -14,6 +14,7 @@ struct ExitCodeTableEndToEndTests {
         "1": #"head -c 2000 "$2/monochrome.heic" >"$1/cut.heic"; "$0" -o "$1/out" "$1/cut.heic""#,
         "64": #""$0" --no-such-option "$2""#,
         "69": #"H2J_AVCODEC_NAMES=libavcodec-absent.so.0 "$0" --decoder avcodec-unchecked -o "$1/out" "$2/monochrome.heic""#,
+        "73": #": >"$1/file"; "$0" --state "$1/file/state.db" -o "$1/out" "$2/monochrome.heic""#,
         "74": #""$0" -o - "$2/monochrome.heic" >&-"#,
         "75": #"ulimit -f 1; "$0" --dry-run --quiet -o "$1/out" --report "$1/r.jsonl" "$2""#,
     ]

@@ -16,12 +16,12 @@ struct ResourceLimitsEndToEndTests {
         #expect(outcome.stderr.contains("error: --report \(report): File too large"), "\(outcome.stderr)")
     }
 
-    @Test("A --report that cannot be opened stops the run before any work: nothing converted, exit 1")
+    @Test("A --report that cannot be opened stops the run before any work: nothing converted, exit 73")
     func unwritableReport() throws {
         let scratch = TemporaryDirectory()
         let report = scratch.sub("missing-directory/r.jsonl")
         let outcome = try Tool.run(["--report", report, "-o", scratch.sub("out"), Tool.samples])
-        #expect(outcome.status == 1, "\(outcome.stderr)")
+        #expect(outcome.status == 73, "\(outcome.stderr)")
         #expect(!scratch.files("out").contains { $0.hasSuffix(".jpg") }, "\(scratch.files("out"))")
         #expect(outcome.stderr.contains("cannot open report \(report): No such file or directory; nothing done"), "\(outcome.stderr)")
         #expect(!outcome.stderr.contains("converted:"), "\(outcome.stderr)")

@@ -53,12 +53,12 @@ struct ReportTests {
         [.converted, .converted, .copied, .skipped, .failed].forEach { s.count($0) }
         s.seconds = 1.5
         #expect(s.line == "heic2jpg: 2 converted, 1 copied, 1 skipped, 1 failed in 1.50 s (2.00 images/s)")
-        #expect(Reporter.json(s) == #"{"summary":true,"converted":2,"updated":0,"copied":1,"skipped":1,"planned":0,"failed":1,"missingSources":0,"kept":0,"seconds":1.5,"imagesPerSecond":2.0,"tempFilesRemoved":0,"stoppedBy":null,"interruptedBy":null,"decoderReason":null}"#)
+        #expect(Reporter.json(s) == #"{"summary":true,"converted":2,"updated":0,"copied":1,"skipped":1,"planned":0,"failed":1,"missingSources":0,"kept":0,"seconds":1.5,"imagesPerSecond":2.0,"tempFilesRemoved":0,"stoppedBy":null,"cannotStart":null,"interruptedBy":null,"decoderReason":null}"#)
         s.kept = 2
         #expect(s.line.hasPrefix("heic2jpg: 2 converted, 1 copied, 1 skipped, 1 failed, 2 kept (not handed off) in 1.50 s"))
         s.stoppedBy = "in/a.heic: No space left on device"
         #expect(s.line.hasSuffix("\nheic2jpg: stopped before the end, files not started were left for a rerun: in/a.heic: No space left on device"))
-        #expect(Reporter.json(s).hasSuffix(#""stoppedBy":"in/a.heic: No space left on device","interruptedBy":null,"decoderReason":null}"#))
+        #expect(Reporter.json(s).hasSuffix(#""stoppedBy":"in/a.heic: No space left on device","cannotStart":null,"interruptedBy":null,"decoderReason":null}"#))
     }
 
     @Test("The first result whose code means a resource ran out stops the run; the summary names it")

@@ -145,6 +145,14 @@ package final class Reporter: @unchecked Sendable {
         POSIX.writeLine("error: \(error)", to: STDERR_FILENO)
     }
 
+    /// The run could not start: its `--state` or `--report` could not be opened. It ends
+    /// with 75 when a resource ran out, else 73 (`RunSummary.cannotStart`).
+    package func noteCannotStart(_ reason: String, exhaustion: Bool) {
+        lock.withLock {
+            if exhaustion { summary.stoppedBy = summary.stoppedBy ?? reason } else { summary.cannotStart = reason }
+        }
+    }
+
     /// The report's summary for a run a signal is ending (`SignalCleanup`), with
     /// `interruptedBy`. Only if the lock is free within a moment: a thread holding it may
     /// be blocked on a full stderr, and the signal must end the run regardless. Written
@@ -301,6 +309,7 @@ package final class Reporter: @unchecked Sendable {
         line.add("imagesPerSecond", summary.imagesPerSecond)
         line.add("tempFilesRemoved", summary.tempFilesRemoved)
         line.add("stoppedBy", summary.stoppedBy)
+        line.add("cannotStart", summary.cannotStart)
         line.add("interruptedBy", summary.interruptedBy)
         line.add("decoderReason", summary.decoderReason)
         return line.text

@@ -24,6 +24,10 @@ package struct RunSummary: Sendable, Equatable {
     package var reportError: WriteError?
     /// The first state database failure during the run, if any (the run then fails).
     package var stateError: String?
+    /// Why the run could not start: its `--state` or `--report` could not be created,
+    /// opened or locked, for another reason than a resource that ran out. Nothing was
+    /// done; the exit code is 73 (EX_CANTCREAT), which no retry of the same command mends.
+    package var cannotStart: String?
     /// The signal that ended the run (`SIGINT`, `SIGTERM`…), in the summary written as it
     /// ended; nil for a run that finished.
     package var interruptedBy: String?
@@ -46,10 +50,12 @@ package struct RunSummary: Sendable, Equatable {
     }
 
     /// The run's exit status (README, "Exit codes"): 0; 1 when an input failed or the
-    /// report could not be written; 75 (EX_TEMPFAIL) when the run stopped because a
-    /// resource ran out, or the report could not be written for such a reason.
+    /// report could not be written; 73 when the run could not start (`cannotStart`); 75
+    /// (EX_TEMPFAIL) when the run stopped because a resource ran out, or the report could
+    /// not be written for such a reason.
     package var exitStatus: Int32 {
         if stoppedBy != nil { return 75 }
+        if cannotStart != nil { return 73 }
         if let reportError {
             return ErrorCode(errno: reportError.errno, otherwise: .writeFailed).isExhaustion ? 75 : 1
         }

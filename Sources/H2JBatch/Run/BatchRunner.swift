@@ -132,8 +132,10 @@ package enum BatchRunner {
                     // Without a lock a state could be shared by two runs: that fails the run.
                     var summary = RunSummary()
                     summary.stateError = "--state \(state): cannot take the run lock \(state).lock: \(error)"
-                    // A full or read-only disk under the state: 75, for a rerun once there is room.
+                    // A full or read-only disk under the state: 75, for a rerun once there is room;
+                    // anything else (a file in the way, no permission): 73.
                     if ErrorCode(classifying: error).isExhaustion { summary.stoppedBy = summary.stateError }
+                    else { summary.cannotStart = summary.stateError }
                     POSIX.writeLine("error: \(summary.stateError ?? "")", to: STDERR_FILENO)
                     return summary
                 }
@@ -163,11 +165,11 @@ package enum BatchRunner {
                             interruption: RunInterruption, locks: [RunLock]) -> RunSummary {
         defer { withExtendedLifetime(locks) {} }
         var reportFD: Int32?
-        var reportFailure: String?
+        var reportErrno: Int32?
         switch request.report {
         case .path(let path):
             let fd = POSIX.openFile(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-            if fd >= 0 { reportFD = fd } else { reportFailure = "cannot open report \(path): \(POSIX.lastError())" }
+            if fd >= 0 { reportFD = fd } else { reportErrno = errno }
         case .standardStream:
             reportFD = STDOUT_FILENO
         case nil:
@@ -180,8 +182,10 @@ package enum BatchRunner {
         if request.verbosity == .verbose { request.shareNotes(.current).forEach(reporter.note) }
         // A report that cannot be written is refused before any work: a run whose record
         // would be lost converts nothing.
-        if let reportFailure {
-            reporter.record(.failed(source: "--report", output: nil, .reportUnwritable, reportFailure + "; nothing done"))
+        if let reportErrno, case .path(let path) = request.report {
+            let reason = "cannot open report \(path): \(POSIX.describe(reportErrno))"
+            reporter.record(.failed(source: "--report", output: nil, .reportUnwritable, reason + "; nothing done"))
+            reporter.noteCannotStart(reason, exhaustion: ErrorCode(errno: reportErrno, otherwise: .reportUnwritable).isExhaustion)
             return reporter.finish()
         }
         let state: RunState?
@@ -196,6 +200,7 @@ package enum BatchRunner {
             if request.handOff != nil { try state?.database.makeCommitsDurable() }
         } catch {
             reporter.record(.failed(source: "--state", output: nil, ErrorCode(classifying: error), error.description))
+            reporter.noteCannotStart(error.description, exhaustion: ErrorCode(classifying: error).isExhaustion)
             return reporter.finish()
         }
 
