@@ -1,7 +1,7 @@
-# Sourced by Scripts/install-check and Scripts/fresh-check: a minbase Debian 12 root made
-# by mmdebstrap from Debian's packages, cached as a tarball, and the mounts a chroot into
-# a fresh copy of it needs. Callers run in a private mount namespace, so every mount made
-# here vanishes with them.
+# Sourced by Scripts/install-check, Scripts/fresh-check and Scripts/image: the Debian 12
+# sources this machine uses, a minbase root made by mmdebstrap from them and cached as a
+# tarball, and the mounts a chroot into a fresh copy of it needs. Callers run in a
+# private mount namespace, so every mount made here vanishes with them.
 
 # debian_sources: the Debian 12 sources this machine's apt uses (Origin Debian), one
 # `deb SITE RELEASE COMPONENT` line each; deb.debian.org's when it names none.
