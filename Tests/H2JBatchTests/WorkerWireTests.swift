@@ -98,16 +98,18 @@ struct WorkerWireTests {
         #expect(decodedFailure == failure)
     }
 
-    @Test("Ready carries the output's name and the source's times to the nanosecond, bits, owner and directory")
+    @Test("Ready carries the output's name only: a frame that adds the source's attributes (mode, owner, directory) is refused")
     func readyRoundTrip() throws {
-        let attributes = OutputAttributes(times: (timespec(tv_sec: 1_700_000_000, tv_nsec: 123_456_789),
-                                                  timespec(tv_sec: -5, tv_nsec: 999_999_999)),
-                                          mode: 0o640, owner: 1000, group: 100, sourceDirectory: "in/sub")
-        guard case .ready(let name, let decoded?) = try Self.roundTrip(.ready(.image(3), attributes)) else { Issue.record("not ready"); return }
-        #expect(name == .image(3))
-        #expect(decoded.times.access.tv_nsec == 123_456_789 && decoded.times.modification.tv_sec == -5)
-        #expect(decoded.mode == 0o640 && decoded.owner == 1000 && decoded.group == 100 && decoded.sourceDirectory == "in/sub")
-        guard case .ready(.primary, nil) = try Self.roundTrip(.ready(.primary, nil)) else { Issue.record("not ready(nil)"); return }
+        guard case .ready(.image(3)) = try Self.roundTrip(.ready(.image(3))) else { Issue.record("not ready"); return }
+        guard case .ready(.primary) = try Self.roundTrip(.ready(.primary)) else { Issue.record("not ready(primary)"); return }
+        // What a worker of the trusting wire sent: the name, then mode 0o7777 and another owner.
+        var forged = WireWriter()
+        forged.u8(WorkerMessage.ready(.primary).encoded()[0])
+        forged.string(OutputName.primary.suffix)
+        forged.bool(true)
+        for value in [0, 0, 0, 0, 0o7777, 4242, 4242] { forged.int(value) }
+        forged.string("/etc")
+        #expect(throws: WireError.self) { try WorkerMessage.decode(forged.bytes) }
         guard case .written = try Self.roundTrip(.written) else { Issue.record("not written"); return }
         guard case .stage(.write, .tiles?, nil) = try Self.roundTrip(.stage(.write, .tiles, image: nil)) else { Issue.record("not a stage"); return }
         guard case .stage(.decode, .libheif?, 70_000?) = try Self.roundTrip(.stage(.decode, .libheif, image: 70_000)) else {

@@ -28,8 +28,8 @@ final class JobOutputs {
     private let job: Job
     private let options: ConversionOptions
     private var staged: [(name: OutputName, output: Staged)] = []
-    /// The source's times, as the worker sent them with its first output (the
-    /// ownership of a file found at another image's path is judged by them too).
+    /// The source's times, from the parent's `fstat` of the source (the ownership of a
+    /// file found at another image's path is judged by them too).
     private var sourceTimes: FileTimes?
 
     private enum Staged {

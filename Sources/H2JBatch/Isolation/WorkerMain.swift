@@ -80,9 +80,10 @@ struct ParentOutput: OutputDestination {
     let socket: WorkerSocket
     let limit: Int
 
+    /// `attributes` stay here: the parent takes them from its own `fstat` of the source.
     func write(_ job: ConversionJob, name: OutputName, attributes: OutputAttributes?,
                _ body: (Int32) throws -> Void) throws -> WrittenOutput {
-        try socket.send(.ready(name, attributes))
+        try socket.send(.ready(name))
         let (message, descriptor) = try socket.receive()
         guard case .output = message, let descriptor else {
             if let descriptor { close(descriptor) }

@@ -25,8 +25,10 @@ enum WorkerMessage {
     /// stage is for an image whose failure the source survives: not the primary's output).
     case stage(PipelineError.Stage, ConversionResult.Engine?, image: UInt32?)
     /// Worker → parent: the pixels of output `name` are ready; send its descriptor.
-    /// Carries the source's attributes, which the parent applies when publishing.
-    case ready(OutputName, OutputAttributes?)
+    /// Only the name: the times, bits, owner and directory an output takes from its
+    /// source come from the parent's own `fstat` of the file it opened, never from a
+    /// worker, which may have been taken over.
+    case ready(OutputName)
     /// Worker → parent: the output last handed over is written in full.
     case written
     /// Worker → parent: the output last handed over was not written (its image failed,
@@ -59,10 +61,9 @@ enum WorkerMessage {
             out.string(stage.rawValue)
             out.optional(engine) { $0.string($1.rawValue) }
             out.optional(image) { $0.int(Int($1)) }
-        case .ready(let name, let attributes):
+        case .ready(let name):
             out.u8(Tag.ready.rawValue)
             out.string(name.suffix)
-            out.optional(attributes) { $1.encode(to: &$0) }
         case .written:
             out.u8(Tag.written.rawValue)
         case .dropped:
@@ -97,8 +98,7 @@ enum WorkerMessage {
                              try reader.optional { (r: inout WireReader) throws(WireError) in try r.value(ConversionResult.Engine.self) },
                              image: try reader.optional { (r: inout WireReader) throws(WireError) in try r.item() })
         case .ready:
-            message = .ready(try OutputName(from: &reader),
-                             try reader.optional { (r: inout WireReader) throws(WireError) in try OutputAttributes(from: &r) })
+            message = .ready(try OutputName(from: &reader))
         case .written: message = .written
         case .dropped: message = .dropped
         case .output: message = .output
@@ -232,34 +232,6 @@ extension Endpoint {
     /// The path, nil for a standard stream.
     var pathValue: String? {
         if case .path(let path) = self { path } else { nil }
-    }
-}
-
-extension OutputAttributes {
-    func encode(to out: inout WireWriter) {
-        for time in [times.access, times.modification] {
-            out.int(Int(time.tv_sec))
-            out.int(Int(time.tv_nsec))
-        }
-        out.int(Int(mode))
-        out.int(Int(owner))
-        out.int(Int(group))
-        out.string(sourceDirectory)
-    }
-
-    init(from reader: inout WireReader) throws(WireError) {
-        func time(_ reader: inout WireReader) throws(WireError) -> timespec {
-            let seconds = try reader.int(), nanoseconds = try reader.int()
-            guard (0..<1_000_000_000).contains(nanoseconds) else { throw WireError(reason: "\(nanoseconds) ns") }
-            return timespec(tv_sec: seconds, tv_nsec: nanoseconds)
-        }
-        let access = try time(&reader), modification = try time(&reader)
-        let mode = try reader.int(), owner = try reader.int(), group = try reader.int()
-        guard (0...0o7777).contains(mode), let owner = uid_t(exactly: owner), let group = gid_t(exactly: group) else {
-            throw WireError(reason: "attributes out of range")
-        }
-        self.init(times: (access, modification), mode: mode_t(mode), owner: owner, group: group,
-                  sourceDirectory: try reader.string())
     }
 }
 

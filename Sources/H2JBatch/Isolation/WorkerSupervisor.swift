@@ -162,9 +162,11 @@ package final class WorkerSupervisor: @unchecked Sendable {
                     return failure(job, error, site: site, worker: result)
                 }
                 return result
-            case .ready(let name, let attributes):
-                if let ended = try stage(name, attributes: attributes, outputs, worker, until: deadline, site: &site,
-                                         error: &stagingError) {
+            case .ready(let name):
+                // The source's attributes as this process's own `fstat` saw them when it opened
+                // the file it passed (none for stdin): nothing a worker says is applied.
+                if let ended = try stage(name, attributes: job.file.map(OutputAttributes.init(of:)), outputs, worker,
+                                         until: deadline, site: &site, error: &stagingError) {
                     return stagingError.map { failure(job, $0, site: site, worker: ended) } ?? ended
                 }
             default:
