@@ -12,13 +12,13 @@ package enum AVCodecLibrary {
     /// else why not. A worker calls it before its sandbox closes, since dlopen opens files.
     ///
     /// `H2J_AVCODEC_NAMES` (colon-separated file names) replaces the list tried: a test
-    /// hook that shows a machine without libavcodec (`H2J_AVCODEC_NAMES=none`).
+    /// hook, debug builds only (`TestHook`), that shows a machine without libavcodec.
     package static func load() -> String? {
         loadOutcome
     }
 
     private static let loadOutcome: String? = {
-        let override = getenv("H2J_AVCODEC_NAMES").map { String(cString: $0) }
+        let override = TestHook.avcodecNames.value
         let status: Int32
         if let override {
             let names = override.split(separator: ":").map { strdup(String($0)) } + [nil]

@@ -7,8 +7,8 @@ import H2JSupport
 /// Test only (`HandOffRaceEndToEndTests`, `OutputDirectoriesEndToEndTests`): `HEIC2JPG_TEST_PAUSE=POINT:DIR` stops the parent at
 /// `POINT` for every source, so a test can change the source in a window it could not
 /// otherwise hit every time. There the parent writes the source's path and a newline to
-/// the FIFO `DIR/reached`, then reads the FIFO `DIR/resume` to its end. Unset, as it is
-/// outside tests, nothing happens and nothing is opened.
+/// the FIFO `DIR/reached`, then reads the FIFO `DIR/resume` to its end. Unset, and in a
+/// release build (`TestHook`), nothing happens and nothing is opened.
 package enum TestPause {
     package enum Point: String, Sendable {
         /// The worker asked for the primary's temp file: it has opened and read the
@@ -22,7 +22,7 @@ package enum TestPause {
     }
 
     private static let setting: (point: String, directory: String)? = {
-        guard let value = getenv("HEIC2JPG_TEST_PAUSE").map({ PathBytes.string(cString: $0) }),
+        guard let value = TestHook.pause.value,
               let colon = value.firstIndex(of: ":") else { return nil }
         return (String(value[..<colon]), String(value[value.index(after: colon)...]))
     }()

@@ -7,9 +7,9 @@ import H2JSupport
 /// die of SIGSEGV as it starts decoding image item ITEM for an output that does not hold
 /// the primary, as a decoder crash would, so the tests of a lost image need no file that
 /// crashes a library (the overlay sample did, until heic2jpg composed overlays itself).
-/// Unset, as it is outside tests, nothing happens.
+/// Unset, and in a release build (`TestHook`), nothing happens.
 package enum TestCrash {
-    private static let item: UInt32? = getenv("HEIC2JPG_TEST_CRASH").flatMap { UInt32(PathBytes.string(cString: $0)) }
+    private static let item: UInt32? = TestHook.crash.value.flatMap { UInt32($0) }
 
     /// Dies when `image` is the item the test named.
     static func reach(decoding image: UInt32?) {

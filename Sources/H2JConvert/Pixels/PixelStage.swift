@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import H2JColour
+import H2JSupport
 
 /// The one place the pixel stage's steps are chosen: every image of every output (the
 /// primary, other images, auxiliary images, gain maps) goes through this chain, so a new
@@ -10,7 +11,8 @@ import H2JColour
 /// `--colorspace srgb` adds `SRGBConversion` for colour that is not sRGB already (on the
 /// fewer pixels); `--sampling 422`/`444` adds `ChromaUpsampling` last, so it sees the
 /// planes the other steps make; `HEIC2JPG_TEST_PIXEL_OPERATION=invert` adds
-/// `CodeMapping.inversion`, for the test that shows every image kind passes here.
+/// `CodeMapping.inversion` in a debug build (`TestHook`), for the test that shows every
+/// image kind passes here.
 enum PixelStage {
     /// What an image is to its output, which decides the size it is encoded at.
     enum Role {
@@ -52,5 +54,5 @@ enum PixelStage {
     }
 
     /// Read once per process (a worker reads it before its sandbox forbids nothing of it).
-    private static let testOperation: String? = getenv("HEIC2JPG_TEST_PIXEL_OPERATION").map { String(cString: $0) }
+    private static let testOperation: String? = TestHook.pixelOperation.value
 }
