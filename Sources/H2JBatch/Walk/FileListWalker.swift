@@ -18,7 +18,6 @@ package final class FileListWalker: IteratorProtocol, Sequence {
     private let reader: DelimitedReader
     private let base: String
     private let outputRoot: String?
-    private var pendingFailure: WalkError?
 
     /// `fd` is read to its end (not closed); `base` is the directory paths are relative to.
     package init(fd: Int32, name: String, separator: UInt8, base: String, outputRoot: String?) {
