@@ -1,6 +1,7 @@
 import Testing
 @testable import H2JContainer
 @testable import H2JConvert
+import H2JSupport
 
 /// What libheif 1.15 leaves undone for a mirrored image of more than 8 bits, done here:
 /// the decoded canvas placed upright (`UprightPixels`); and a gain map decoded as RGB
@@ -30,6 +31,16 @@ struct UprightPixelsTests {
                                      verticalOffsetNumerator: 0, verticalOffsetDenominator: 1)
         let cropped = try Self.placed([.cleanAperture(aperture)])
         #expect(cropped.width == 1 && cropped.height == 2 && cropped.pixels == [3, 6])
+    }
+
+    @Test("A canvas that does not fit fails as corrupt-container, never unclassified")
+    func mismatchIsCoded() {
+        do {
+            _ = try Self.placed([], canvas: [1, 2, 3])
+            Issue.record("a 3-byte canvas for 3×2 was accepted")
+        } catch {
+            #expect(ErrorCode(classifying: error) == .corruptContainer, "\(error)")
+        }
     }
 
     @Test("Every component of a pixel moves with it")

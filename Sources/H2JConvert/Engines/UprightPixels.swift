@@ -17,9 +17,11 @@ struct UprightPixels: Equatable {
     let components: Int
     let pixels: [UInt8]
 
-    /// Why the decoded image does not fit the transforms.
-    struct Mismatch: Error, CustomStringConvertible {
+    /// Why the decoded image does not fit the transforms: the file contradicts itself
+    /// (`corrupt-container`), or the image is too large to hold (`limit-exceeded`).
+    struct Mismatch: CodedError, CustomStringConvertible {
         let description: String
+        var code: ErrorCode = .corruptContainer
     }
 
     /// `canvas`, `width` × `height` pixels of `components` bytes, row after row, placed
@@ -65,7 +67,7 @@ struct UprightPixels: Equatable {
 
     private static func raster(width: Int, height: Int, components: Int) throws -> Raster {
         guard let raster = Raster(width: width, height: height, components: components) else {
-            throw Mismatch(description: "a \(width)×\(height) image of \(components) components cannot be held")
+            throw Mismatch(description: "a \(width)×\(height) image of \(components) components cannot be held", code: .limitExceeded)
         }
         return raster
     }
