@@ -35,13 +35,19 @@ enum StagedStreamWriter {
         }
     }
 
+    /// A new file in `$TMPDIR` under a random name, created exclusively and unlinked at
+    /// once, both through `PathCalls` (paths of any length).
     private static func openAnonymousTemp() throws -> Int32 {
         let directory = getenv("TMPDIR").map { PathBytes.string(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
-        var template = (PathBytes.bytes(Path.join(directory, ".heic2jpg-stdout-XXXXXX")) + [0]).map { CChar(bitPattern: $0) }
-        let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-        guard fd >= 0 else { throw WriteError.system(directory, "cannot create a temp file for stdout") }
-        template.withUnsafeBufferPointer { _ = unlink($0.baseAddress!) }
-        _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
-        return fd
+        for _ in 0..<100 {
+            let path = Path.join(directory, ".heic2jpg-stdout-" + String(UInt64.random(in: .min ... .max), radix: 36))
+            let fd = POSIX.openFile(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+            if fd >= 0 {
+                _ = POSIX.removeFile(path)
+                return fd
+            }
+            guard errno == EEXIST else { break }
+        }
+        throw WriteError.system(directory, "cannot create a temp file for stdout")
     }
 }
