@@ -37,7 +37,8 @@ struct ResourceLimitsEndToEndTests {
         let closedReader = "| (exec 0<&-; sleep 3); exit ${PIPESTATUS[0]}"
         let script: String
         switch how {
-        case "kill": script = "\"$0\" -o \"$1/out\" \"$1/in\" & pid=$!; sleep 0.5; kill -PIPE $pid; wait $pid"
+        // Signalled once the run is under way (its first JPEG is out), however loaded the machine.
+        case "kill": script = "\"$0\" -o \"$1/out\" \"$1/in\" & pid=$!; for i in $(seq 3000); do ls \"$1\"/out/*.jpg >/dev/null 2>&1 && break; sleep 0.01; done; kill -PIPE $pid; wait $pid"
         case "report": script = "\"$0\" --report - -o \"$1/out\" \"$1/in\" " + closedReader
         default: script = "\"$0\" -o - \"$1/in/0.heic\" " + closedReader
         }
