@@ -35,6 +35,7 @@ let package = Package(
         // Descriptor passing and the sandbox of the worker processes (CMSG_* macros Swift
         // cannot import; prctl, Landlock and the libseccomp allow list).
         .target(name: "CWorkerIPC", dependencies: ["CSeccomp"]),
+        .target(name: "CMemoryFile"),
         // libavcodec's HEVC decoder, dlopened at run time (no FFmpeg headers or build
         // dependency): heic2jpg builds and runs where libavcodec is absent.
         .target(name: "CAVCodecShim", linkerSettings: [.linkedLibrary("dl")]),
@@ -81,7 +82,7 @@ let package = Package(
         .target(name: "H2JConvert",
                 dependencies: ["H2JSupport", "H2JContainer", "H2JCompose", "H2JJPEG", "H2JMetadata", "H2JOutputPlan", "H2JTiles", "H2JColour",
                                "H2JJPEGCodec", "H2JLibheif", "H2JDigest", "H2JUncompressed",
-                               "H2JZlib", "H2JBrotli", "CWorkerIPC"]),
+                               "H2JZlib", "H2JBrotli", "CMemoryFile"]),
         // Batch work over many sources: walk, plan, pool, isolation, publish, state, report,
         // and the `compare` and `status` commands; it runs H2JConvert in worker processes.
         .target(name: "H2JBatch",
@@ -142,7 +143,7 @@ let package = Package(
                                    "H2JTestSupport"]),
         // Test-only C: forks a child into the worker's seccomp filter and reports what it
         // could still do (a forked child of a threaded process must stay in C).
-        .target(name: "CSandboxProbe", dependencies: ["CWorkerIPC"], path: "Tests/CSandboxProbe"),
+        .target(name: "CSandboxProbe", dependencies: ["CWorkerIPC", "CMemoryFile"], path: "Tests/CSandboxProbe"),
         .testTarget(name: "H2JComposeTests", dependencies: ["H2JSupport", "H2JContainer", "H2JCompose", "H2JTestSupport"]),
         .testTarget(name: "H2JConvertTests",
                     dependencies: ["H2JSupport", "H2JContainer", "H2JJPEGCodec", "H2JOutputPlan", "H2JConvert",

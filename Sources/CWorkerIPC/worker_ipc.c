@@ -5,7 +5,6 @@
 #include <fcntl.h>
 #include <string.h>
 #include <signal.h>
-#include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
@@ -86,8 +85,4 @@ int h2j_fork_worker(int socket, int error_output) {
     // What ps and top show as its name (its command line is the parent's).
     prctl(PR_SET_NAME, "heic2jpg-worker", 0, 0, 0);
     return 0;
-}
-
-int h2j_memory_file(void) {
-    return memfd_create("heic2jpg", MFD_CLOEXEC);
 }

@@ -1,5 +1,6 @@
 #define _GNU_SOURCE
 #include "CSandboxProbe.h"
+#include "CMemoryFile.h"
 #include "CWorkerIPC.h"
 
 #include <errno.h>

@@ -59,11 +59,6 @@ enum {
 /// the worker must then not run.
 int h2j_enter_sandbox(int layers, pid_t parent, unsigned long long max_file_bytes);
 
-/// An anonymous in-memory file (`memfd_create`, close-on-exec): where a worker, which
-/// the sandbox keeps from creating files, encodes a JPEG it needs as bytes (a gain
-/// map). Returns the descriptor, or -1 with errno set.
-int h2j_memory_file(void);
-
 /// The version of the libseccomp the sandbox's filter is built with, as loaded
 /// (`seccomp_version`), into `major`, `minor` and `micro`.
 void h2j_seccomp_version(unsigned *major, unsigned *minor, unsigned *micro);

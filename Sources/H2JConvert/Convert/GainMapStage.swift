@@ -1,7 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import CWorkerIPC
+import CMemoryFile
 import H2JContainer
 import H2JJPEG
 import H2JLibheif
