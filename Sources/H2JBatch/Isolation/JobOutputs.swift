@@ -69,6 +69,12 @@ final class JobOutputs {
     /// removed; what was stays (complete, and this source's own): only a file appearing
     /// in the moment between settling and renaming, or a failing rename, leaves that.
     func publishAll(into result: inout ConversionResult) throws {
+        // The worker's list of outputs names only files it wrote here, each once: a path it
+        // names for any other would otherwise be recorded as this source's own.
+        let names = result.outputs.map(\.name)
+        guard Set(names).count == names.count, names.allSatisfy({ name in staged.contains { $0.name == name } }) else {
+            throw WriteError(path: job.output.display, reason: "the decoder listed an output it did not write")
+        }
         let others = try staged.filter { $0.name != .primary }.map { entry -> (OutputName, Staged, Bool) in
             guard case .file(let file) = entry.output else { return (entry.name, entry.output, false) }
             let (target, replacing) = try target(of: file, sourceSHA256: result.sourceSHA256)

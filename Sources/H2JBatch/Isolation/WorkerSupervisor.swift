@@ -153,6 +153,9 @@ package final class WorkerSupervisor: @unchecked Sendable {
         while true {
             switch try next(worker, until: deadline, site: &site) {
             case .result(var result):
+                // Which source and output it was is the job's, whatever the worker says.
+                result.source = job.source.display
+                result.output = job.output.display
                 guard result.status == .converted || result.status == .copied, stagingError == nil else {
                     return stagingError.map { failure(job, $0, site: site, worker: result) } ?? result
                 }
