@@ -14,6 +14,8 @@ package enum TestHook: String, CaseIterable, Sendable {
     case pixelOperation = "HEIC2JPG_TEST_PIXEL_OPERATION"
     /// Colon-separated file names that replace the libavcodec names tried (`AVCodecLibrary`).
     case avcodecNames = "H2J_AVCODEC_NAMES"
+    /// `CASE`: every worker answers its jobs with crafted frames (`HostileWorker`).
+    case hostileWorker = "HEIC2JPG_TEST_HOSTILE_WORKER"
 
     /// The hook's value when set, in a debug build; always nil in a release build.
     package var value: String? {

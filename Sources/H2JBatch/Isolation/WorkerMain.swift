@@ -58,6 +58,12 @@ package enum WorkerMain {
                 return 70
             }
             guard let job = try? work.job(adopting: descriptor) else { return 70 }
+            #if DEBUG
+            if let hostile = HostileWorker.chosen {
+                guard hostile.answer(job, on: socket) else { return 0 }
+                continue
+            }
+            #endif
             // Should the parent be gone, the worker still stops a while after --timeout.
             if limits.timeoutSeconds > 0 { alarm(UInt32(limits.timeoutSeconds + 30)) }
             let output = ParentOutput(socket: socket, limit: limits.outputBytes)

@@ -153,8 +153,11 @@ package final class WorkerSupervisor: @unchecked Sendable {
         while true {
             switch try next(worker, until: deadline, site: &site) {
             case .result(var result):
-                // Which source and output it was is the job's, whatever the worker says.
-                result.source = job.source.display
+                // A result for another source than the job's is a worker's lie; its output is
+                // the job's (and, once published, the path the parent published it at).
+                guard result.source == job.source.display else {
+                    throw WorkerSocketError.malformed(WireError(reason: "a result for another source than its job's"))
+                }
                 result.output = job.output.display
                 guard result.status == .converted || result.status == .copied, stagingError == nil else {
                     return stagingError.map { failure(job, $0, site: site, worker: result) } ?? result
