@@ -1,9 +1,11 @@
 import H2JSupport
 
-/// An HEVC item's data that is not a sequence of whole length-prefixed NAL units.
-package struct NALUnitError: Error, Equatable, Sendable, CustomStringConvertible {
+/// An HEVC item's data that is not a sequence of whole length-prefixed NAL units: its
+/// image data does not decode (`decode-failed`).
+package struct NALUnitError: CodedError, Equatable, Sendable, CustomStringConvertible {
     package let message: String
     package var description: String { message }
+    package var code: ErrorCode { .decodeFailed }
 
     package init(_ message: String) { self.message = message }
 }

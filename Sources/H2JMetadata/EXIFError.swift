@@ -1,9 +1,14 @@
+import H2JSupport
+
 /// Why EXIF bytes could not be read or prepared.
 ///
 /// These are internal failures of untrusted data, never programming errors: every case
 /// carries enough numbers for a per-file warning that a user can act on. Offsets are
 /// relative to the start of the TIFF header.
-package enum EXIFError: Error, Sendable, Equatable, CustomStringConvertible {
+package enum EXIFError: CodedError, Sendable, Equatable, CustomStringConvertible {
+    /// An EXIF item that contradicts its format: `corrupt-container` when one fails a source.
+    package var code: ErrorCode { .corruptContainer }
+
     /// No `II*\0` / `MM\0*` header could be found in the item.
     case noTIFFHeader
     /// The first eight bytes are not a TIFF header.

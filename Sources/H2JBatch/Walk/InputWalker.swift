@@ -27,7 +27,7 @@ package struct Candidate: Sendable, Equatable {
 }
 
 /// Why an input argument could not be walked.
-package struct WalkError: Error, Equatable, Sendable, CustomStringConvertible {
+package struct WalkError: CodedError, Equatable, Sendable, CustomStringConvertible {
     package let path: String
     package let reason: String
     /// The failed call's errno.
