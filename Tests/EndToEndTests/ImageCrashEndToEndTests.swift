@@ -53,6 +53,18 @@ struct ImageCrashEndToEndTests {
         #expect(report.bySource["monochrome.heic"]?["status"] as? String == "converted")
     }
 
+    @Test("A crash while the gain map of a PQ photo is computed is named as that stage, not as the primary's decode")
+    func computedGainMapCrashes() throws {
+        let scratch = TemporaryDirectory()
+        let run = try RunningTool(["-o", scratch.sub("out"), "--report", scratch.sub("r.jsonl"), Tool.samples + "/hdr-pq-ramp.heic"],
+                                  output: scratch.sub("run"), environment: ["HEIC2JPG_TEST_CRASH": "gain-map"])
+        #expect(run.wait() == 1)
+        let entry = try #require(try ReportFile(scratch.sub("r.jsonl")).bySource["hdr-pq-ramp.heic"])
+        let reason = entry["reason"] as? String ?? ""
+        #expect(entry["errorCode"] as? String == "decoder-crashed" && reason.contains("computing the gain map"), "\(entry)")
+        #expect(!scratch.files("out").contains { $0.hasSuffix(".jpg") }, "\(scratch.files("out"))")
+    }
+
     @Test("The hand-off keeps a source whose second image crashed its decoder")
     func handOffKeepsIt() throws {
         let scratch = TemporaryDirectory()

@@ -88,6 +88,7 @@ struct WorkerDeath: CodedError {
         case (.decode?, _): "decoding"
         case (.write?, .tiles?): "in \(limits.decoder == .avcodec ? "libavcodec" : "libde265") or libjpeg, decoding tiles into JPEG bands"
         case (.write?, _): "in libjpeg, encoding"
+        case (.gainMap?, _): "computing the gain map from the HDR and SDR renditions (tone mapping, libjpeg)"
         case (.copy?, _): "in libjpeg, checking the JPEG"
         case (.plan?, _), (nil, _): "before it started the file"
         }

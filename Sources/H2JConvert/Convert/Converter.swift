@@ -251,7 +251,11 @@ package struct Converter: Sendable {
             // own could not be applied to it (then it would not lead back to the HDR base).
             if index == 0, ultraHDR, let toneMapped = engine as? ToneMappedConversion,
                gainMap == nil || (gainMap?.source?.hdrBase != nil && toneMapped.toneMapping != nil) {
-                gainMap = gainMaps.computedGainMap(toneMapped, warnings: &gainMapWarnings)
+                // Its own stage, so a crash there is not blamed on the primary's decode.
+                gainMap = try stages.at(.gainMap, engine: engine.kind, image: image) {
+                    TestCrash.reach(.gainMap)
+                    return gainMaps.computedGainMap(toneMapped, warnings: &gainMapWarnings)
+                }
             }
             let claims = index == 0 ? gainMap.map { UltraHDRXMP.primaryProperties(gainMapLength: $0.jpeg.count) } ?? [] : []
             let (size, graft) = try at(.graft, engine: engine.kind, image: image) {

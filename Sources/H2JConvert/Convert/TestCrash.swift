@@ -3,7 +3,8 @@ import Glibc
 #endif
 import H2JSupport
 
-/// Test only (`ImageCrashEndToEndTests`): `HEIC2JPG_TEST_CRASH=ITEM` makes the worker
+/// Test only (`ImageCrashEndToEndTests`): `HEIC2JPG_TEST_CRASH=ITEM` (or a stage's name,
+/// for a stage that is for no image item: `gain-map`) makes the worker
 /// die of SIGSEGV as it starts decoding image item ITEM for an output that does not hold
 /// the primary, as a decoder crash would, so the tests of a lost image need no file that
 /// crashes a library (the overlay sample did, until heic2jpg composed overlays itself).
@@ -14,6 +15,12 @@ package enum TestCrash {
     /// Dies when `image` is the item the test named.
     static func reach(decoding image: UInt32?) {
         guard let item, image == item else { return }
+        raise(SIGSEGV)
+    }
+
+    /// Dies on entering `stage` when the test named it (`HEIC2JPG_TEST_CRASH=gain-map`).
+    static func reach(_ stage: PipelineError.Stage) {
+        guard TestHook.crash.value == stage.rawValue else { return }
         raise(SIGSEGV)
     }
 }

@@ -19,6 +19,8 @@ package struct PipelineError: CodedError, CustomStringConvertible {
         case decode
         /// Encoding and publishing the output (the tile engine decodes here too).
         case write
+        /// Computing an Ultra HDR gain map from a tone-mapped image's HDR and SDR renditions.
+        case gainMap = "gain-map"
         /// Copying JPEG content that came under a HEIF name.
         case copy
     }
