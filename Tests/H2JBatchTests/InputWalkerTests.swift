@@ -36,12 +36,12 @@ struct InputWalkerTests {
         for found in walker { if case .success(let candidate) = found { events.append(candidate.path) } }
         #expect(events == [dir.sub("in/a.heic"), dir.sub("in/m/b.heic"), dir.sub("in/m/n/c.heic"), "leave " + dir.sub("out/m/n"),
                            "leave " + dir.sub("out/m"), dir.sub("in/z.heic"), "leave " + dir.sub("out")])
-        #expect(BatchRunner.claimsReleasable([dir.sub("in")], outputRoot: dir.sub("out")))
-        #expect(BatchRunner.claimsReleasable([dir.sub("in"), dir.sub("other")], outputRoot: nil))
-        #expect(!BatchRunner.claimsReleasable([dir.sub("in"), dir.sub("other")], outputRoot: dir.sub("out")), "one output tree")
-        #expect(!BatchRunner.claimsReleasable([dir.sub("in"), dir.sub("in/m")], outputRoot: nil), "nested inputs")
-        #expect(!BatchRunner.claimsReleasable([dir.sub("in"), dir.sub("in/../in")], outputRoot: nil), "the same directory twice")
-        #expect(!BatchRunner.claimsReleasable([dir.sub("in"), dir.sub("other/d.heic")], outputRoot: nil), "a file input")
+        #expect(RunSession.claimsReleasable([dir.sub("in")], outputRoot: dir.sub("out")))
+        #expect(RunSession.claimsReleasable([dir.sub("in"), dir.sub("other")], outputRoot: nil))
+        #expect(!RunSession.claimsReleasable([dir.sub("in"), dir.sub("other")], outputRoot: dir.sub("out")), "one output tree")
+        #expect(!RunSession.claimsReleasable([dir.sub("in"), dir.sub("in/m")], outputRoot: nil), "nested inputs")
+        #expect(!RunSession.claimsReleasable([dir.sub("in"), dir.sub("in/../in")], outputRoot: nil), "the same directory twice")
+        #expect(!RunSession.claimsReleasable([dir.sub("in"), dir.sub("other/d.heic")], outputRoot: nil), "a file input")
     }
 
     @Test("Without --output, outputs go next to their sources")
