@@ -35,10 +35,33 @@ extension HEVCConfiguration {
             guard length <= Int(Int32.max), reader.contains(offset: start, length: length) else {
                 throw NALUnitError("NAL unit \(units.count) at byte \(offset) declares \(length) bytes, past the end of the \(data.count)-byte tile data")
             }
+            if let problem = startCodeEmulation(data, start..<(start + length)) {
+                throw NALUnitError("NAL unit \(units.count) at byte \(offset) \(problem), which no valid stream does (damaged data)")
+            }
             units.append(start..<(start + length))
             offset = start + length
         }
         guard !units.isEmpty else { throw NALUnitError("the tile data holds no NAL unit") }
         return units
+    }
+
+    /// What H.265 7.4.2 forbids inside a NAL unit that `unit` of `data` holds: the bytes
+    /// 00 00 00, 00 00 01 or 00 00 02 at any position (an encoder escapes them with 03),
+    /// or a last byte of 00. A run of zeros written over slice data is caught here even
+    /// when the decoder would take it for valid data that ends exactly at the picture's end.
+    package static func startCodeEmulation(_ data: [UInt8], _ unit: Range<Int>) -> String? {
+        data.withUnsafeBufferPointer { bytes -> String? in
+            guard unit.lowerBound >= 0, unit.upperBound <= bytes.count, !unit.isEmpty else { return nil }
+            if bytes[unit.upperBound - 1] == 0 { return "ends with a zero byte" }
+            var zeros = 0
+            for index in unit {
+                let byte = bytes[index]
+                if zeros >= 2, byte <= 2 {
+                    return "holds 00 00 0\(byte) at byte \(index - 2 - unit.lowerBound)"
+                }
+                zeros = byte == 0 ? zeros + 1 : 0
+            }
+            return nil
+        }
     }
 }

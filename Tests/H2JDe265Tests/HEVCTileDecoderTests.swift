@@ -135,6 +135,16 @@ struct HEVCTileDecoderTests {
         #expect(throws: TileDecodingError("NAL unit \(units.count) at byte \(data.count) has 1 bytes, fewer than a NAL unit header")) {
             try decoder.decode(stream.configuration, data: data + [0, 0, 0, 1, 0x26]) { _ in }
         }
+        // What H.265 forbids inside a NAL unit, as a run of zeros written over it leaves.
+        for (payload, problem) in [([0x26, 0x01, 0x80, 0, 0, 0, 0x80], "holds 00 00 00 at byte 3"),
+                                   ([0x26, 0x01, 0, 0, 1, 0x80], "holds 00 00 01 at byte 2"),
+                                   ([0x26, 0x01, 0x80, 0], "ends with a zero byte")] as [([UInt8], String)] {
+            #expect(throws: TileDecodingError("NAL unit \(units.count) at byte \(data.count) \(problem), which no valid stream does (damaged data)")) {
+                try decoder.decode(stream.configuration, data: data + HEVCReference.lengthPrefixed(payload)) { _ in }
+            }
+        }
+        // An escaped 00 00 03 is what encoders write: the framing accepts it.
+        #expect(HEVCConfiguration.startCodeEmulation([0x26, 0x01, 0, 0, 3, 0, 0x80], 0..<7) == nil)
         let noPPS = HEVCConfiguration(chromaFormat: 1, bitDepthLuma: 8, bitDepthChroma: 8, lengthSize: 4,
                                       parameterSets: stream.configuration.parameterSets.filter { HEVCConfiguration.nalUnitType($0) != 34 })
         #expect(throws: TileDecodingError("the tile's 'hvcC' holds no PPS")) {
