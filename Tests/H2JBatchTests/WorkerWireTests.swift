@@ -103,13 +103,7 @@ struct WorkerWireTests {
         guard case .ready(.image(3)) = try Self.roundTrip(.ready(.image(3))) else { Issue.record("not ready"); return }
         guard case .ready(.primary) = try Self.roundTrip(.ready(.primary)) else { Issue.record("not ready(primary)"); return }
         // What a worker of the trusting wire sent: the name, then mode 0o7777 and another owner.
-        var forged = WireWriter()
-        forged.u8(WorkerMessage.ready(.primary).encoded()[0])
-        forged.string(OutputName.primary.suffix)
-        forged.bool(true)
-        for value in [0, 0, 0, 0, 0o7777, 4242, 4242] { forged.int(value) }
-        forged.string("/etc")
-        #expect(throws: WireError.self) { try WorkerMessage.decode(forged.bytes) }
+        #expect(throws: WireError.self) { try WorkerMessage.decode(HostileWorker.trustingReady) }
         guard case .written = try Self.roundTrip(.written) else { Issue.record("not written"); return }
         guard case .stage(.write, .tiles?, nil) = try Self.roundTrip(.stage(.write, .tiles, image: nil)) else { Issue.record("not a stage"); return }
         guard case .stage(.decode, .libheif?, 70_000?) = try Self.roundTrip(.stage(.decode, .libheif, image: 70_000)) else {

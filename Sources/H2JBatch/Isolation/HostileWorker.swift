@@ -37,14 +37,8 @@ enum HostileWorker: String, CaseIterable {
         let source = job.source.display, output = job.output.display
         switch self {
         case .attributes:
-            var frame = WireWriter()
-            frame.u8(WorkerMessage.ready(.primary).encoded()[0])
-            frame.string(OutputName.primary.suffix)
-            frame.bool(true)
-            for value in [0, 0, 0, 0, 0o7777, 4242, 4242] { frame.int(value) }
-            frame.string("/etc")
             // Then on as the trusting wire went: the file written, the source converted.
-            guard sendRaw(frame.bytes, on: socket), writeFile(on: socket) else { return false }
+            guard sendRaw(Self.trustingReady, on: socket), writeFile(on: socket) else { return false }
             var result = ConversionResult(source: source, output: output, status: .converted)
             result.outputs = [OutputFile(name: .primary, path: output, item: 1, width: 1, height: 1, bytes: 4)]
             return (try? socket.send(.result(result))) != nil
@@ -82,6 +76,18 @@ enum HostileWorker: String, CaseIterable {
             _ = writeFrame(header: 100, body: [UInt8](repeating: 1, count: 10))
             return false
         }
+    }
+
+    /// The primary's `ready` as the trusting wire framed it: the name, then the source's
+    /// attributes (times, mode 07777, owner 4242, the directory /etc).
+    static var trustingReady: [UInt8] {
+        var frame = WireWriter()
+        frame.u8(WorkerMessage.ready(.primary).encoded()[0])
+        frame.string(OutputName.primary.suffix)
+        frame.bool(true)
+        for value in [0, 0, 0, 0, 0o7777, 4242, 4242] { frame.int(value) }
+        frame.string("/etc")
+        return frame.bytes
     }
 
     /// Asks for the primary's file and writes a JPEG's first and last markers into it.

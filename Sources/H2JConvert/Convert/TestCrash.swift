@@ -10,7 +10,9 @@ import H2JSupport
 /// crashes a library (the overlay sample did, until heic2jpg composed overlays itself).
 /// Unset, and in a release build (`TestHook`), nothing happens.
 package enum TestCrash {
-    private static let item: UInt32? = TestHook.crash.value.flatMap { UInt32($0) }
+    /// The hook's value, read once per process.
+    private static let setting = TestHook.crash.value
+    private static let item: UInt32? = setting.flatMap { UInt32($0) }
 
     /// Dies when `image` is the item the test named.
     static func reach(decoding image: UInt32?) {
@@ -20,7 +22,7 @@ package enum TestCrash {
 
     /// Dies on entering `stage` when the test named it (`HEIC2JPG_TEST_CRASH=gain-map`).
     static func reach(_ stage: PipelineError.Stage) {
-        guard TestHook.crash.value == stage.rawValue else { return }
+        guard setting == stage.rawValue else { return }
         raise(SIGSEGV)
     }
 }
