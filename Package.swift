@@ -57,12 +57,18 @@ let package = Package(
         // Derived images heic2jpg composes (overlays, `iden`s, grids of derived tiles): the
         // plan from the container and the painting in bands, over decoded inputs.
         .target(name: "H2JCompose", dependencies: ["H2JSupport", "H2JContainer"]),
+        // The contract between the parent and its workers: the job, the options, the
+        // result, the stages, and the messages on the worker's socket. No C, so the
+        // parent can hold it without holding a decoder.
+        .target(name: "H2JJob", dependencies: ["H2JSupport", "H2JContainer", "H2JJPEG", "H2JMetadata", "H2JOutputPlan"]),
+        // The worker's socket: frames, and descriptors passed with them.
+        .target(name: "H2JChannel", dependencies: ["H2JSupport", "H2JJob", "CWorkerIPC"]),
         // Uncompressed (`unci`) images: layout, samples, raster; decompression is injected.
         .target(name: "H2JUncompressed", dependencies: ["H2JSupport", "H2JContainer"]),
 
         // One C library each.
         .target(name: "H2JColour", dependencies: ["H2JSupport", "H2JContainer", "CLCMS2"]),
-        .target(name: "H2JJPEGCodec", dependencies: ["H2JSupport", "CJPEGCodec"]),
+        .target(name: "H2JJPEGCodec", dependencies: ["H2JSupport", "H2JJPEG", "CJPEGCodec"]),
         .target(name: "H2JDe265", dependencies: ["H2JSupport", "H2JContainer", "H2JTiles", "CDe265", "CUnwrittenBlocks"]),
         .target(name: "H2JAVCodec", dependencies: ["H2JSupport", "H2JContainer", "H2JTiles", "CAVCodecShim"]),
         .target(name: "H2JLibheif", dependencies: ["H2JSupport", "H2JContainer", "H2JTiles", "H2JDe265", "CHeif"]),
@@ -80,21 +86,29 @@ let package = Package(
         // One image's conversion: source → derive → pixels → encode (and the graft),
         // written once for every image a source gives; it knows nothing of batches.
         .target(name: "H2JConvert",
-                dependencies: ["H2JSupport", "H2JContainer", "H2JCompose", "H2JJPEG", "H2JMetadata", "H2JOutputPlan", "H2JTiles", "H2JColour",
-                               "H2JJPEGCodec", "H2JLibheif", "H2JDigest", "H2JUncompressed",
-                               "H2JZlib", "H2JBrotli", "CMemoryFile"]),
+                dependencies: ["H2JSupport", "H2JContainer", "H2JCompose", "H2JJPEG", "H2JMetadata", "H2JOutputPlan", "H2JJob", "H2JTiles",
+                               "H2JColour", "H2JJPEGCodec", "H2JLibheif", "H2JDigest", "H2JUncompressed", "H2JZlib", "H2JBrotli",
+                               "CMemoryFile"]),
+        // The worker process: its main, its sandbox, the decoders a run chose, the
+        // libraries it loads, and what it answers the parent (conversions, `compare`'s
+        // measurements, the hand-off's output checks). A new decoder backend touches only
+        // this target and its own.
+        .target(name: "H2JWorker",
+                dependencies: ["H2JSupport", "H2JJPEG", "H2JOutputPlan", "H2JJob", "H2JChannel", "H2JConvert", "H2JTiles", "H2JDe265",
+                               "H2JAVCodec", "H2JLibheif", "H2JJPEGCodec", "H2JColour", "H2JState", "H2JDigest", "H2JZlib",
+                               "H2JBrotli", "CWorkerIPC"]),
         // Batch work over many sources: walk, plan, pool, isolation, publish, state, report,
-        // and the `compare` and `status` commands; it runs H2JConvert in worker processes.
+        // and the `status` command. It links no decoder: every source's bytes are decoded
+        // in a worker (`H2JWorker`), which it starts and checks (`Scripts/target-graph --check-codecs`).
         .target(name: "H2JBatch",
-                dependencies: ["H2JSupport", "H2JContainer", "H2JJPEG", "H2JMetadata", "H2JOutputPlan", "H2JConvert", "H2JTiles",
-                               "H2JJPEGCodec", "H2JDe265", "H2JAVCodec", "H2JLibheif", "H2JState", "H2JDigest", "H2JColour",
-                               "H2JZlib", "H2JBrotli", "CWorkerIPC"]),
+                dependencies: ["H2JSupport", "H2JContainer", "H2JJPEG", "H2JMetadata", "H2JOutputPlan", "H2JJob", "H2JChannel",
+                               "H2JState", "H2JDigest", "CWorkerIPC"]),
         // `heic2jpg compare`: each file converted in both metadata modes in a worker, the
         // outputs measured and their metadata tallied side by side.
         .target(name: "H2JCompare",
-                dependencies: ["H2JSupport", "H2JContainer", "H2JJPEG", "H2JMetadata", "H2JConvert", "H2JBatch"]),
+                dependencies: ["H2JSupport", "H2JContainer", "H2JJPEG", "H2JMetadata", "H2JJob", "H2JBatch"]),
         .executableTarget(name: "heic2jpg",
-                          dependencies: ["H2JSupport", "H2JMetadata", "H2JOutputPlan", "H2JConvert", "H2JBatch", "H2JCompare", "H2JInspect", "H2JJPEGCodec",
+                          dependencies: ["H2JSupport", "H2JJPEG", "H2JMetadata", "H2JOutputPlan", "H2JJob", "H2JConvert", "H2JWorker", "H2JBatch", "H2JCompare", "H2JInspect", "H2JJPEGCodec",
                                          "CSignalPipe"]),
 
         // libFuzzer target over the parsers of file bytes (Scripts/fuzz builds it with
@@ -146,14 +160,14 @@ let package = Package(
         .target(name: "CSandboxProbe", dependencies: ["CWorkerIPC", "CMemoryFile"], path: "Tests/CSandboxProbe"),
         .testTarget(name: "H2JComposeTests", dependencies: ["H2JSupport", "H2JContainer", "H2JCompose", "H2JTestSupport"]),
         .testTarget(name: "H2JConvertTests",
-                    dependencies: ["H2JSupport", "H2JContainer", "H2JJPEGCodec", "H2JOutputPlan", "H2JConvert",
+                    dependencies: ["H2JSupport", "H2JContainer", "H2JJPEG", "H2JJob", "H2JJPEGCodec", "H2JOutputPlan", "H2JConvert",
                                    "H2JTiles", "H2JDe265", "H2JColour", "H2JTestSupport"]),
         .testTarget(name: "H2JBatchTests",
                     dependencies: ["H2JSupport", "H2JContainer", "H2JJPEG", "H2JMetadata", "H2JOutputPlan", "H2JConvert",
-                                   "H2JBatch", "H2JDigest", "H2JTestSupport", "CSandboxProbe", "CWorkerIPC"]),
+                                   "H2JJob", "H2JBatch", "H2JWorker", "H2JDigest", "H2JTestSupport", "CSandboxProbe", "CWorkerIPC"]),
         .testTarget(name: "H2JCompareTests",
                     dependencies: ["H2JSupport", "H2JJPEG", "H2JMetadata", "H2JConvert", "H2JCompare", "H2JTestSupport"]),
-        .testTarget(name: "heic2jpgTests", dependencies: ["H2JSupport", "H2JOutputPlan", "H2JConvert", "H2JBatch", "H2JCompare", "H2JInspect", "heic2jpg"]),
+        .testTarget(name: "heic2jpgTests", dependencies: ["H2JSupport", "H2JOutputPlan", "H2JJob", "H2JConvert", "H2JWorker", "H2JBatch", "H2JCompare", "H2JInspect", "heic2jpg"]),
         // The end-to-end tests' independent decoders and pixel comparisons: libheif through
         // its C API, libjpeg through the codec shim, ffmpeg for tiles. Optimised even in
         // debug builds, since they loop over every sample of 12 MP pictures, which -Onone

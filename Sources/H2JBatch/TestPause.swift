@@ -1,7 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import H2JConvert
+import H2JJob
 import H2JSupport
 
 /// Test only (`HandOffRaceEndToEndTests`, `OutputDirectoriesEndToEndTests`): `HEIC2JPG_TEST_PAUSE=POINT:DIR` stops the parent at

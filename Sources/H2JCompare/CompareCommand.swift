@@ -2,7 +2,7 @@
 import Glibc
 #endif
 import H2JBatch
-import H2JConvert
+import H2JJob
 import H2JSupport
 
 /// `heic2jpg compare [--json] [-q N,…] [--max-size BOX,…] [shaping options] <file> ...`:
@@ -19,7 +19,8 @@ import H2JSupport
 /// runs in a worker process, as `convert`'s do, with `--timeout` and the default
 /// `--max-memory`). Exit code: 0 when every file converted in both modes, 1 otherwise.
 package enum CompareCommand {
-    package static func run(_ request: CompareRequest) -> CommandStatus {
+    /// `program`: the worker's main (`H2JWorker`), which runs the conversions and measures.
+    package static func run(_ request: CompareRequest, program: WorkerProgram) -> CommandStatus {
         var options = request.options
         options.decodingThreads = BatchRequest.cpuCount
         let output: MemoryOutputFile
@@ -31,7 +32,7 @@ package enum CompareCommand {
         }
         let limits = WorkerLimits(memoryBytes: WorkerLimits.defaultMemory(maxPixels: options.maxPixels), timeoutSeconds: request.timeoutSeconds,
                                   decoder: request.decoder)
-        let workers = WorkerSupervisor(prestart: 1, limits: limits,
+        let workers = WorkerSupervisor(prestart: 1, limits: limits, program: program,
                                        destination: PublishedOutput(publisher: OutputPublisher(), standardOutput: output.descriptor))
         defer { workers.shutDown() }
         var failed = false

@@ -1,5 +1,5 @@
 import H2JBatch
-import H2JConvert
+import H2JJob
 import H2JSupport
 
 /// `compare --json`: one JSON array, one object per file, in argument order:

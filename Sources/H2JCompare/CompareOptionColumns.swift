@@ -1,4 +1,4 @@
-import H2JConvert
+import H2JJob
 
 /// The shaping options every output of a `compare` run shares, as rows of the text table
 /// and fields of the JSON: only those that differ from convert's defaults, so a plain

@@ -1,5 +1,5 @@
 import H2JBatch
-import H2JConvert
+import H2JJob
 
 /// What `heic2jpg compare` is asked to do.
 package struct CompareRequest: Sendable, Equatable {

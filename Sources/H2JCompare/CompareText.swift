@@ -1,5 +1,5 @@
 import H2JBatch
-import H2JConvert
+import H2JJob
 import H2JMetadata
 
 /// `compare`'s text output: per file a header line, then a table whose rows are

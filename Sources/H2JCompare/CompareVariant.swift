@@ -1,4 +1,4 @@
-import H2JConvert
+import H2JJob
 import H2JMetadata
 
 /// One setting `compare` converts at, besides the metadata mode: a quality and a

@@ -1,5 +1,5 @@
 import H2JBatch
-import H2JConvert
+import H2JJob
 import H2JMetadata
 
 /// One EXIF entry as `compare` counts it: which IFD it is in and its tag.

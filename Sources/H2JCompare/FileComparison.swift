@@ -1,6 +1,6 @@
 import H2JContainer
 import H2JBatch
-import H2JConvert
+import H2JJob
 import H2JMetadata
 import H2JSupport
 

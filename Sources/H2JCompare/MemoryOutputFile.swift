@@ -2,7 +2,7 @@
 import Glibc
 #endif
 import H2JBatch
-import H2JConvert
+import H2JJob
 import H2JSupport
 
 /// An unlinked temporary file (`tmpfile()`) that `compare`'s conversions write their

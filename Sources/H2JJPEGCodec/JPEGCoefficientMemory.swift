@@ -1,3 +1,4 @@
+import H2JJPEG
 /// The bytes of libjpeg's whole-image coefficient buffer, which progressive scans,
 /// optimised tables and lossless transcoding make it hold: per component, its blocks
 /// rounded up to whole MCUs (jccoefct.c / jdcoefct.c `jround_up` by the sampling factor),

@@ -1,4 +1,5 @@
 import CJPEGCodec
+import H2JJPEG
 import H2JSupport
 
 /// Why libjpeg could not write a JPEG.
@@ -18,20 +19,7 @@ package struct JPEGError: Error, Equatable, Sendable, CustomStringConvertible {
     }
 }
 
-/// Chroma subsampling of colour JPEGs.
-package enum ChromaSubsampling: String, Sendable, CaseIterable {
-    case s420 = "420", s422 = "422", s444 = "444"
-
-    /// The luma samples one chroma sample spans across and down: the luma's sampling
-    /// factors against chroma's 1×1.
-    package var lumaFactors: (x: Int, y: Int) {
-        switch self {
-        case .s420: (x: 2, y: 2)
-        case .s422: (x: 2, y: 1)
-        case .s444: (x: 1, y: 1)
-        }
-    }
-
+extension ChromaSubsampling {
     var codec: cjpegcodec_subsampling {
         switch self {
         case .s420: return CJPEGCODEC_SUBSAMPLING_420

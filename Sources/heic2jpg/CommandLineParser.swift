@@ -1,4 +1,6 @@
 import H2JInspect
+import H2JJPEG
+import H2JJob
 import H2JMetadata
 import H2JOutputPlan
 import H2JBatch

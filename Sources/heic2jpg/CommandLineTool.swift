@@ -5,7 +5,9 @@ import H2JInspect
 import H2JBatch
 import H2JCompare
 import H2JConvert
+import H2JJob
 import H2JSupport
+import H2JWorker
 
 /// The `heic2jpg` program: parse, run, and map the outcome to an exit code.
 package enum CommandLineTool {
@@ -52,7 +54,7 @@ package enum CommandLineTool {
         case .compare(var request):
             guard let decoder = resolved(request.decoder) else { return exitUnavailable }
             request.decoder = decoder
-            return exitCode(CompareCommand.run(request))
+            return exitCode(CompareCommand.run(request, program: WorkerMain.program))
         case .status(let request):
             return exitCode(StatusCommand.run(request))
         case .convert(var request):
@@ -64,7 +66,7 @@ package enum CommandLineTool {
                 return exitIOError
             }
             let publisher = OutputPublisher()
-            let workers = BatchRunner.startWorkers(for: request, publisher: publisher)
+            let workers = BatchRunner.startWorkers(for: request, program: WorkerMain.program, publisher: publisher)
             let interruption = RunInterruption()
             let cleanup = SignalCleanup(publisher: publisher, workers: workers, interruption: interruption)
             let summary = BatchRunner.run(request, publisher: publisher, workers: workers, interruption: interruption)

@@ -1,3 +1,5 @@
+import H2JJPEG
+import H2JJob
 import H2JMetadata
 import H2JOutputPlan
 import H2JBatch

@@ -2,6 +2,7 @@ import H2JInspect
 import H2JBatch
 import H2JCompare
 import H2JConvert
+import H2JJob
 
 /// Parses the arguments after `inspect`, `compare` or `help` over `ArgumentScanner`, with
 /// the same conventions as `CommandLineParser`.

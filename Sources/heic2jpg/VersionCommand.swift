@@ -1,5 +1,6 @@
 import H2JBatch
 import H2JConvert
+import H2JJob
 import H2JSupport
 
 /// `heic2jpg --version` or `heic2jpg version`, and what it shows.

@@ -30,4 +30,22 @@ struct HostileWorkerEndToEndTests {
         var info = stat()
         #expect(stat(source, &info) == 0 && info.st_mode & 0o7777 == 0o640, "\(hostile): the source is untouched")
     }
+
+    @Test("A published output that does not decode keeps its original: the hand-off's check decodes it in a worker, not in the parent")
+    func undecodableOutputKeepsTheSource() throws {
+        let scratch = TemporaryDirectory()
+        let source = scratch.sub("in/photo.heic")
+        scratch.file("in/photo.heic", [UInt8](try Data(contentsOf: URL(fileURLWithPath: Tool.samples + "/monochrome.heic"))))
+        let outcome = try Tool.run(["HEIC2JPG_TEST_HOSTILE_WORKER=undecodable-output", Tool.binary, "-o", scratch.sub("out"),
+                                    "--state", scratch.sub("state.db"), "--delete-source", "--report", scratch.sub("r.jsonl"),
+                                    scratch.sub("in")], executable: "/usr/bin/env")
+        let report = try ReportFile(scratch.sub("r.jsonl"))
+        let entry = try #require(report.bySource["photo.heic"], "\(outcome.stderr)")
+        // The worker's word is all the parent had: the file is published and reported converted...
+        #expect(entry["status"] as? String == "converted", "\(entry)")
+        // ...but the original stays, for the decode the hand-off asked a worker for.
+        let warnings = entry["warnings"] as? [String] ?? []
+        #expect(warnings.contains { $0.contains("photo.jpg does not decode cleanly: JPEG datastream contains no image") }, "\(entry)")
+        #expect(FileManager.default.fileExists(atPath: source), "the original is kept")
+    }
 }

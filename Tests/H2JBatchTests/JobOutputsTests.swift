@@ -1,4 +1,5 @@
 import Foundation
+import H2JJob
 import Testing
 @testable import H2JBatch
 @testable import H2JConvert

@@ -1,4 +1,5 @@
 import Foundation
+import H2JJob
 import Synchronization
 import Testing
 import H2JDigest

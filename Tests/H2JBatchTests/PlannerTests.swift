@@ -1,4 +1,5 @@
 import Foundation
+import H2JJob
 import H2JTestSupport
 import Testing
 @testable import H2JBatch

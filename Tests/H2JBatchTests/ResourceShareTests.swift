@@ -1,3 +1,4 @@
+import H2JJob
 import Testing
 @testable import H2JBatch
 

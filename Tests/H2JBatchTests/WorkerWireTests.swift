@@ -1,11 +1,13 @@
 import Foundation
 import Glibc
+import H2JJob
 import H2JTestSupport
 import Testing
 @testable import H2JJPEG
 @testable import H2JMetadata
 import H2JOutputPlan
 @testable import H2JBatch
+@testable import H2JWorker
 @testable import H2JConvert
 @testable import H2JSupport
 

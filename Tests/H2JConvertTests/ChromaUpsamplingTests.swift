@@ -1,4 +1,6 @@
+import H2JJPEG
 import H2JJPEGCodec
+import H2JJob
 import Testing
 @testable import H2JConvert
 

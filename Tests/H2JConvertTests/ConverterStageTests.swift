@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import H2JJob
 import H2JTestSupport
 import Testing
 @testable import H2JContainer

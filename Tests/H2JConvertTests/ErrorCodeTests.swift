@@ -1,4 +1,5 @@
 import Glibc
+import H2JJob
 import Testing
 @testable import H2JContainer
 import H2JJPEGCodec

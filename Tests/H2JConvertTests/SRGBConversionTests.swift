@@ -1,5 +1,6 @@
 import H2JColour
 import H2JContainer
+import H2JJob
 import Testing
 @testable import H2JConvert
 

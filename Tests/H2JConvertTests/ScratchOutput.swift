@@ -1,5 +1,6 @@
 import Glibc
 import H2JConvert
+import H2JJob
 import H2JOutputPlan
 import H2JSupport
 

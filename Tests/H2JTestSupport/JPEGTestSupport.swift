@@ -1,4 +1,5 @@
 import Foundation
+import H2JJPEG
 import H2JJPEGCodec
 import Testing
 

@@ -1,4 +1,5 @@
 import Foundation
+import H2JJPEG
 import H2JJPEGCodec
 
 /// Synthetic sample planes laid out the way the tile engine hands them over: each row is

@@ -1,4 +1,5 @@
 import H2JCompare
+import H2JJob
 import Testing
 @testable import H2JInspect
 import H2JOutputPlan

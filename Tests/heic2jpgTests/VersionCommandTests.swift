@@ -1,7 +1,9 @@
 import Foundation
 import H2JBatch
 import H2JConvert
+import H2JJob
 import H2JSupport
+import H2JWorker
 import Testing
 @testable import heic2jpg
 

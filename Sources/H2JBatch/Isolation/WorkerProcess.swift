@@ -2,14 +2,15 @@
 import Glibc
 #endif
 import CWorkerIPC
-import H2JConvert
+import H2JChannel
+import H2JJob
 import H2JSupport
 
 /// One worker process as the parent sees it: its pid, its socket, its stderr.
 ///
 /// The worker is this same executable: forked when the parent still has one thread (the
 /// workers pre-started before the run begins, which then start at once), otherwise
-/// started afresh with `WorkerMain.argument` (a replacement, about 10 ms of loading).
+/// started afresh with `WorkerLimits.workerArgument` (a replacement, about 10 ms of loading).
 /// Either way there is no exec per file: a worker converts job after job. Its stdin and stdout are /dev/null (stdout may be
 /// carrying a JPEG), its stderr is a pipe the parent drains, and fd 3 is its end of the
 /// socket. It stays in the parent's process group, so a Ctrl-C or a `kill -- -PGID`
@@ -20,9 +21,9 @@ final class WorkerProcess {
     let stderr: StreamDrain
     private var reaped: WorkerExit?
 
-    /// Starts a worker with `limits`. Throws when the system refuses (no processes,
-    /// no descriptors left).
-    init(limits: WorkerLimits) throws(SystemError) {
+    /// Starts a worker with `limits`; a forked one runs `program`. Throws when the system
+    /// refuses (no processes, no descriptors left).
+    init(limits: WorkerLimits, program: WorkerProgram) throws(SystemError) {
         // Both created close-on-exec atomically, so no other thread's spawn inherits them;
         // the stderr channel is a socket pair too, as pipe2 is not in Swift's Glibc.
         let type = Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue)
@@ -48,7 +49,7 @@ final class WorkerProcess {
             let parent = getpid()
             if Self.isSingleThreaded {
                 pid = h2j_fork_worker(childSocket, childStderr)
-                if pid == 0 { exit(WorkerMain.run(limits, parent: parent)) }
+                if pid == 0 { exit(program.main(limits, parent)) }
                 code = pid > 0 ? 0 : errno
             } else {
                 code = Self.spawn(&pid, limits: limits, parent: parent, socket: childSocket, stderr: childStderr)
@@ -91,7 +92,7 @@ final class WorkerProcess {
         posix_spawnattr_setsigdefault(&attributes, &defaults)
         posix_spawnattr_setsigmask(&attributes, &mask)
         posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
-        let arguments = (["heic2jpg", WorkerMain.argument, String(parent)] + limits.arguments).map { Array($0.utf8) }
+        let arguments = (["heic2jpg", WorkerLimits.workerArgument, String(parent)] + limits.arguments).map { Array($0.utf8) }
         return withCStrings(arguments) { argv in
             withCStrings(environment) { envp in posix_spawn(&pid, "/proc/self/exe", &actions, &attributes, argv, envp) }
         }

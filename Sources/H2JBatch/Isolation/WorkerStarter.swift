@@ -1,4 +1,4 @@
-import H2JConvert
+import H2JJob
 import H2JSupport
 
 /// The thread that starts every worker of a process that has more than one thread.
@@ -14,8 +14,9 @@ final class WorkerStarter: @unchecked Sendable {
     /// One start asked for, and its outcome once the thread has made it.
     private final class Request {
         let limits: WorkerLimits
+        let program: WorkerProgram
         var outcome: Result<WorkerProcess, SystemError>?
-        init(_ limits: WorkerLimits) { self.limits = limits }
+        init(_ limits: WorkerLimits, _ program: WorkerProgram) { (self.limits, self.program) = (limits, program) }
     }
 
     private let lock = Lock()
@@ -24,8 +25,8 @@ final class WorkerStarter: @unchecked Sendable {
 
     /// A new worker with `limits`, started on the starter thread. Throws as
     /// `WorkerProcess.init` does, or when the thread cannot be created (EAGAIN).
-    func start(_ limits: WorkerLimits) throws(SystemError) -> WorkerProcess {
-        let request = Request(limits)
+    func start(_ limits: WorkerLimits, program: WorkerProgram) throws(SystemError) -> WorkerProcess {
+        let request = Request(limits, program)
         let outcome = lock.withLock { () -> Result<WorkerProcess, SystemError> in
             if !threadStarted {
                 do throws(SystemError) {
@@ -50,7 +51,7 @@ final class WorkerStarter: @unchecked Sendable {
             while pending.isEmpty { lock.wait() }
             let request = pending.removeFirst()
             lock.unlock()
-            let outcome = Result { () throws(SystemError) in try WorkerProcess(limits: request.limits) }
+            let outcome = Result { () throws(SystemError) in try WorkerProcess(limits: request.limits, program: request.program) }
             lock.lock()
             request.outcome = outcome
             lock.broadcast()

@@ -1,7 +1,8 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import H2JConvert
+import H2JChannel
+import H2JJob
 import H2JOutputPlan
 import H2JSupport
 
@@ -24,6 +25,7 @@ import H2JSupport
 /// death can leave nothing behind.
 package final class WorkerSupervisor: @unchecked Sendable {
     private let limits: WorkerLimits
+    private let program: WorkerProgram
     private let destination: PublishedOutput
     private let lock = Lock()
     /// Started workers waiting for a job.
@@ -32,9 +34,10 @@ package final class WorkerSupervisor: @unchecked Sendable {
     private var live: Set<pid_t> = []
 
     /// Pre-starts `prestart` processes, so the first files do not wait for them; more
-    /// start when needed (one per concurrent job).
-    package init(prestart: Int, limits: WorkerLimits, destination: PublishedOutput) {
+    /// start when needed (one per concurrent job). `program` is what a forked worker runs.
+    package init(prestart: Int, limits: WorkerLimits, program: WorkerProgram, destination: PublishedOutput) {
         self.limits = limits
+        self.program = program
         self.destination = destination
         for _ in 0..<max(0, prestart) {
             if let worker = try? start() { idle.append(worker) }
@@ -120,6 +123,31 @@ package final class WorkerSupervisor: @unchecked Sendable {
             return measured
         } catch {
             return .failure(CompareError("decoding for Y-PSNR: \(retire(worker, after: error, site: site).reason)"))
+        }
+    }
+
+    /// The hand-off's check of a published output, decoded in full in a worker, so that
+    /// no decoder runs in this process. A worker that cannot start, dies or overruns
+    /// `--timeout` gives a problem, and the hand-off keeps the source.
+    func check(_ output: SourceFile) -> OutputCheck {
+        let worker: WorkerProcess
+        do {
+            worker = try checkOut()
+        } catch {
+            return OutputCheck(width: nil, height: nil, problem: "cannot start a decoder process to check it: \(error)")
+        }
+        worker.stderr.reset()
+        var site = Site(stage: .decode, engine: nil)
+        let deadline = limits.timeoutSeconds > 0 ? POSIX.monotonicSeconds() + Double(limits.timeoutSeconds) : nil
+        do {
+            try worker.socket.send(.check, passing: output.descriptor)
+            guard case .checked(let check) = try next(worker, until: deadline, site: &site) else {
+                throw WorkerSocketError.malformed(WireError(reason: "expected 'checked'"))
+            }
+            lock.withLock { idle.append(worker) }
+            return check
+        } catch {
+            return OutputCheck(width: nil, height: nil, problem: "the decoder process checking it failed: \(retire(worker, after: error, site: site).reason)")
         }
     }
 
@@ -268,7 +296,8 @@ package final class WorkerSupervisor: @unchecked Sendable {
     /// A new worker: forked here while the process has one thread, otherwise started on
     /// the `WorkerStarter` thread, which outlives every worker it starts.
     private func start() throws(SystemError) -> WorkerProcess {
-        let worker = try WorkerProcess.isSingleThreaded ? WorkerProcess(limits: limits) : WorkerStarter.shared.start(limits)
+        let worker = try WorkerProcess.isSingleThreaded ? WorkerProcess(limits: limits, program: program)
+            : WorkerStarter.shared.start(limits, program: program)
         lock.withLock { _ = live.insert(worker.pid) }
         return worker
     }

@@ -1,5 +1,5 @@
 import H2JContainer
-import H2JConvert
+import H2JJob
 import H2JOutputPlan
 import H2JSupport
 

@@ -1,4 +1,4 @@
-import H2JConvert
+import H2JJob
 import H2JOutputPlan
 import H2JSupport
 

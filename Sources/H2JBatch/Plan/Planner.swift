@@ -2,7 +2,7 @@
 import Glibc
 #endif
 import H2JContainer
-import H2JConvert
+import H2JJob
 import H2JDigest
 import H2JOutputPlan
 import H2JState

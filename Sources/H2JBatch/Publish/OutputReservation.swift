@@ -1,4 +1,4 @@
-import H2JConvert
+import H2JJob
 import H2JSupport
 
 /// One claimant's place in the queue for one output path within a run.

@@ -1,4 +1,4 @@
-import H2JConvert
+import H2JJob
 
 /// What a run wants to know, or to decide, around each publish (a state database, a
 /// verified hand-off of originals). Both run on the publishing worker's thread, outside

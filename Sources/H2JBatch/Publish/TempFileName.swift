@@ -1,7 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import H2JConvert
+import H2JJob
 import H2JSupport
 
 /// The publisher's temp file names: `.heic2jpg-HOST-PID-N.tmp`, at most 50 bytes

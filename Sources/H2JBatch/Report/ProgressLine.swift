@@ -1,4 +1,4 @@
-import H2JConvert
+import H2JJob
 import H2JSupport
 
 /// The line a run keeps rewriting on a terminal: how far it is, how fast it goes, when it

@@ -1,7 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import H2JConvert
+import H2JJob
 import H2JSupport
 
 /// The `--report` path must never destroy a photo or a file of the user's: it may name

@@ -2,7 +2,7 @@
 import Glibc
 #endif
 import Dispatch
-import H2JConvert
+import H2JJob
 import H2JSupport
 
 /// Receives every result, from any thread, and turns it into what the user sees:

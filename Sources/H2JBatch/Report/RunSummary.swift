@@ -1,4 +1,4 @@
-import H2JConvert
+import H2JJob
 import H2JSupport
 
 /// Counts of a run by status, and its wall time.

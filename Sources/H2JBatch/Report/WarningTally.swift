@@ -1,4 +1,4 @@
-import H2JConvert
+import H2JJob
 import H2JSupport
 
 /// Warnings of one kind, summed over a run: a run of 40 iPhone photos with the same

@@ -1,7 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import H2JConvert
+import H2JJob
 import H2JSupport
 
 /// Runs a batch: walk → plan → worker pool → (worker processes) → publish → reporter.
@@ -10,9 +10,10 @@ import H2JSupport
 package enum BatchRunner {
     /// The worker processes for `request`, started before anything else so that they
     /// load while the run walks and plans (none for a dry run, which decodes nothing).
-    package static func startWorkers(for request: BatchRequest, publisher: OutputPublisher) -> WorkerSupervisor {
+    /// `program` is the worker's main (`H2JWorker`), which this target does not link.
+    package static func startWorkers(for request: BatchRequest, program: WorkerProgram, publisher: OutputPublisher) -> WorkerSupervisor {
         WorkerSupervisor(prestart: request.options.dryRun ? 0 : request.concurrentFiles, limits: request.workerLimits,
-                         destination: PublishedOutput(publisher: publisher))
+                         program: program, destination: PublishedOutput(publisher: publisher))
     }
 
     /// Converts everything `request` names and returns the summary (already printed).

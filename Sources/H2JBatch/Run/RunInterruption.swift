@@ -1,4 +1,4 @@
-import H2JConvert
+import H2JJob
 import H2JSupport
 
 /// What the signal handler may reach of a run under way: its reporter, once the run has

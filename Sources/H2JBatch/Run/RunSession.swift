@@ -1,7 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import H2JConvert
+import H2JJob
 import H2JState
 import H2JSupport
 
@@ -50,7 +50,7 @@ final class RunSession {
             break
         }
         let reporter = Reporter(verbosity: request.verbosity, report: reportFD, reportName: request.report?.display ?? "-",
-                                tileDecoder: try? request.decoder.resolved(), decoderReason: request.decoderReason)
+                                tileDecoder: request.decoder.backend, decoderReason: request.decoderReason)
         interruption.attach(reporter)
         if request.verbosity == .verbose { request.shareNotes(.current).forEach(reporter.note) }
         // A report that cannot be written is refused before any work: a run whose record
@@ -95,7 +95,7 @@ final class RunSession {
         planner.digestsSources = request.handOff != nil && !options.mark
         planner.listsPlannedOutputs = options.dryRun && (request.verbosity == .verbose || request.report != nil)
         pool = WorkerPool(workers: jobs)
-        let handOff = state.flatMap { state in request.handOff.map { SourceHandOff(action: $0, state: state) } }
+        let handOff = state.flatMap { state in request.handOff.map { SourceHandOff(action: $0, state: state, workers: workers) } }
         recorder = ResultRecorder(state: state, handOff: handOff, publisher: publisher, reporter: reporter)
         outputRoot = if case .path(let root) = request.output { root } else { nil }
     }

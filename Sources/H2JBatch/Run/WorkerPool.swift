@@ -1,5 +1,5 @@
 import Dispatch
-import H2JConvert
+import H2JJob
 
 /// A fixed number of workers on Dispatch's global concurrent queue, fed one job at a
 /// time by a producer.

@@ -1,7 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import H2JConvert
+import H2JJob
 import H2JSupport
 
 /// One run at a time over one state file or output root: an exclusive `flock` that the

@@ -1,9 +1,8 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import H2JConvert
+import H2JJob
 import H2JDigest
-import H2JJPEGCodec
 import H2JState
 import H2JSupport
 
@@ -19,7 +18,8 @@ package enum HandOffAction: Sendable, Equatable {
 /// - its state record says its outputs carry all of it (no warning, nothing left out but
 ///   what the user's own options left out: `--images primary`, `--aux` without a kind),
 ///   and holds the SHA-256 of the bytes converted and the identity the conversion saw;
-/// - every output is re-read and decodes whole, without warnings, at the planned size;
+/// - every output is re-read and decodes whole, without warnings, at the planned size
+///   (decoded in a worker: `WorkerSupervisor.check`);
 /// - every output's SHA-256 is recorded in the state (committed with `synchronous = FULL`);
 /// - every output and its directory are fsynced;
 /// - the file at the source's name is proved to be the one converted (`ProvedSource`).
@@ -31,6 +31,8 @@ package enum HandOffAction: Sendable, Equatable {
 struct SourceHandOff {
     let action: HandOffAction
     let state: RunState
+    /// Decodes an output in full where no decoder meets this process: a worker.
+    let workers: WorkerSupervisor
 
     /// `result` with its hand-off done (`handOff`) or refused (a warning); `record` is
     /// the state's record of the source as it stands after this run.
@@ -89,7 +91,7 @@ struct SourceHandOff {
         for output in record.outputs {
             let file = try SourceFile(path: output.path)
             let bytes = try file.readAll()
-            let check = JPEGCheck(bytes)
+            let check = workers.check(file)
             if let problem = check.problem { throw HandOffRefusal(description: "\(output.path) does not decode cleanly: \(problem)") }
             // The planned size is the primary's; every output's bytes are checked by their digest below.
             if output.kind == "primary", let width = record.width, let height = record.height,

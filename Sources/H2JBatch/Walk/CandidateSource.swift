@@ -1,7 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import H2JConvert
+import H2JJob
 import H2JSupport
 
 /// Where a run's candidates come from, one after another: the walk of the inputs

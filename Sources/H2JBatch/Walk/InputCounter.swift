@@ -3,7 +3,7 @@ import Glibc
 #endif
 import Dispatch
 import H2JContainer
-import H2JConvert
+import H2JJob
 import H2JSupport
 
 /// Counts, on a background thread, the files named like HEIF under the inputs, so the

@@ -2,7 +2,7 @@
 import Glibc
 #endif
 import H2JContainer
-import H2JConvert
+import H2JJob
 import H2JSupport
 
 /// One file the walker found, with where its output belongs.

@@ -1,4 +1,4 @@
-import H2JConvert
+import H2JJob
 import H2JSupport
 
 /// `--shard K/N`: this run takes the candidates whose stable hash falls in shard K of N

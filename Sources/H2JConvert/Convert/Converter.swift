@@ -5,6 +5,7 @@ import H2JContainer
 import H2JDigest
 import H2JJPEG
 import H2JJPEGCodec
+import H2JJob
 import H2JLibheif
 import H2JMetadata
 import H2JOutputPlan

@@ -1,4 +1,5 @@
 import H2JContainer
+import H2JJob
 import H2JSupport
 
 /// `--thumbnail`: the primary's embedded thumbnail (`thmb`) taken in its place when it

@@ -4,6 +4,7 @@ import Glibc
 import CMemoryFile
 import H2JContainer
 import H2JJPEG
+import H2JJob
 import H2JLibheif
 import H2JMetadata
 import H2JOutputPlan

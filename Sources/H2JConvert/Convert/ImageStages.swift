@@ -1,4 +1,5 @@
 import H2JContainer
+import H2JJob
 import H2JSupport
 import H2JTiles
 

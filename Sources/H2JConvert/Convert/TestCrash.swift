@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import H2JJob
 import H2JSupport
 
 /// Test only (`ImageCrashEndToEndTests`): `HEIC2JPG_TEST_CRASH=ITEM` (or a stage's name,

@@ -1,6 +1,8 @@
 import H2JCompose
 import H2JContainer
+import H2JJPEG
 import H2JJPEGCodec
+import H2JJob
 import H2JSupport
 
 /// A derived image heic2jpg composes itself (`HEIFStructure.isComposed`: an overlay, an

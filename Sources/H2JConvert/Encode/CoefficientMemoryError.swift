@@ -1,3 +1,4 @@
+import H2JJob
 import H2JSupport
 
 /// `--progressive` or `--optimize` on an image whose coefficients libjpeg would hold

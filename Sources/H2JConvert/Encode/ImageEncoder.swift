@@ -1,5 +1,6 @@
 import H2JJPEG
 import H2JJPEGCodec
+import H2JJob
 import H2JSupport
 
 /// The encode stage, the same for every image: libjpeg writes the frame header for the

@@ -1,5 +1,6 @@
 import H2JContainer
 import H2JJPEG
+import H2JJob
 import H2JSupport
 
 /// One way of getting an image item's upright pixels, chosen before any pixel is

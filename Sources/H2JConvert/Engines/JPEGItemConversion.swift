@@ -1,6 +1,7 @@
 import H2JContainer
 import H2JJPEG
 import H2JJPEGCodec
+import H2JJob
 import H2JSupport
 
 /// A HEIF `jpeg` item as a `ConversionEngine`: its data already is a JPEG, so the output

@@ -1,5 +1,7 @@
 import H2JContainer
+import H2JJPEG
 import H2JJPEGCodec
+import H2JJob
 import H2JLibheif
 import H2JSupport
 

@@ -1,4 +1,5 @@
 import H2JContainer
+import H2JJob
 import H2JLibheif
 
 /// One image item opened with libheif, nothing decoded yet: libheif reads the source

@@ -1,5 +1,6 @@
 import H2JContainer
 import H2JJPEGCodec
+import H2JJob
 import H2JSupport
 import H2JTiles
 

@@ -1,6 +1,8 @@
 import H2JColour
 import H2JContainer
+import H2JJPEG
 import H2JJPEGCodec
+import H2JJob
 import H2JLibheif
 import H2JSupport
 

@@ -1,5 +1,6 @@
 import H2JBrotli
 import H2JContainer
+import H2JJob
 import H2JSupport
 import H2JUncompressed
 import H2JZlib

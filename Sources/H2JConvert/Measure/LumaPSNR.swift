@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import H2JJPEGCodec
+import H2JJob
 import H2JLibheif
 
 /// Y-PSNR: peak signal-to-noise ratio, in dB, of BT.601 luma between a reference

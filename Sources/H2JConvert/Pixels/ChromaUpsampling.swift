@@ -1,3 +1,4 @@
+import H2JJPEG
 import H2JJPEGCodec
 import H2JSupport
 

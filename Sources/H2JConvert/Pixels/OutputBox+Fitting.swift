@@ -1,3 +1,4 @@
+import H2JJob
 extension OutputBox {
     /// The size `width`×`height` takes inside this box, aspect ratio kept (the side that
     /// binds is the box's, the other rounded to nearest, at least 1); nil when it already

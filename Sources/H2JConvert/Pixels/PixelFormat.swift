@@ -1,3 +1,4 @@
+import H2JJPEG
 import H2JJPEGCodec
 
 /// What a band of pixels is, from the source's last decode to the encoder: the size the

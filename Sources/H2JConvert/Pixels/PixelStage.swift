@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import H2JColour
+import H2JJob
 import H2JSupport
 
 /// The one place the pixel stage's steps are chosen: every image of every output (the

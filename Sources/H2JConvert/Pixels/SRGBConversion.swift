@@ -1,4 +1,5 @@
 import H2JColour
+import H2JJPEG
 import H2JJPEGCodec
 import H2JSupport
 

@@ -1,5 +1,7 @@
 import H2JContainer
+import H2JJPEG
 import H2JJPEGCodec
+import H2JJob
 import H2JSupport
 
 /// One image item on its way through the converter's stages: the job, the source's

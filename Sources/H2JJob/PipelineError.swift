@@ -38,7 +38,7 @@ package struct PipelineError: CodedError, CustomStringConvertible {
     package var description: String { "\(underlying)" }
 
     /// Runs one stage, turning what it throws into a `PipelineError` of that stage.
-    static func at<T>(_ stage: Stage, _ body: () throws -> T) throws(PipelineError) -> T {
+    package static func at<T>(_ stage: Stage, _ body: () throws -> T) throws(PipelineError) -> T {
         do {
             return try body()
         } catch let error as PipelineError {

@@ -3,23 +3,9 @@ import H2JJPEGCodec
 import H2JLibheif
 import H2JSupport
 
-/// `compare`'s Y-PSNR of its outputs, measured in a worker process (the `measure`
-/// message): the source decoded once, as the converter's libheif engine decodes it, and
-/// each JPEG decoded by libjpeg. Both decoders meet untrusted bytes, so neither runs in
-/// `compare`'s own process; a crash or a hang there costs that file's comparison only.
-package struct LumaMeasurement: Equatable {
-    /// The source's upright size, as libheif decodes it.
-    package let width: Int
-    package let height: Int
-    /// Y-PSNR of each JPEG against it (`LumaPSNR`), in order: +infinity for identical luma.
-    package let decibels: [Double]
+import H2JJob
 
-    package init(width: Int, height: Int, decibels: [Double]) {
-        self.width = width
-        self.height = height
-        self.decibels = decibels
-    }
-
+extension LumaMeasurement {
     /// Measures each of `outputs` (a mode's name and its JPEG) against `job.source`, in
     /// the worker: a `mini` file is read, and decoded, as the HEIF it stands for. Throws a
     /// `CompareError` naming the step (and the mode) at fault.

@@ -1,12 +1,10 @@
-import H2JConvert
-
 /// How `compare`'s `measure` and `measured` messages carry their bodies.
 extension Result<LumaMeasurement, CompareError> {
     /// Most JPEGs one measurement compares (compare has two modes).
-    static var maxOutputs: Int { 16 }
+    package static var maxOutputs: Int { 16 }
 
     /// The `measured` message's body: a flag, then the size and the decibels' bits, or the reason.
-    func encode(to out: inout WireWriter) {
+    package func encode(to out: inout WireWriter) {
         switch self {
         case .success(let measurement):
             out.bool(true)
@@ -20,7 +18,7 @@ extension Result<LumaMeasurement, CompareError> {
         }
     }
 
-    init(from reader: inout WireReader) throws(WireError) {
+    package init(from reader: inout WireReader) throws(WireError) {
         guard try reader.bool() else {
             self = .failure(CompareError(try reader.string()))
             return
@@ -34,8 +32,8 @@ extension Result<LumaMeasurement, CompareError> {
 }
 
 /// The outputs a `measure` message carries: each mode's name and JPEG.
-enum MeasuredOutputs {
-    static func encode(_ outputs: [(name: String, jpeg: [UInt8])], to out: inout WireWriter) {
+package enum MeasuredOutputs {
+    package static func encode(_ outputs: [(name: String, jpeg: [UInt8])], to out: inout WireWriter) {
         out.int(outputs.count)
         for (name, jpeg) in outputs {
             out.string(name)
@@ -43,7 +41,7 @@ enum MeasuredOutputs {
         }
     }
 
-    static func decode(from reader: inout WireReader) throws(WireError) -> [(name: String, jpeg: [UInt8])] {
+    package static func decode(from reader: inout WireReader) throws(WireError) -> [(name: String, jpeg: [UInt8])] {
         let count = try reader.int()
         guard (0...Result<LumaMeasurement, CompareError>.maxOutputs).contains(count) else { throw WireError(reason: "\(count) outputs to measure") }
         return try (0..<count).map { _ throws(WireError) in (name: try reader.string(), jpeg: try reader.data()) }

@@ -1,7 +1,9 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import H2JChannel
 import H2JConvert
+import H2JJob
 import H2JDigest
 import H2JOutputPlan
 import H2JSupport
@@ -13,22 +15,22 @@ import H2JTiles
 /// The worker opens nothing: each source's descriptor comes with its job, and each
 /// output's when the worker asks for it, so the sandbox forbids every path.
 package enum WorkerMain {
-    /// The first argument that makes the executable a worker.
-    package static let argument = "--internal-worker"
+    /// What a forked worker runs, for the parent's `WorkerSupervisor`.
+    package static let program = WorkerProgram(main: run)
 
-    /// Runs the worker; `arguments` follow `argument`: the parent's pid, then the
-    /// limits. Returns the exit status: 0 when the parent closed the socket.
+    /// Runs the worker; `arguments` follow `WorkerLimits.workerArgument`: the parent's
+    /// pid, then the limits. Returns the exit status: 0 when the parent closed the socket.
     package static func run(_ arguments: ArraySlice<String>) -> Int32 {
         guard let parent = arguments.first.flatMap({ pid_t($0) }), parent > 0,
               let limits = WorkerLimits(arguments: arguments.dropFirst()) else {
-            POSIX.writeLine("heic2jpg: \(argument) is started by heic2jpg itself", to: STDERR_FILENO)
+            POSIX.writeLine("heic2jpg: \(WorkerLimits.workerArgument) is started by heic2jpg itself", to: STDERR_FILENO)
             return 64
         }
         return run(limits, parent: parent)
     }
 
     /// The worker's life with `limits`, started by `parent` (a forked worker starts here).
-    static func run(_ limits: WorkerLimits, parent: pid_t) -> Int32 {
+    @Sendable static func run(_ limits: WorkerLimits, parent: pid_t) -> Int32 {
         var data = rlimit(rlim_cur: rlim_t(limits.memoryBytes), rlim_max: rlim_t(limits.memoryBytes))
         setrlimit(__rlimit_resource_t(RLIMIT_DATA.rawValue), &data)
         // What reads a file must happen before the sandbox: libcrypto loads its
@@ -45,34 +47,35 @@ package enum WorkerMain {
         let socket = WorkerSocket(fd: WorkerSocket.workerDescriptor, maxFrame: Int(UInt32.max))
         while true {
             guard let (message, descriptor) = try? socket.receive() else { return 0 }
-            if case .measure(let work, let outputs) = message {
+            // Should the parent be gone, the worker still stops a while after --timeout.
+            if limits.timeoutSeconds > 0 { alarm(UInt32(limits.timeoutSeconds + 30)) }
+            let answer: WorkerMessage
+            switch message {
+            case .job(let work):
                 guard let job = try? work.job(adopting: descriptor) else { return 70 }
-                if limits.timeoutSeconds > 0 { alarm(UInt32(limits.timeoutSeconds + 30)) }
-                let measured = Result { () throws(CompareError) in try LumaMeasurement.measure(job, outputs: outputs, options: work.options) }
-                guard (try? socket.send(.measured(measured))) != nil else { return 0 }
-                alarm(0)
-                continue
-            }
-            guard case .job(let work) = message else {
+                #if DEBUG
+                if let hostile = HostileWorker.chosen {
+                    guard hostile.answer(job, on: socket) else { return 0 }
+                    continue
+                }
+                #endif
+                var options = work.options
+                options.maxMemory = limits.memoryBytes
+                let converter = Converter(options: options, decoders: decoders,
+                                          destination: ParentOutput(socket: socket, limit: limits.outputBytes),
+                                          onStage: { stage, engine, image in try? socket.send(.stage(stage, engine, image: image)) })
+                answer = .result(converter.run(job))
+            case .measure(let work, let outputs):
+                guard let job = try? work.job(adopting: descriptor) else { return 70 }
+                answer = .measured(Result { () throws(CompareError) in try LumaMeasurement.measure(job, outputs: outputs, options: work.options) })
+            case .check:
+                guard let descriptor else { return 70 }
+                answer = .checked(OutputCheck(decoding: descriptor))
+            default:
                 if let descriptor { close(descriptor) }
                 return 70
             }
-            guard let job = try? work.job(adopting: descriptor) else { return 70 }
-            #if DEBUG
-            if let hostile = HostileWorker.chosen {
-                guard hostile.answer(job, on: socket) else { return 0 }
-                continue
-            }
-            #endif
-            // Should the parent be gone, the worker still stops a while after --timeout.
-            if limits.timeoutSeconds > 0 { alarm(UInt32(limits.timeoutSeconds + 30)) }
-            let output = ParentOutput(socket: socket, limit: limits.outputBytes)
-            var options = work.options
-            options.maxMemory = limits.memoryBytes
-            let converter = Converter(options: options, decoders: decoders, destination: output,
-                                      onStage: { stage, engine, image in try? socket.send(.stage(stage, engine, image: image)) })
-            let result = converter.run(job)
-            guard (try? socket.send(.result(result))) != nil else { return 0 }
+            guard (try? socket.send(answer)) != nil else { return 0 }
             alarm(0)
         }
     }

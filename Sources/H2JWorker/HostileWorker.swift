@@ -3,7 +3,11 @@
 import Glibc
 #endif
 import CWorkerIPC
+import H2JChannel
 import H2JConvert
+import H2JDigest
+import H2JJPEG
+import H2JJob
 import H2JOutputPlan
 import H2JSupport
 
@@ -27,6 +31,10 @@ enum HostileWorker: String, CaseIterable {
     case hugeFrame = "huge-frame"
     /// A frame cut short: its header announces 100 bytes, 10 follow, then the worker exits.
     case truncatedFrame = "truncated-frame"
+    /// The primary written as a JPEG with no image (SOI, EOI) and reported converted at
+    /// the source's size with the source's SHA-256, complete: what only the hand-off's
+    /// decode of the published output, in another worker conversation, can catch.
+    case undecodableOutput = "undecodable-output"
 
     /// The case the hook names, if any.
     static var chosen: HostileWorker? { TestHook.hostileWorker.value.flatMap(HostileWorker.init(rawValue:)) }
@@ -70,6 +78,13 @@ enum HostileWorker: String, CaseIterable {
             for _ in 0..<3 { frame.bool(false) }
             frame.int(1 << 40)
             return sendRaw(frame.bytes, on: socket)
+        case .undecodableOutput:
+            guard writePrimary(on: socket), let file = job.file, let sha256 = try? SourceDigest.hex(of: file.byteSource) else { return false }
+            var result = ConversionResult(source: source, output: output, status: .converted)
+            (result.width, result.height, result.bytes, result.sourceSHA256) = (256, 192, 4, sha256)
+            result.metadata = MetadataKept(exif: true, xmp: true, icc: true)
+            result.outputs = [OutputFile(name: .primary, path: output, item: 1, width: 256, height: 192, bytes: 4)]
+            return (try? socket.send(.result(result))) != nil
         case .hugeFrame:
             return writeFrame(header: UInt32.max, body: [1])
         case .truncatedFrame:

@@ -1,5 +1,6 @@
 import CWorkerIPC
 import H2JConvert
+import H2JJob
 import H2JSupport
 
 extension LibraryVersion {

@@ -2,7 +2,7 @@ import H2JMetadata
 import H2JContainer
 import H2JOutputPlan
 import H2JSupport
-import H2JJPEGCodec
+import H2JJPEG
 
 /// Settings shared by every file of a run.
 package struct ConversionOptions: Sendable, Equatable {

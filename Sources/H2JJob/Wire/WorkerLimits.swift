@@ -1,4 +1,3 @@
-import H2JConvert
 import H2JOutputPlan
 
 /// What one worker process may use: memory (`--max-memory`), time per file
@@ -21,6 +20,9 @@ package struct WorkerLimits: Sendable, Equatable {
     package var decoder: TileDecoderChoice
 
     package static let defaultTimeoutSeconds = 120
+    /// The first argument that makes the executable a worker, its parent's pid and these
+    /// limits (`arguments`) after it.
+    package static let workerArgument = "--internal-worker"
     /// The smallest `--max-memory`: what a worker needs before it decodes anything.
     package static let minimumMemoryBytes = ConversionOptions.workerOwnMemory
 
@@ -53,7 +55,7 @@ package struct WorkerLimits: Sendable, Equatable {
     }
 
     /// What the worker is started with (`WorkerMain` parses it back).
-    var arguments: [String] { [String(memoryBytes), String(timeoutSeconds), String(outputBytes), decoder.rawValue] }
+    package var arguments: [String] { [String(memoryBytes), String(timeoutSeconds), String(outputBytes), decoder.rawValue] }
 
     /// Longest `--timeout`: a day.
     package static let maxTimeoutSeconds = 86_400
@@ -68,7 +70,7 @@ package struct WorkerLimits: Sendable, Equatable {
     package static let timeoutExpected = "expected seconds, a whole number from 0 (no limit) to \(maxTimeoutSeconds)"
 
     /// The limits a worker was started with; nil for anything `arguments` cannot have made.
-    init?(arguments: ArraySlice<String>) {
+    package init?(arguments: ArraySlice<String>) {
         guard arguments.count == 4, let memory = Int(arguments[arguments.startIndex]),
               let timeout = Int(arguments[arguments.startIndex + 1]), let output = Int(arguments[arguments.startIndex + 2]),
               let decoder = TileDecoderChoice(rawValue: arguments[arguments.startIndex + 3]),

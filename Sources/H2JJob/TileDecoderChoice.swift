@@ -1,8 +1,3 @@
-import H2JAVCodec
-import H2JConvert
-import H2JDe265
-import H2JTiles
-
 /// `--decoder`: which library decodes the tile engine's HEVC tiles. The pictures of
 /// intact files are the same either way (HEVC decoding is exactly specified; the tests
 /// check every sample and corpus file). Chosen by safety first, then speed: the strict
@@ -27,35 +22,13 @@ package enum TileDecoderChoice: String, Sendable, CaseIterable {
     /// Why `auto` takes libde265: the sentence `-v`, `--version -v` and the report give.
     package static let autoReason = "auto takes libde265: the one backend that fails every damaged tile the corpus test knows (libavcodec misses slices that run past the last block)"
 
+    /// The backend this choice names once `auto` is decided (`autoReason`), as reports
+    /// name it; whether libavcodec loads is the worker's to find out.
+    package var backend: TileDecoderChoice { self == .auto ? .de265 : self }
+
     /// Whether this choice's decoder fails damaged tiles instead of decoding them wrong, as
     /// a hand-off of originals requires.
     package var meetsStrictPolicy: Bool { self != .avcodec }
-
-    /// libavcodec cannot be loaded, and `--decoder avcodec` asked for it.
-    package struct Unavailable: Error, CustomStringConvertible {
-        package let reason: String
-        package var description: String { "--decoder \(TileDecoderChoice.avcodec.rawValue): libavcodec is not available (\(reason))" }
-    }
-
-    /// The decoder a run uses: `auto` becomes `de265` (`autoReason`). Loads libavcodec for
-    /// `avcodec` (once per process); throws when it cannot load.
-    package func resolved() throws(Unavailable) -> TileDecoderChoice {
-        switch self {
-        case .de265: return .de265
-        case .auto: return .de265
-        case .avcodec:
-            if let failure = AVCodecLibrary.load() { throw Unavailable(reason: failure) }
-            return .avcodec
-        }
-    }
-
-    /// An empty pool of this choice's decoders (`auto` resolved first, falling back).
-    package var pool: TileDecoderPool {
-        switch (try? resolved()) ?? .de265 {
-        case .avcodec: .libavcodec()
-        default: .libde265()
-        }
-    }
 }
 
 extension ConversionResult.Engine {

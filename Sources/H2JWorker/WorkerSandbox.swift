@@ -1,5 +1,6 @@
 import CWorkerIPC
 import H2JConvert
+import H2JJob
 
 /// The worker sandbox (`h2j_enter_sandbox`): defence in depth, should a hostile file take
 /// over a decoder. ARCHITECTURE.md says what each layer forbids and why.

@@ -1,9 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import H2JConvert
 import H2JJPEG
-import H2JJPEGCodec
 import H2JMetadata
 import H2JOutputPlan
 import H2JSupport
@@ -18,7 +16,7 @@ import H2JSupport
 /// the job goes on) → worker `stage`…; and last, worker
 /// `result`. The parent publishes the temp files only after a successful result, all
 /// of them, and removes them otherwise.
-enum WorkerMessage {
+package enum WorkerMessage {
     /// Parent → worker: convert or copy this.
     case job(WorkerJob)
     /// Worker → parent: a stage starts (the engine, once chosen; the image item, when the
@@ -45,12 +43,17 @@ enum WorkerMessage {
     case measure(WorkerJob, [(name: String, jpeg: [UInt8])])
     /// Worker → parent: the measurement, or why it failed.
     case measured(Result<LumaMeasurement, CompareError>)
+    /// Parent → worker (the hand-off): decode in full the published JPEG whose descriptor,
+    /// opened by the parent, comes with this frame; answered by `checked`.
+    case check
+    /// Worker → parent: what the check found.
+    case checked(OutputCheck)
 
     private enum Tag: UInt8 {
-        case job = 1, stage, ready, output, abandon, result, written, dropped, measure, measured
+        case job = 1, stage, ready, output, abandon, result, written, dropped, measure, measured, check, checked
     }
 
-    func encoded() -> [UInt8] {
+    package func encoded() -> [UInt8] {
         var out = WireWriter()
         switch self {
         case .job(let job):
@@ -82,11 +85,16 @@ enum WorkerMessage {
         case .measured(let measurement):
             out.u8(Tag.measured.rawValue)
             measurement.encode(to: &out)
+        case .check:
+            out.u8(Tag.check.rawValue)
+        case .checked(let check):
+            out.u8(Tag.checked.rawValue)
+            check.encode(to: &out)
         }
         return out.bytes
     }
 
-    static func decode(_ bytes: [UInt8]) throws(WireError) -> WorkerMessage {
+    package static func decode(_ bytes: [UInt8]) throws(WireError) -> WorkerMessage {
         var reader = WireReader(bytes)
         let raw = try reader.u8()
         guard let tag = Tag(rawValue: raw) else { throw WireError(reason: "unknown message tag \(raw)") }
@@ -106,6 +114,8 @@ enum WorkerMessage {
         case .result: message = .result(try ConversionResult(from: &reader))
         case .measure: message = .measure(try WorkerJob(from: &reader), try MeasuredOutputs.decode(from: &reader))
         case .measured: message = .measured(try Result(from: &reader))
+        case .check: message = .check
+        case .checked: message = .checked(try OutputCheck(from: &reader))
         }
         guard reader.isAtEnd else { throw WireError(reason: "bytes after the \(tag) message") }
         return message
@@ -115,24 +125,24 @@ enum WorkerMessage {
 /// A job as a worker runs it: no reservation (claims live in the parent), the source's
 /// path (for messages and the mark) with its descriptor attached to the frame, or, for
 /// stdin, its bytes; the settings that shape the output.
-struct WorkerJob {
+package struct WorkerJob {
     /// Most images one source may lose to worker deaths before it fails as a whole: each
     /// costs a conversion of the source again, so a file of many hostile images cannot
     /// hold a worker for long.
-    static let maxOmittedImages = 8
+    package static let maxOmittedImages = 8
     /// Most parts a `{n}` template's names are split into (`NumberedNames`): a name is at
     /// most 255 bytes, so `{n}` fits in it fewer times than this.
-    static let maxNameParts = 256
+    package static let maxNameParts = 256
 
-    let job: ConversionJob
-    let options: ConversionOptions
+    package let job: ConversionJob
+    package let options: ConversionOptions
 
-    init(job: ConversionJob, options: ConversionOptions) {
+    package init(job: ConversionJob, options: ConversionOptions) {
         self.job = job
         self.options = options
     }
 
-    func encode(to out: inout WireWriter) {
+    package func encode(to out: inout WireWriter) {
         out.string(job.action.rawValue)
         out.optional(job.source.pathValue) { $0.string($1) }
         out.optional(job.bytes) { $0.data($1) }
@@ -169,7 +179,7 @@ struct WorkerJob {
         }
     }
 
-    init(from reader: inout WireReader) throws(WireError) {
+    package init(from reader: inout WireReader) throws(WireError) {
         let action = try reader.value(ConversionJob.Action.self)
         let source = try reader.optional { (r: inout WireReader) throws(WireError) in try r.string() }
         let bytes = try reader.optional { (r: inout WireReader) throws(WireError) in try r.data() }
@@ -215,7 +225,7 @@ struct WorkerJob {
     /// The job with its source file: `descriptor`, which came with the frame, for a path
     /// (the worker opens nothing itself); none for stdin. Closes a descriptor it does not
     /// take.
-    func job(adopting descriptor: Int32?) throws(WireError) -> ConversionJob {
+    package func job(adopting descriptor: Int32?) throws(WireError) -> ConversionJob {
         guard case .path(let path) = job.source else {
             if let descriptor { close(descriptor) }
             return job
@@ -230,13 +240,13 @@ struct WorkerJob {
 
 extension Endpoint {
     /// The path, nil for a standard stream.
-    var pathValue: String? {
+    package var pathValue: String? {
         if case .path(let path) = self { path } else { nil }
     }
 }
 
 extension ConversionResult {
-    func encode(to out: inout WireWriter) {
+    package func encode(to out: inout WireWriter) {
         out.string(source)
         out.optional(output) { $0.string($1) }
         out.string(status.rawValue)
@@ -272,7 +282,7 @@ extension ConversionResult {
         }
     }
 
-    init(from reader: inout WireReader) throws(WireError) {
+    package init(from reader: inout WireReader) throws(WireError) {
         let string = { (r: inout WireReader) throws(WireError) in try r.string() }
         let int = { (r: inout WireReader) throws(WireError) in try r.int() }
         self.init(source: try reader.string(), output: try reader.optional(string), status: try reader.value(Status.self),
@@ -308,12 +318,12 @@ extension ConversionResult {
     }
 
     /// Most outputs one source may have.
-    static let maxOutputs = 4096
+    package static let maxOutputs = 4096
 }
 
 extension WireReader {
     /// An image item ID (32 bits).
-    mutating func item() throws(WireError) -> UInt32 {
+    package mutating func item() throws(WireError) -> UInt32 {
         let value = try int()
         guard let item = UInt32(exactly: value) else { throw WireError(reason: "item \(value) out of range") }
         return item
@@ -321,7 +331,7 @@ extension WireReader {
 }
 
 extension OutputName {
-    init(from reader: inout WireReader) throws(WireError) {
+    package init(from reader: inout WireReader) throws(WireError) {
         let suffix = try reader.string()
         guard let name = OutputName(checking: suffix) else { throw WireError(reason: "an output name suffix that is not allowed") }
         self = name

@@ -2,6 +2,7 @@ import H2JAVCodec
 import H2JBrotli
 import H2JColour
 import H2JConvert
+import H2JJob
 import H2JDe265
 import H2JDigest
 import H2JJPEGCodec

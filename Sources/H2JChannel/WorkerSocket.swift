@@ -2,11 +2,11 @@
 import Glibc
 #endif
 import CWorkerIPC
-import H2JConvert
+import H2JJob
 import H2JSupport
 
 /// Why a frame could not be sent or received.
-enum WorkerSocketError: Error, CustomStringConvertible {
+package enum WorkerSocketError: Error, CustomStringConvertible {
     /// The other end closed the socket (a worker that died, a parent that went away).
     case closed
     /// The deadline passed first.
@@ -16,7 +16,7 @@ enum WorkerSocketError: Error, CustomStringConvertible {
     /// The frame does not decode, or is larger than this end accepts.
     case malformed(WireError)
 
-    var description: String {
+    package var description: String {
         switch self {
         case .closed: "the worker socket closed"
         case .timedOut: "timed out"
@@ -29,17 +29,21 @@ enum WorkerSocketError: Error, CustomStringConvertible {
 /// One end of the socket between the parent and a worker process: each message is a
 /// frame of a 4-byte little-endian length and the encoded message, with at most one
 /// descriptor attached (`output` carries the temp file's).
-struct WorkerSocket: Sendable {
+package struct WorkerSocket: Sendable {
     /// The descriptor a worker finds its socket on.
-    static let workerDescriptor: Int32 = 3
+    package static let workerDescriptor: Int32 = 3
 
-    let fd: Int32
+    package let fd: Int32
     /// Largest frame this end accepts: a worker's messages are small; the parent's `job`
     /// carries stdin's bytes.
-    let maxFrame: Int
+    package let maxFrame: Int
+
+    package init(fd: Int32, maxFrame: Int) {
+        (self.fd, self.maxFrame) = (fd, maxFrame)
+    }
 
     /// Sends `message`, with `descriptor` attached when it is not -1.
-    func send(_ message: WorkerMessage, passing descriptor: Int32 = -1) throws(WorkerSocketError) {
+    package func send(_ message: WorkerMessage, passing descriptor: Int32 = -1) throws(WorkerSocketError) {
         let payload = message.encoded()
         guard payload.count <= Int(UInt32.max) else { throw .malformed(WireError(reason: "a \(payload.count)-byte frame")) }
         let length = UInt32(payload.count)
@@ -51,7 +55,7 @@ struct WorkerSocket: Sendable {
     /// The next message and the descriptor that came with it (the caller owns it).
     /// Waits until `deadline` (monotonic seconds; nil = for ever); while waiting, whatever
     /// `drain`'s descriptor yields (the worker's stderr) is passed to its handler.
-    func receive(until deadline: Double? = nil, drain: StreamDrain? = nil) throws(WorkerSocketError)
+    package func receive(until deadline: Double? = nil, drain: StreamDrain? = nil) throws(WorkerSocketError)
         -> (message: WorkerMessage, descriptor: Int32?) {
         var descriptor: Int32?
         do throws(WorkerSocketError) {
@@ -113,21 +117,21 @@ struct WorkerSocket: Sendable {
 
 /// A pipe read whenever it has data, so the process writing it never blocks: the
 /// worker's stderr, whose last line names the cause when the worker dies.
-final class StreamDrain {
-    let fd: Int32
+package final class StreamDrain {
+    package let fd: Int32
     private(set) var isOpen = true
     /// The last complete non-empty line, and the line being written.
     private(set) var lastLine = ""
     private var partial: [UInt8] = []
     /// Longest line kept: a runaway line (a binary dump) is cut.
-    static let maxLine = 400
+    package static let maxLine = 400
 
-    init(fd: Int32) { self.fd = fd }
+    package init(fd: Int32) { self.fd = fd }
 
     deinit { close(fd) }
 
     /// Reads what is there now without blocking (the descriptor is non-blocking).
-    func readAvailable() {
+    package func readAvailable() {
         var chunk = [UInt8](repeating: 0, count: 4096)
         while isOpen {
             let n = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
@@ -142,7 +146,7 @@ final class StreamDrain {
     }
 
     /// Everything left, up to end of file (after the writer died), waiting at most `seconds`.
-    func readToEnd(within seconds: Double) {
+    package func readToEnd(within seconds: Double) {
         let deadline = POSIX.monotonicSeconds() + seconds
         while isOpen {
             var wait = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
@@ -153,7 +157,7 @@ final class StreamDrain {
     }
 
     /// The last line written, complete or not.
-    var tail: String {
+    package var tail: String {
         let pending = String(decoding: partial, as: UTF8.self).trimmingWhitespace
         return pending.isEmpty ? lastLine : pending
     }
@@ -171,7 +175,7 @@ final class StreamDrain {
     }
 
     /// Forgets what the previous job wrote.
-    func reset() {
+    package func reset() {
         lastLine = ""
         partial.removeAll()
     }
