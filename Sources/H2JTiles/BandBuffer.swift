@@ -46,12 +46,23 @@ final class BandBuffer: @unchecked Sendable {
         self.components = components
         self.rowsPerCall = rowsPerCall
         chromaWidth = (width + 1) / 2
-        lumaStride = (width + 15) / 16 * 16
-        chromaStride = components == 3 ? (chromaWidth + 7) / 8 * 8 : 0
+        (lumaStride, chromaStride) = Self.strides(width: width, components: components)
         let capacity = bandRows + rowsPerCall
         luma = .allocate(capacity: lumaStride * capacity)
         cb = .allocate(capacity: chromaStride * (capacity + 1) / 2)
         cr = .allocate(capacity: chromaStride * (capacity + 1) / 2)
+    }
+
+    /// The bytes `init` allocates for these arguments.
+    static func bytes(width: Int, components: Int, bandRows: Int, rowsPerCall: Int) -> Int {
+        let (lumaStride, chromaStride) = strides(width: width, components: components)
+        let capacity = bandRows + rowsPerCall
+        return lumaStride * capacity + 2 * chromaStride * ((capacity + 1) / 2)
+    }
+
+    /// Row strides: luma padded to 16 samples, chroma (4:2:0, none for gray) to 8.
+    private static func strides(width: Int, components: Int) -> (luma: Int, chroma: Int) {
+        ((width + 15) / 16 * 16, components == 3 ? ((width + 1) / 2 + 7) / 8 * 8 : 0)
     }
 
     deinit {

@@ -92,14 +92,17 @@ package struct TileEngine {
     /// (`RawPlaneSink.rawRowsPerCall`), before the sink exists: `run` then goes on from
     /// there. With `ahead`, one lane is left to the caller, who meanwhile does other work
     /// on its own thread (a gain map's decode), so no core is asked for twice; `run`
-    /// starts it. nil for an image of no band.
+    /// starts it. nil for an image of no band, or, `ahead`, whose buffers are over
+    /// `aheadBufferBytes`.
     package func start(rowsPerCall: Int, ahead: Bool = false) throws -> Start? {
         let geometry = image.geometry
         let bands = bands()
         guard !bands.isEmpty, !image.isOneTile else { return nil }
+        let (components, bandRows) = (image.monochrome ? 1 : 3, geometry.rowsFollowColumns ? image.tileWidth : image.tileHeight)
+        let bufferBytes = 2 * BandBuffer.bytes(width: geometry.width, components: components, bandRows: bandRows, rowsPerCall: rowsPerCall)
+        guard !ahead || bufferBytes <= Self.aheadBufferBytes else { return nil }
         let buffers = (0..<2).map { _ in
-            BandBuffer(width: geometry.width, height: geometry.height, components: image.monochrome ? 1 : 3,
-                       bandRows: geometry.rowsFollowColumns ? image.tileWidth : image.tileHeight, rowsPerCall: rowsPerCall)
+            BandBuffer(width: geometry.width, height: geometry.height, components: components, bandRows: bandRows, rowsPerCall: rowsPerCall)
         }
         let left = ahead && lanes > 1 ? 1 : 0
         let crew = try TileCrew(lanes: lanes - left, decoders: decoders, tileCounts: bands.map(\.tiles.count)) { [self] band, tile, decoder in
@@ -130,6 +133,12 @@ package struct TileEngine {
             try run.buffers[band % run.buffers.count].emit(into: sink)
         }
     }
+
+    /// Most bytes the two band buffers of a start `ahead` may take: they are held while
+    /// the caller decodes another image (a gain map) beside them. A phone photo's bands
+    /// (a 50 MP photo's are 6.3 MB each) are decoded ahead; a 200 MP photo's (12.5 MB each)
+    /// wait for that decode, so that the two never add up past its memory bound.
+    package static let aheadBufferBytes = 16 << 20
 
     /// Output rows a one-tile image hands on at once (`runStrips`), rounded down to the
     /// sink's row groups.
