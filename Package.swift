@@ -143,6 +143,7 @@ let package = Package(
         .testTarget(name: "H2JUncompressedTests",
                     dependencies: ["H2JSupport", "H2JContainer", "H2JUncompressed", "H2JZlib", "H2JBrotli", "H2JTestSupport"]),
         .testTarget(name: "H2JStateTests", dependencies: ["H2JSupport", "H2JState", "H2JTestSupport", "CSQLite"]),
+        .testTarget(name: "H2JJobTests", dependencies: ["H2JSupport", "H2JJPEG", "H2JMetadata", "H2JOutputPlan", "H2JJob"]),
         .testTarget(name: "H2JOutputPlanTests",
                     dependencies: ["H2JSupport", "H2JContainer", "H2JMetadata", "H2JOutputPlan", "H2JTestSupport"]),
         .testTarget(name: "H2JColourTests", dependencies: ["H2JSupport", "H2JContainer", "H2JColour", "H2JTestSupport"]),

@@ -4,7 +4,8 @@ import H2JOutputPlan
 import H2JSupport
 import H2JJPEG
 
-/// Settings shared by every file of a run.
+/// Settings shared by every file of a run. Every field is also listed in `fields`
+/// (`ConversionOptions+Fields`), which the wire and the state's fingerprint are derived from.
 package struct ConversionOptions: Sendable, Equatable {
     /// JPEG quality, 1…100.
     package var quality = 90
@@ -80,14 +81,6 @@ package struct ConversionOptions: Sendable, Equatable {
         (choices.auxiliaries, choices.auxiliariesChosen) = (auxiliaries, auxiliariesChosen)
         return choices
     }
-
-    /// The settings that shape an output, as the state database records them: a source
-    /// converted with other settings is converted again.
-    package var fingerprint: String {
-        "metadata=\(metadata.rawValue);quality=\(quality);strip-gps=\(stripGPS);mark=\(mark);background=\(background);"
-            + "max-pixels=\(maxPixels);images=\(images.rawValue);stereo=\(stereo.rawValue);hdr=\(hdr.rawValue);aux=\(AuxiliaryOutput.allCases.filter(auxiliaries.contains).map(\.rawValue).joined(separator: ","))"
-            + exportFingerprint
-    }
 }
 
 /// `--on-conflict`: the answer to a file at the output path that is not ours.
@@ -96,19 +89,4 @@ package enum ConflictPolicy: String, Sendable, Equatable, CaseIterable {
     case fail
     /// The output goes to the first free `NAME-1.jpg`, `NAME-2.jpg`, …
     case suffix
-}
-
-/// The export options (#22) the fingerprint states only when they differ from their
-/// defaults, so a state written before them still matches a default run.
-extension ConversionOptions {
-    private var exportFingerprint: String {
-        var parts: [String] = []
-        if let maxSize { parts.append("max-size=\(maxSize)") }
-        if thumbnail { parts.append("thumbnail=true") }
-        if colorspace != .keep { parts.append("colorspace=\(colorspace.rawValue)") }
-        if progressive { parts.append("progressive=true") }
-        if optimize { parts.append("optimize=true") }
-        if sampling != .s420 { parts.append("sampling=\(sampling.rawValue)") }
-        return parts.map { ";" + $0 }.joined()
-    }
 }

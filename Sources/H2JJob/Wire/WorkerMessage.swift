@@ -151,27 +151,7 @@ package struct WorkerJob {
             out.int(parts.count)
             parts.forEach { out.string($0) }
         }
-        out.int(options.quality)
-        out.bool(options.progressive)
-        out.bool(options.optimize)
-        out.string(options.sampling.rawValue)
-        out.string(options.metadata.rawValue)
-        out.bool(options.stripGPS)
-        out.bool(options.mark)
-        out.u8(options.background.red)
-        out.u8(options.background.green)
-        out.u8(options.background.blue)
-        out.int(options.maxPixels)
-        out.int(options.decodingThreads)
-        out.string(options.images.rawValue)
-        out.string(options.stereo.rawValue)
-        out.int(options.auxiliaries.count)
-        AuxiliaryOutput.allCases.filter(options.auxiliaries.contains).forEach { out.string($0.rawValue) }
-        out.bool(options.auxiliariesChosen)
-        out.string(options.hdr.rawValue)
-        out.optional(options.maxSize) { $0.string($1.description) }
-        out.bool(options.thumbnail)
-        out.string(options.colorspace.rawValue)
+        options.encode(to: &out)
         out.int(job.omittedImages.count)
         for image in job.omittedImages {
             out.int(Int(image.item))
@@ -189,30 +169,7 @@ package struct WorkerJob {
             guard (2...Self.maxNameParts).contains(count) else { throw WireError(reason: "\(count) parts of a numbered name") }
             return NumberedNames(parts: try (0..<count).map { _ throws(WireError) in try r.string() })
         }
-        var options = ConversionOptions()
-        options.quality = try reader.int()
-        options.progressive = try reader.bool()
-        options.optimize = try reader.bool()
-        options.sampling = try reader.value(ChromaSubsampling.self)
-        options.metadata = try reader.value(MetadataMode.self)
-        options.stripGPS = try reader.bool()
-        options.mark = try reader.bool()
-        options.background = RGBColor(red: try reader.u8(), green: try reader.u8(), blue: try reader.u8())
-        options.maxPixels = try reader.int()
-        options.decodingThreads = max(1, min(try reader.int(), 256))
-        options.images = try reader.value(ImageSelection.self)
-        options.stereo = try reader.value(StereoLayout.self)
-        let kinds = try reader.int()
-        guard (0...AuxiliaryOutput.allCases.count).contains(kinds) else { throw WireError(reason: "\(kinds) auxiliary kinds") }
-        options.auxiliaries = Set(try (0..<kinds).map { _ throws(WireError) in try reader.value(AuxiliaryOutput.self) })
-        options.auxiliariesChosen = try reader.bool()
-        options.hdr = try reader.value(HDROutput.self)
-        if let box = try reader.optional({ (r: inout WireReader) throws(WireError) in try r.string() }) {
-            guard let size = OutputBox(box) else { throw WireError(reason: "max size \(box)") }
-            options.maxSize = size
-        }
-        options.thumbnail = try reader.bool()
-        options.colorspace = try reader.value(ColourSpaceChoice.self)
+        let options = try ConversionOptions(from: &reader)
         var job = ConversionJob(source: source.map(Endpoint.path) ?? .standardStream, output: output.map(Endpoint.path) ?? .standardStream,
                       numbered: numbered, action: action, bytes: bytes)
         let omitted = try reader.int()
