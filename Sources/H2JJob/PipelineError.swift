@@ -17,6 +17,9 @@ package struct PipelineError: CodedError, CustomStringConvertible {
         case graft
         /// Decoding before the output is opened (libheif).
         case decode
+        /// Choosing the decoded image's pixel stage: its colour transform (LittleCMS reading
+        /// its ICC profile or nclx), the resize, the code mappings.
+        case pixels
         /// Encoding and publishing the output (the tile engine decodes here too).
         case write
         /// Computing an Ultra HDR gain map from a tone-mapped image's HDR and SDR renditions.

@@ -65,6 +65,18 @@ struct ImageCrashEndToEndTests {
         #expect(!scratch.files("out").contains { $0.hasSuffix(".jpg") }, "\(scratch.files("out"))")
     }
 
+    @Test("A crash while the pixel stage is chosen (LittleCMS reading the profile) is named as that stage, not as the decode")
+    func pixelStageCrashes() throws {
+        let scratch = TemporaryDirectory()
+        let run = try RunningTool(["-o", scratch.sub("out"), "--report", scratch.sub("r.jsonl"), Tool.samples + "/monochrome.heic"],
+                                  output: scratch.sub("run"), environment: ["HEIC2JPG_TEST_CRASH": "pixels"])
+        #expect(run.wait() == 1)
+        let entry = try #require(try ReportFile(scratch.sub("r.jsonl")).bySource["monochrome.heic"])
+        let reason = entry["reason"] as? String ?? ""
+        #expect(entry["errorCode"] as? String == "decoder-crashed" && reason.contains("choosing the pixel stage"), "\(entry)")
+        #expect(!scratch.files("out").contains { $0.hasSuffix(".jpg") }, "\(scratch.files("out"))")
+    }
+
     @Test("The hand-off keeps a source whose second image crashed its decoder")
     func handOffKeepsIt() throws {
         let scratch = TemporaryDirectory()

@@ -86,6 +86,7 @@ struct WorkerDeath: CodedError {
         case (.decode?, .libheif?): "in libheif, decoding"
         case (.decode?, .derived?): "decoding the inputs of a derived image (libheif, libjpeg or heic2jpg's unci reader)"
         case (.decode?, _): "decoding"
+        case (.pixels?, _): "choosing the pixel stage (LittleCMS reading the colour profile)"
         case (.write?, .tiles?): "in \(limits.decoder == .avcodec ? "libavcodec" : "libde265") or libjpeg, decoding tiles into JPEG bands"
         case (.write?, _): "in libjpeg, encoding"
         case (.gainMap?, _): "computing the gain map from the HDR and SDR renditions (tone mapping, libjpeg)"

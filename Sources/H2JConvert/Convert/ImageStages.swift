@@ -57,13 +57,18 @@ struct ImageStages: Sendable {
         return ChosenImage(engine: engine, refusal: refusal, chain: chain)
     }
 
-    /// The decode stage of `decoded`, for an image `chosen` gave.
+    /// The decode and pixel stages of `decoded`, for an image `chosen` gave.
     func decode(_ chosen: ChosenImage, image: UInt32?) throws(PipelineError) -> (engine: any ConversionEngine, chain: PixelChain, refusal: String?) {
         var engine = chosen.engine
         try at(.decode, engine: engine.kind, image: image) {
             TestCrash.reach(decoding: image)
             try engine.decode()
         }
-        return (engine, chosen.chain(engine), chosen.refusal)
+        let decoded = engine
+        let chain = try at(.pixels, engine: engine.kind, image: image) {
+            TestCrash.reach(.pixels)
+            return chosen.chain(decoded)
+        }
+        return (engine, chain, chosen.refusal)
     }
 }

@@ -5,7 +5,7 @@ import H2JJob
 import H2JSupport
 
 /// Test only (`ImageCrashEndToEndTests`): `HEIC2JPG_TEST_CRASH=ITEM` (or a stage's name,
-/// for a stage that is for no image item: `gain-map`) makes the worker
+/// for a stage that is for no image item: `gain-map`, `pixels`) makes the worker
 /// die of SIGSEGV as it starts decoding image item ITEM for an output that does not hold
 /// the primary, as a decoder crash would, so the tests of a lost image need no file that
 /// crashes a library (the overlay sample did, until heic2jpg composed overlays itself).
@@ -21,7 +21,7 @@ package enum TestCrash {
         raise(SIGSEGV)
     }
 
-    /// Dies on entering `stage` when the test named it (`HEIC2JPG_TEST_CRASH=gain-map`).
+    /// Dies on entering `stage` when the test named it (`HEIC2JPG_TEST_CRASH=gain-map`, `pixels`).
     static func reach(_ stage: PipelineError.Stage) {
         guard setting == stage.rawValue else { return }
         raise(SIGSEGV)
