@@ -27,8 +27,7 @@ enum OutputForecast {
         let gainMap = plan.ultraHDRPrimary ? plan.gainMap : nil
         let applied = plan.gainMap?.hdrBase != nil ? plan.gainMap : nil
         outputs.gainMapNotUsed = plan.ultraHDRPrimary ? plan.gainMapNotUsed?.message : nil
-        var hdrCarried = false
-        var converted: Set<UInt32> = [], auxiliaries: Set<UInt32> = []
+        var tally = OutputTally()
         for output in plan.outputs {
             let planned = output.plan
             if let refusal = output.refusal {
@@ -44,27 +43,21 @@ enum OutputForecast {
             if output.carriesGainMap {
                 if let gainMap {
                     file.gainMap = gainMap.item
-                    outputs.hdr = "Ultra HDR: " + gainMap.description
-                    auxiliaries.insert(gainMap.item)
-                    hdrCarried = gainMap.hdrBase != nil
+                    tally.carries(gainMap: gainMap, description: gainMap.description)
                 } else if let hdrTransfer = plan.hdrTransfer {
                     file.computedGainMap = true
-                    outputs.hdr = "Ultra HDR: a gain map computed from the HDR (\(hdrTransfer)) and SDR renditions"
-                    hdrCarried = true
+                    tally.carries(gainMap: nil, description: "a gain map computed from the HDR (\(hdrTransfer)) and SDR renditions")
                 }
             }
-            if outputs.hdr == nil, planned.master == nil, planned.items.contains(primary), let applied {
-                outputs.hdr = "SDR only: " + applied.description
-            } else if outputs.hdr == nil, planned.master == nil, planned.items.contains(primary), let hdrTransfer = plan.hdrTransfer {
-                outputs.hdr = "SDR only, tone-mapped from \(hdrTransfer)"
+            if tally.hdr == nil, planned.master == nil, planned.items.contains(primary) {
+                if let applied { tally.rendersSDR(with: applied) }
+                else if let hdrTransfer = plan.hdrTransfer { tally.rendersSDR(toneMapped: "from \(hdrTransfer)") }
             }
-            if planned.master == nil { converted.formUnion(planned.items) } else { auxiliaries.formUnion(planned.items) }
+            tally.add(items: planned.items, master: planned.master)
             outputs.files.append(file)
         }
-        let toneMapCarried = outputs.files.contains { $0.gainMap != nil } && gainMap?.toneMap != nil
-        (outputs.notConverted, outputs.leftOut) = structure
-            .contentNotCarried(converted: converted, auxiliaries: auxiliaries, toneMapCarried: toneMapCarried, hdrCarried: hdrCarried)
-            .split(choices)
+        outputs.hdr = tally.hdr
+        (outputs.notConverted, outputs.leftOut) = tally.notCarried(in: structure, choices)
         return outputs
     }
 }

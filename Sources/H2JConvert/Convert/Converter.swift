@@ -104,9 +104,8 @@ package struct Converter: Sendable {
         let plannedAuxiliaries = Set(conversion.outputs.filter { $0.plan.master != nil }.flatMap(\.plan.items)
                                      + (gainMap?.source.map { [$0.item] } ?? []))
         context.carriedAuxiliaries = plannedAuxiliaries
-        var converted: Set<UInt32> = [], auxiliaries: Set<UInt32> = []
+        var tally = OutputTally()
         var sourceSHA256: String?
-        var gainMapWritten: EncodedGainMap?
         for output in conversion.outputs {
             let plan = output.plan
             let holdsPrimary = plan.items.contains(primaryID)
@@ -133,7 +132,7 @@ package struct Converter: Sendable {
                     : try write(contexts, as: plan.name, engineUsed: &otherEngine, sourceSHA256: sourceSHA256, image: other)
                 sourceSHA256 = sourceSHA256 ?? written.sourceSHA256
                 result.outputs.append(written.file)
-                if plan.master == nil { converted.formUnion(plan.items) } else { auxiliaries.formUnion(plan.items) }
+                tally.add(items: plan.items, master: plan.master)
                 if holdsPrimary {
                     result.output = written.file.path
                     result.bytes = written.file.bytes
@@ -145,16 +144,14 @@ package struct Converter: Sendable {
                     result.height = written.file.height
                     result.metadata = written.metadata
                     if let used = written.gainMap {
-                        result.hdr = "Ultra HDR: " + used.description
-                        gainMapWritten = used
+                        tally.carries(gainMap: used.source, description: used.description)
                         if let tooLarge = UltraHDRReaderLimit.warning(width: written.file.width, height: written.file.height) {
                             warnings.append(tooLarge)
                         }
-                        if let item = used.source?.item { auxiliaries.insert(item) }
                     } else if written.toneMapping == nil, context.appliedGainMap != nil, let found {
-                        result.hdr = "SDR only: " + found.description
+                        tally.rendersSDR(with: found)
                     } else if let toneMapping = written.toneMapping {
-                        result.hdr = "SDR only, tone-mapped: " + toneMapping
+                        tally.rendersSDR(toneMapped: toneMapping)
                     }
                 }
                 for (id, said) in written.warnings {
@@ -175,10 +172,8 @@ package struct Converter: Sendable {
             }
         }
         result.sourceSHA256 = sourceSHA256
-        let toneMapCarried = gainMapWritten?.source?.toneMap != nil
-        (result.notCarried, result.leftOut) = structure.contentNotCarried(converted: converted, auxiliaries: auxiliaries, toneMapCarried: toneMapCarried,
-                                                                          hdrCarried: gainMapWritten.map { $0.source == nil || $0.source?.hdrBase != nil } ?? false)
-            .split(options.outputChoices)
+        result.hdr = tally.hdr
+        (result.notCarried, result.leftOut) = tally.notCarried(in: structure, options.outputChoices)
         result.warnings = warnings + [HEIFStructure.contentNotConvertedWarning(result.notCarried, excluded: result.leftOut)].compactMap { $0 }
         return result
     }
