@@ -73,7 +73,7 @@ let package = Package(
         .target(name: "H2JAVCodec", dependencies: ["H2JSupport", "H2JContainer", "H2JTiles", "CAVCodecShim"]),
         .target(name: "H2JLibheif", dependencies: ["H2JSupport", "H2JContainer", "H2JTiles", "H2JDe265", "CHeif"]),
         .target(name: "H2JState", dependencies: ["H2JSupport", "CSQLite"]),
-        // SHA-256 by libcrypto: 7.5 times the portable Swift loop (ARCHITECTURE.md).
+        // SHA-256 by libcrypto, faster than a portable Swift loop.
         .target(name: "H2JDigest", dependencies: ["H2JSupport", "CCrypto"]),
         // Generic compression of `unci` images: deflate/zlib and Brotli (ARCHITECTURE.md).
         .target(name: "H2JZlib", dependencies: ["H2JSupport", "CZlib"]),
@@ -114,8 +114,8 @@ let package = Package(
         // libFuzzer target over the parsers of file bytes (Scripts/fuzz builds it with
         // -sanitize=fuzzer -D FUZZING); a normal build replays the files it is given.
         // CLibFuzzer only declares libFuzzer's driver entry; -sanitize=fuzzer links it.
-        // It depends on the parser targets only, so it links neither libheif nor libde265;
-        // libavcodec's tile decoder (dlopened, so nothing is linked) decodes fuzzed tiles.
+        // It depends on the parser targets and the tile decoders (libde265 linked,
+        // libavcodec dlopened), not on libheif.
         .systemLibrary(name: "CLibFuzzer"),
         .executableTarget(
             name: "heic2jpg-fuzz",

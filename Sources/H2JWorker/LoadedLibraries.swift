@@ -12,7 +12,7 @@ import H2JSupport
 import H2JZlib
 
 /// Every C library the program loads, with the version each reports at run time: the
-/// batch is the one target that sees them all. libavcodec is dlopened: its line says
+/// worker is the one target that sees them all. libavcodec is dlopened: its line says
 /// when it is not loaded, and why. `heic2jpg --version --verbose` lists them.
 package enum LoadedLibraries {
     package static var all: [LibraryVersion] {
