@@ -59,7 +59,7 @@ struct ConverterStageTests {
         // The source's parse, then the gain map's stages, then the primary's.
         #expect(stages.first?.0 == .parse && stages.first?.2 == nil, "\(stages)")
         let gainMap = stages.dropFirst().prefix { $0.2 != nil }
-        #expect(gainMap.map(\.0) == [.parse, .engine, .limit, .decode, .write], "\(stages)")
+        #expect(gainMap.map(\.0) == [.parse, .engine, .limit, .decode, .pixels, .write], "\(stages)")
         #expect(gainMap.allSatisfy { $0.2 == item }, "\(stages)")
         #expect(gainMap.last?.1 == .tiles, "the gain map is an HEVC item the tile engine takes")
         let primary = stages.dropFirst(gainMap.count + 1)
@@ -77,8 +77,8 @@ struct ConverterStageTests {
         let primary = stages.prefix(3)
         #expect(primary.map(\.0) == [.parse, .engine, .limit] && primary.allSatisfy { $0.2 == nil } && primary.last?.1 == .tiles, "\(stages)")
         let gainMap = stages.dropFirst(3).prefix { $0.2 != nil }
-        #expect(gainMap.map(\.0) == [.parse, .engine, .limit, .decode, .write] && gainMap.allSatisfy { $0.2 == item }, "\(stages)")
-        #expect(stages.dropFirst(3 + gainMap.count).map(\.0) == [.parse, .decode, .graft, .write], "\(stages)")
+        #expect(gainMap.map(\.0) == [.parse, .engine, .limit, .decode, .pixels, .write] && gainMap.allSatisfy { $0.2 == item }, "\(stages)")
+        #expect(stages.dropFirst(3 + gainMap.count).map(\.0) == [.parse, .decode, .pixels, .graft, .write], "\(stages)")
         #expect(try Self.converted(path, options: options) == Self.converted(path), "the same bytes as with one lane")
     }
 
