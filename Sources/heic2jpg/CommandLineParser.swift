@@ -133,6 +133,9 @@ package enum CommandLineParser {
                     throw .invalidValue(value, for: label, "expected seconds, such as 600")
                 }
                 request.waitSeconds = seconds
+            case "--exclude":
+                guard !text.isEmpty else { throw .invalidValue(text, for: label, "expected a glob such as '@eaDir' or '2019/raw'") }
+                request.excludes = ExcludePatterns(request.excludes.patterns + [text])
             case "--shard":
                 guard let shard = Shard(text) else {
                     throw .invalidValue(text, for: label, "expected K/N with 0 <= K < N, such as 0/4")

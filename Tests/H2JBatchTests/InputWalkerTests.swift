@@ -32,7 +32,7 @@ struct InputWalkerTests {
         dir.file("in/z.heic", TemporaryDirectory.heif)
         dir.file("other/d.heic", TemporaryDirectory.heif)
         var events: [String] = []
-        let walker = InputWalker(inputs: [dir.sub("in")], outputRoot: dir.sub("out")) { events.append("leave " + $0.outputDirectory) }
+        let walker = InputWalker(inputs: [dir.sub("in")], outputRoot: dir.sub("out"), onLeave: { events.append("leave " + $0.outputDirectory) })
         for found in walker { if case .success(let candidate) = found { events.append(candidate.path) } }
         #expect(events == [dir.sub("in/a.heic"), dir.sub("in/m/b.heic"), dir.sub("in/m/n/c.heic"), "leave " + dir.sub("out/m/n"),
                            "leave " + dir.sub("out/m"), dir.sub("in/z.heic"), "leave " + dir.sub("out")])

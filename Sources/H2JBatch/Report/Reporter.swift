@@ -25,6 +25,8 @@ package final class Reporter: @unchecked Sendable {
     private let reportName: String
     /// The run's tile decoder, named beside the `tiles` engine (`tiles/avcodec`).
     private let tileDecoder: TileDecoderChoice?
+    /// Whether `noteExcluded` speaks without `-v` (a dry run).
+    private let showsExcluded: Bool
     private let started = POSIX.monotonicSeconds()
     private var lastProgress = 0.0
     private var progressShown = false
@@ -49,8 +51,9 @@ package final class Reporter: @unchecked Sendable {
     /// user called it. A progress line is shown only when stderr is a terminal, so cron
     /// and CI logs stay clean.
     package init(verbosity: Verbosity, report: Int32?, reportName: String = "-", tileDecoder: TileDecoderChoice? = nil,
-                 decoderReason: String? = nil) {
+                 decoderReason: String? = nil, showsExcluded: Bool = false) {
         self.verbosity = verbosity
+        self.showsExcluded = showsExcluded
         summary.decoderReason = decoderReason
         self.tileDecoder = tileDecoder
         self.report = report
@@ -71,6 +74,16 @@ package final class Reporter: @unchecked Sendable {
     /// stderr then blocks only after the outputs are published).
     package func note(_ line: String) {
         lock.withLock { notes.append(line) }
+    }
+
+    /// `--exclude` left `path` out: said in a dry run (which shows what a run would do) and
+    /// with `-v`, never with `--quiet`.
+    @Sendable package func noteExcluded(_ path: String, _ pattern: String) {
+        guard verbosity == .verbose || (showsExcluded && verbosity != .quiet) else { return }
+        lock.withLock {
+            clearProgress()
+            POSIX.writeLine("excluded: \(path) (--exclude \(pattern))", to: STDERR_FILENO)
+        }
     }
 
     /// Whether a progress line is shown (stderr is a terminal, not `--quiet`).

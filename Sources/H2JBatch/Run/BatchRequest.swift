@@ -36,6 +36,8 @@ package struct BatchRequest: Sendable, Equatable {
     package var base = "."
     /// `--shard K/N`: only this shard's files.
     package var shard: Shard?
+    /// `--exclude PATTERN`s: what the walk (or a list) leaves out.
+    package var excludes = ExcludePatterns()
     /// `--delete-source` / `--move-source DIR`: hand verified originals off (needs `--state`).
     package var handOff: HandOffAction?
     /// `--recheck`: check every page of the state (`integrity_check`), and re-hash sources and

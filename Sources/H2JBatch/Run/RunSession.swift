@@ -50,7 +50,8 @@ final class RunSession {
             break
         }
         let reporter = Reporter(verbosity: request.verbosity, report: reportFD, reportName: request.report?.display ?? "-",
-                                tileDecoder: request.decoder.backend, decoderReason: request.decoderReason)
+                                tileDecoder: request.decoder.backend, decoderReason: request.decoderReason,
+                                showsExcluded: request.options.dryRun)
         interruption.attach(reporter)
         if request.verbosity == .verbose { request.shareNotes(.current).forEach(reporter.note) }
         // A report that cannot be written is refused before any work: a run whose record
@@ -114,7 +115,8 @@ final class RunSession {
     func candidates() -> (any CandidateSource)? {
         if let list = request.filesFrom {
             // Listed paths come in any order, so output claims last the whole run.
-            guard let listed = ListedCandidates(list, separator: request.listSeparator, base: request.base, outputRoot: outputRoot) else {
+            guard let listed = ListedCandidates(list, separator: request.listSeparator, base: request.base, outputRoot: outputRoot,
+                                                excludes: request.excludes, onExclude: reporter.noteExcluded) else {
                 reporter.record(.failed(source: list.display, output: nil, ErrorCode(errno: errno, otherwise: .sourceUnreadable),
                                         "cannot open the --files-from list: \(POSIX.lastError())"))
                 return nil
@@ -122,7 +124,8 @@ final class RunSession {
             return listed
         }
         let releases = Self.claimsReleasable(walkInputs, outputRoot: outputRoot)
-        return InputWalker(inputs: walkInputs, outputRoot: outputRoot) { [publisher, state, reporter] finished in
+        return InputWalker(inputs: walkInputs, outputRoot: outputRoot, excludes: request.excludes,
+                           onExclude: reporter.noteExcluded) { [publisher, state, reporter] finished in
             if releases { publisher.releaseClaims(inDirectory: finished.outputDirectory) }
             // What the state recorded in the directory and the walk did not meet.
             guard let state else { return }

@@ -21,10 +21,12 @@ final class ListedCandidates: CandidateSource {
     private let walker: FileListWalker
 
     /// Opens `list` (stdin for `-`); nil with errno when it cannot be opened.
-    init?(_ list: Endpoint, separator: UInt8, base: String, outputRoot: String?) {
+    init?(_ list: Endpoint, separator: UInt8, base: String, outputRoot: String?, excludes: ExcludePatterns,
+          onExclude: @escaping (String, String) -> Void) {
         fd = list == .standardStream ? STDIN_FILENO : POSIX.openFile(list.display, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { return nil }
-        walker = FileListWalker(fd: fd, name: list.display, separator: separator, base: base, outputRoot: outputRoot)
+        walker = FileListWalker(fd: fd, name: list.display, separator: separator, base: base, outputRoot: outputRoot,
+                                excludes: excludes, onExclude: onExclude)
     }
 
     deinit { if fd != STDIN_FILENO { close(fd) } }

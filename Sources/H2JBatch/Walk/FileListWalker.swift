@@ -18,12 +18,19 @@ package final class FileListWalker: IteratorProtocol, Sequence {
     private let reader: DelimitedReader
     private let base: String
     private let outputRoot: String?
+    /// `--exclude`: listed paths left out (under an excluded directory too), each told to
+    /// `onExclude` with the pattern it matched.
+    private let excludes: ExcludePatterns
+    private let onExclude: (String, String) -> Void
 
     /// `fd` is read to its end (not closed); `base` is the directory paths are relative to.
-    package init(fd: Int32, name: String, separator: UInt8, base: String, outputRoot: String?) {
+    package init(fd: Int32, name: String, separator: UInt8, base: String, outputRoot: String?,
+                 excludes: ExcludePatterns = ExcludePatterns(), onExclude: @escaping (String, String) -> Void = { _, _ in }) {
         reader = DelimitedReader(fd: fd, name: name, separator: separator)
         self.base = base
         self.outputRoot = outputRoot
+        self.excludes = excludes
+        self.onExclude = onExclude
     }
 
     package func next() -> Result<Candidate, WalkError>? {
@@ -42,6 +49,10 @@ package final class FileListWalker: IteratorProtocol, Sequence {
             }
             if relative.isEmpty { continue }  // the base itself (find lists it first)
             let path = Path.join(base, relative)
+            if let pattern = excludes.match(relativePath: relative) {
+                onExclude(path, pattern)
+                continue
+            }
             guard let info = POSIX.fileInfo(path) else { return .failure(.system(path)) }
             // `find` lists every directory it walks (`x.heic/` too): passed over.
             if info.st_mode & S_IFMT == S_IFDIR { continue }

@@ -93,6 +93,9 @@ package final class InputWalker: IteratorProtocol, Sequence {
     private var stack: [Level] = []
     /// Told of each directory the walk has finished listing.
     private let onLeave: (FinishedDirectory) -> Void
+    /// `--exclude`: entries left out, each told to `onExclude` with the pattern it matched.
+    private let excludes: ExcludePatterns
+    private let onExclude: (String, String) -> Void
 
     /// A directory whose entries (subdirectories included) the walk has all yielded.
     package struct FinishedDirectory {
@@ -104,10 +107,15 @@ package final class InputWalker: IteratorProtocol, Sequence {
     }
 
     /// `outputRoot` nil means "next to each source". `onLeave` hears of every walked
-    /// directory once all its entries (subdirectories included) are done.
-    package init(inputs: [String], outputRoot: String?, onLeave: @escaping (FinishedDirectory) -> Void = { _ in }) {
+    /// directory once all its entries (subdirectories included) are done; `onExclude` of
+    /// each entry `excludes` leaves out (its path, the pattern), a directory once.
+    package init(inputs: [String], outputRoot: String?, excludes: ExcludePatterns = ExcludePatterns(),
+                 onExclude: @escaping (String, String) -> Void = { _, _ in },
+                 onLeave: @escaping (FinishedDirectory) -> Void = { _ in }) {
         self.inputs = inputs.reversed()
         self.outputRoot = outputRoot
+        self.excludes = excludes
+        self.onExclude = onExclude
         self.onLeave = onLeave
         if let outputRoot, let info = POSIX.fileInfo(outputRoot) {
             skipDirectory = (info.st_dev, info.st_ino)
@@ -164,6 +172,10 @@ package final class InputWalker: IteratorProtocol, Sequence {
     private func visit(path: String, name: String, in level: Level) -> Result<Candidate, WalkError>? {
         let outputDirectory = level.outputDirectory
         let relative = level.relativeDirectory.isEmpty ? name : Path.join(level.relativeDirectory, name)
+        if let pattern = excludes.match(name: name, relativePath: relative) {
+            onExclude(path, pattern)
+            return nil
+        }
         guard let link = POSIX.fileInfo(in: level.descriptor, name: name, followingLinks: false) else {
             return .failure(.system(path, "cannot examine"))
         }
