@@ -44,6 +44,8 @@ let package = Package(
         .target(name: "CUnwrittenBlocks"),
         // SIGPIPE as a byte on a pipe: libdispatch's signal sources never see it on Linux.
         .target(name: "CSignalPipe"),
+        // statfs's file system type (not in Swift's Glibc), for a watch to tell NFS and SMB.
+        .target(name: "CFileSystemType"),
 
         // Pure Swift layers: no C module.
         .target(name: "H2JSupport"),
@@ -102,7 +104,7 @@ let package = Package(
         // in a worker (`H2JWorker`), which it starts and checks (`Scripts/target-graph --check-codecs`).
         .target(name: "H2JBatch",
                 dependencies: ["H2JSupport", "H2JContainer", "H2JJPEG", "H2JMetadata", "H2JOutputPlan", "H2JJob", "H2JChannel",
-                               "H2JState", "H2JDigest", "CWorkerIPC"]),
+                               "H2JState", "H2JDigest", "CWorkerIPC", "CFileSystemType"]),
         // `heic2jpg compare`: each file converted in both metadata modes in a worker, the
         // outputs measured and their metadata tallied side by side.
         .target(name: "H2JCompare",

@@ -57,6 +57,23 @@ struct CommandDescription: Sendable {
             ("128+N", "ended by signal N (129 SIGHUP, 130 SIGINT, 141 SIGPIPE, 143 SIGTERM); temp files removed"),
         ])
 
+    static let watch = CommandDescription(
+        name: "watch",
+        abstract: "Convert photos as they arrive in directories: a first full pass, then each file once it has settled.",
+        synopsis: "watch [<options>] --state <file> <dir> ...",
+        discussion: [
+            "Every directory below each <dir> is watched (inotify), new ones as they appear. A file is taken once it has stayed unchanged for --settle seconds after it was closed or moved in; uploaders' temp names are passed over until renamed, so an upload that never completes is never converted. A queue overflow, SIGHUP, --rescan or a watch limit reached walks every directory again; the state tells what is done. One JSON line per file on --report; a summary line on stderr every hour and on SIGUSR1. SIGTERM or SIGINT ends it within 5 seconds, abandoning files under way (temp files removed; they convert on the next start), exit 0. Under systemd (Type=notify) it says READY=1 once watching.",
+        ],
+        arguments: [("<dir>", "Directories to watch (recursively).")],
+        options: OptionTable.watch,
+        exitCodes: [
+            ("0", "stopped by SIGTERM or SIGINT"),
+            usageError,
+            unavailable,
+            ("73", "--state or --report cannot be created or opened, or inotify cannot be had; nothing done"),
+            ("75", "a resource ran out (disk full, quota): restart later"),
+        ])
+
     static let inspect = CommandDescription(
         subcommand: "inspect",
         abstract: "Describe HEIF and JPEG files without decoding them, and the files a conversion would write.",
@@ -113,7 +130,7 @@ struct CommandDescription: Sendable {
         ])
 
     /// The subcommands, in the order help lists them.
-    static let subcommands: [CommandDescription] = [compare, inspect, status, version]
+    static let subcommands: [CommandDescription] = [compare, inspect, status, version, watch]
 
     /// The description of `topic`'s command.
     static func of(_ topic: HelpTopic) -> CommandDescription {
@@ -123,6 +140,7 @@ struct CommandDescription: Sendable {
         case .compare: compare
         case .status: status
         case .version: version
+        case .watch: watch
         }
     }
 }

@@ -18,6 +18,8 @@ package enum Command: Equatable, Sendable {
     case compare(CompareRequest)
     /// `heic2jpg status …`: what state files record.
     case status(StatusRequest)
+    /// `heic2jpg watch …`: convert photos as they arrive in directories.
+    case watch(WatchRequest)
     /// `--help`, `-h`, `help [subcommand]` or `SUBCOMMAND --help`.
     case help(HelpTopic)
     /// `--version` or `version`, with `--verbose` and `--json`.
@@ -36,6 +38,7 @@ package enum HelpTopic: String, CaseIterable, Equatable, Sendable {
     case compare
     case status
     case version
+    case watch
 }
 
 /// Parses `heic2jpg [convert] [OPTIONS] <input>...` (and hands `inspect` and `compare`
@@ -46,7 +49,6 @@ package enum CommandLineParser {
 
     /// `arguments` excludes the program name.
     package static func parse(_ arguments: [String]) throws(UsageError) -> Command {
-        var request = BatchRequest()
         var rest = arguments[...]
         switch rest.first {
         case "convert": rest = rest.dropFirst()
@@ -55,11 +57,26 @@ package enum CommandLineParser {
         case "status": return try SubcommandParser.status(Array(rest.dropFirst()))
         case "help": return try SubcommandParser.help(Array(rest.dropFirst()))
         case "version": return try SubcommandParser.version(Array(rest.dropFirst()))
+        case "watch": return try watch(rest.dropFirst())
         default: break
         }
         // `--version` wins over convert's arguments, as `--help` does; only the
         // version's own options may go with it.
         if rest.prefix(while: { $0 != "--" }).contains("--version") { return try SubcommandParser.version(Array(rest)) }
+        var watch: WatchRequest?
+        return try scan(rest, options: options, watch: &watch)
+    }
+
+    /// `heic2jpg watch [OPTIONS] --state FILE DIR...`: convert's options over directories,
+    /// and the watch's own.
+    static func watch(_ rest: ArraySlice<String>) throws(UsageError) -> Command {
+        var watch: WatchRequest? = WatchRequest(batch: BatchRequest())
+        return try scan(rest, options: OptionTable.watch.map(\.spec), watch: &watch)
+    }
+
+    /// Convert's arguments (or, with `watch`, a watch's), scanned with `options`.
+    private static func scan(_ rest: ArraySlice<String>, options: [OptionSpec], watch: inout WatchRequest?) throws(UsageError) -> Command {
+        var request = BatchRequest()
         var scanner = ArgumentScanner(rest, options: options)
         var sawVerbose = false, sawQuiet = false, sawBase = false, template: NameTemplate?
         while let token = try scanner.next() {
@@ -75,7 +92,20 @@ package enum CommandLineParser {
                 return text == "-" ? .standardStream : .path(text)
             }
             switch option.long {
-            case "--help": return .help(.convert)
+            case "--help": return .help(watch == nil ? .convert : .watch)
+            case "--settle":
+                guard let seconds = Double(text), seconds >= 0, seconds <= 86_400 else {
+                    throw .invalidValue(text, for: label, "expected seconds from 0 to 86400, such as 5")
+                }
+                watch?.settleSeconds = seconds
+            case "--rescan":
+                guard let seconds = Double(text), seconds >= 1, seconds <= 604_800 else {
+                    throw .invalidValue(text, for: label, "expected seconds from 1 to 604800, such as 600")
+                }
+                watch?.rescanSeconds = seconds
+            case "--temp-name":
+                guard !text.isEmpty, !text.contains("/") else { throw .invalidValue(text, for: label, "expected a glob on a name, such as '*.upload'") }
+                watch?.tempNames.append(text)
             case "--generate-man-page": return .manPage
             case "--generate-completion-script":
                 guard let shell = CompletionShell(rawValue: text) else {
@@ -169,7 +199,24 @@ package enum CommandLineParser {
         try nameOutputs(&request, template: template)
         if request.listSeparator == 0 && request.filesFrom == nil { throw UsageError(message: "'-0' ('--null') goes with '--files-from'") }
         try validate(request, verboseAndQuiet: sawVerbose && sawQuiet)
-        return .convert(request)
+        guard var watching = watch else { return .convert(request) }
+        try validateWatch(request)
+        watching.batch = request
+        return .watch(watching)
+    }
+
+    /// What a watch needs besides convert's rules: directories, and a state to remember by.
+    static func validateWatch(_ request: BatchRequest) throws(UsageError) {
+        guard request.state != nil else {
+            throw UsageError(message: "'watch' needs '--state': it remembers there what it converted, across rescans and restarts")
+        }
+        if request.output == .standardStream {
+            throw UsageError(message: "'watch' writes files: '-o -' is not one")
+        }
+        if case .file = request.naming { throw UsageError(message: "'watch' writes an output per file: '-o' names a directory") }
+        for input in request.inputs where !Path.isDirectory(input) {
+            throw UsageError(message: "'watch' takes directories; '\(input)' is not one")
+        }
     }
 
     /// The options that choose which files a source's conversion writes and what they

@@ -57,6 +57,8 @@ package enum CommandLineTool {
             return exitCode(CompareCommand.run(request, program: WorkerMain.program))
         case .status(let request):
             return exitCode(StatusCommand.run(request))
+        case .watch(let request):
+            return watch(request)
         case .convert(var request):
             guard let decoder = resolved(request.decoder) else { return exitUnavailable }
             if request.decoder == .auto { request.decoderReason = TileDecoderChoice.autoReason }
@@ -73,6 +75,24 @@ package enum CommandLineTool {
             withExtendedLifetime(cleanup) {}
             return exitCode(summary)
         }
+    }
+
+    /// `heic2jpg watch`: until SIGTERM or SIGINT (`SignalCleanup`), then 0; 73 or 75 when it
+    /// could not start or a resource ran out, as a run.
+    static func watch(_ request: WatchRequest) -> Int32 {
+        var request = request
+        guard let decoder = resolved(request.batch.decoder) else { return exitUnavailable }
+        if request.batch.decoder == .auto { request.batch.decoderReason = TileDecoderChoice.autoReason }
+        request.batch.decoder = decoder
+        let publisher = OutputPublisher()
+        let workers = BatchRunner.startWorkers(for: request.batch, program: WorkerMain.program, publisher: publisher)
+        let (control, interruption) = (WatchControl(), RunInterruption())
+        let cleanup = SignalCleanup(publisher: publisher, workers: workers, interruption: interruption, watch: control)
+        let summary = BatchRunner.watch(request, control: control, publisher: publisher, workers: workers, interruption: interruption)
+        withExtendedLifetime(cleanup) {}
+        // The files' failures were reported as they came; a watch that stopped did its job.
+        let status = summary.exitStatus
+        return status == exitFailure && summary.reportError == nil ? exitSuccess : status
     }
 
     /// `--decoder` resolved (`auto` to libde265, `TileDecoderChoice.autoReason`); nil, said on

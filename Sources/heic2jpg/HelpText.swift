@@ -13,6 +13,7 @@ package enum HelpText {
         case .compare: compareHelp
         case .status: statusHelp
         case .version: versionHelp
+        case .watch: watchHelp
         }
     }
 
@@ -21,6 +22,7 @@ package enum HelpText {
     package static let compareHelp = render(.compare)
     package static let versionHelp = render(.version)
     package static let statusHelp = render(.status)
+    package static let watchHelp = render(.watch)
 
     /// The three lines printed after a usage error.
     package static func error(_ error: UsageError) -> String {

@@ -171,6 +171,24 @@ enum OptionTable {
         help,
     ]
 
+    /// `watch`: convert's options for directories (no list, no stdin, no dry run, no
+    /// one-off commands), and how the watch waits.
+    static let watch: [OptionEntry] = convert.filter { !notWatched.contains($0.long) } + [
+        OptionEntry("--settle", nil, "<seconds>", .text,
+                    help: "Take a file once it has stayed unchanged (size, mtime, ctime) this long after it was written or moved in.",
+                    default: String(Int(WatchRequest.defaultSettleSeconds))),
+        OptionEntry("--rescan", nil, "<seconds>", .text,
+                    help: "Also walk every directory again this often, for changes that give no events (NFS and SMB written from other machines); SIGHUP walks at once.",
+                    default: "none; 300 on a network file system"),
+        OptionEntry("--temp-name", nil, "<glob>", .text,
+                    help: "Another name uploaders write under until a file is complete (besides *.part, .*.tmp, ~syncthing~*.tmp, .~tmp~, rsync's .*.??????); repeatable.",
+                    summary: "Another uploader's temp name to pass over until renamed (repeatable)"),
+    ]
+
+    /// Convert's options a watch does not take.
+    private static let notWatched: Set<String> = ["--files-from", "--null", "--base", "--dry-run", "--wait", "--generate-man-page",
+                                                  "--generate-completion-script", "--version"]
+
     static let inspect: [OptionEntry] = [
         json,
         OptionEntry("--source", nil, "<file>", .file,

@@ -11,6 +11,10 @@ import H2JSupport
 /// ALRM): kill the worker processes, remove every temp file, end the report with its
 /// summary (`interruptedBy`), then exit with 128 + signal.
 ///
+/// A watch (`control`) is a service: TERM and INT ask it to stop, and files under way get
+/// `stopGraceSeconds` to finish before the same cleanup ends it with 0; HUP asks for a
+/// rescan and USR1 for the summary line.
+///
 /// The handler runs on a Dispatch queue (not in signal context), so it may take locks;
 /// SIGPIPE, which libdispatch's signal sources never see on Linux, reaches it as a byte on
 /// a pipe (`CSignalPipe`): a `kill -PIPE`, or a write to a closed pipe on stdout, ends the
@@ -23,17 +27,33 @@ package final class SignalCleanup {
 
     private let sources: [any DispatchSourceProtocol]
 
-    package init(publisher: OutputPublisher, workers: WorkerSupervisor, interruption: RunInterruption) {
+    /// How long a stopping watch waits for the files under way before it abandons them:
+    /// the whole stop stays within 5 seconds.
+    static let stopGraceSeconds = 3.5
+
+    package init(publisher: OutputPublisher, workers: WorkerSupervisor, interruption: RunInterruption, watch control: WatchControl? = nil) {
         let queue = DispatchQueue(label: "heic2jpg.signals")
-        let end: @Sendable (Int32) -> Void = { number in
+        let cleanUp: @Sendable (Int32, Int32) -> Never = { number, status in
             workers.killAll()
             publisher.removeAllAndSeal()
             interruption.interrupted(by: POSIX.signalName(number))
             var stderr = pollfd(fd: STDERR_FILENO, events: Int16(POLLOUT), revents: 0)
             if poll(&stderr, 1, 0) == 1, stderr.revents & Int16(POLLOUT) != 0 {
-                POSIX.writeLine("\nheic2jpg: interrupted by signal \(number); no partial output left", to: STDERR_FILENO)
+                POSIX.writeLine("\nheic2jpg: \(control == nil ? "interrupted" : "stopped") by signal \(number); no partial output left",
+                                to: STDERR_FILENO)
             }
-            _exit(128 + number)
+            _exit(status)
+        }
+        let end: @Sendable (Int32) -> Void = { number in
+            guard let control else { cleanUp(number, 128 + number) }
+            switch number {
+            case SIGTERM, SIGINT:
+                control.ask(.stop)
+                queue.asyncAfter(deadline: .now() + Self.stopGraceSeconds) { cleanUp(number, 0) }
+            case SIGHUP: control.ask(.rescan)
+            case SIGUSR1: control.ask(.summary)
+            default: cleanUp(number, 128 + number)
+            }
         }
         sources = Self.signals.compactMap { number -> (any DispatchSourceProtocol)? in
             if number == SIGPIPE {

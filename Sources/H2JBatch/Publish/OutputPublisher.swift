@@ -89,6 +89,13 @@ package final class OutputPublisher: @unchecked Sendable {
         return lock.withLock { claims[directory]?[name] != nil }
     }
 
+    /// Drops every claim: a watch does, whenever no job is under way, so that claims do
+    /// not grow with the files a long watch sees. A later source with the same output name
+    /// then meets that output on disk, as a later run would (`OutputOwnership`).
+    package func releaseAllClaims() {
+        lock.withLock { claims.removeAll() }
+    }
+
     /// Forgets the claims and the sweep of `directory`: the walk has left it and will
     /// not come back (`BatchRunner` decides when that holds).
     package func releaseClaims(inDirectory directory: String) {

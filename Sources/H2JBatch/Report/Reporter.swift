@@ -190,6 +190,16 @@ package final class Reporter: @unchecked Sendable {
     /// once one has been recorded: the run then starts no more files.
     package var stoppedBy: String? { lock.withLock { summary.stoppedBy } }
 
+    /// The summary line so far, on stderr: a watch says it every hour and on SIGUSR1.
+    package func printSummarySoFar() {
+        lock.withLock {
+            var soFar = summary
+            soFar.seconds = POSIX.monotonicSeconds() - started
+            clearProgress()
+            POSIX.writeLine(soFar.line, to: STDERR_FILENO)
+        }
+    }
+
     /// Prints the summary line (unless quiet) and writes the report's summary object;
     /// `tempFilesRemoved` is what the publisher's sweeps removed.
     package func finish(tempFilesRemoved: Int = 0) -> RunSummary {

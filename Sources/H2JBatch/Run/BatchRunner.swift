@@ -22,6 +22,49 @@ package enum BatchRunner {
     /// With another run holding the lock, nothing is done and the summary is empty.
     package static func run(_ request: BatchRequest, publisher: OutputPublisher, workers: WorkerSupervisor,
                             interruption: RunInterruption = RunInterruption()) -> RunSummary {
+        switch takeLocks(request) {
+        case .failure(let refused): return refused.summary
+        case .success(let locks): return run(request, publisher: publisher, workers: workers, interruption: interruption, locks: locks)
+        }
+    }
+
+    /// Watches `request`'s directories until `control` asks it to stop (`WatchCandidates`),
+    /// converting each file as it settles; the summary when it stops.
+    package static func watch(_ request: WatchRequest, control: WatchControl, publisher: OutputPublisher, workers: WorkerSupervisor,
+                              interruption: RunInterruption = RunInterruption()) -> RunSummary {
+        let locks: [RunLock]
+        switch takeLocks(request.batch) {
+        case .failure(let refused): return refused.summary
+        case .success(let taken): locks = taken
+        }
+        let session: RunSession
+        switch RunSession.start(request.batch, publisher: publisher, workers: workers, interruption: interruption, locks: locks) {
+        case .refused(let summary): return summary
+        case .started(let started): session = started
+        }
+        let candidates: WatchCandidates
+        do {
+            candidates = try session.watchCandidates(request, control: control)
+        } catch {
+            var summary = session.reporter.finish()
+            summary.cannotStart = "cannot watch: inotify: \(error)"
+            POSIX.writeLine("error: \(summary.cannotStart ?? "")", to: STDERR_FILENO)
+            return session.ended(summary)
+        }
+        ServiceNotification.send("READY=1\nSTATUS=watching \(candidates.watchedDirectories) directories")
+        while let found = candidates.next(), session.consider(found) {}
+        ServiceNotification.send("STOPPING=1")
+        return session.end()
+    }
+
+    /// Why a run did not start: its summary, already said.
+    private struct Refused: Error {
+        let summary: RunSummary
+    }
+
+    /// The state's lock, then each output root's (`outputRoots`): a run holds them until it
+    /// returns. A refusal is said on stderr and carries the run's summary.
+    private static func takeLocks(_ request: BatchRequest) -> Result<[RunLock], Refused> {
         var locks: [RunLock] = []
         do {
             if let state = request.stateFile, !request.options.dryRun {
@@ -38,7 +81,7 @@ package enum BatchRunner {
                     if ErrorCode(classifying: error).isExhaustion { summary.stoppedBy = summary.stateError }
                     else { summary.cannotStart = summary.stateError }
                     POSIX.writeLine("error: \(summary.stateError ?? "")", to: STDERR_FILENO)
-                    return summary
+                    return .failure(Refused(summary: summary))
                 }
             }
             for root in outputRoots(request) {
@@ -56,9 +99,9 @@ package enum BatchRunner {
             // `RunLock.Busy`, the one error left: not a failure, cron's next run will do the
             // work. Said unless --quiet.
             if request.verbosity != .quiet { POSIX.writeLine("heic2jpg: \(error); nothing done", to: STDERR_FILENO) }
-            return RunSummary()
+            return .failure(Refused(summary: RunSummary()))
         }
-        return run(request, publisher: publisher, workers: workers, interruption: interruption, locks: locks)
+        return .success(locks)
     }
 
     /// The run itself, holding `locks` until it returns: a session over the run's

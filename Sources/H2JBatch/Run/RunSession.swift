@@ -27,6 +27,9 @@ final class RunSession {
     /// Where the last candidate's outputs go: a directory's candidates come one after
     /// another, so a candidate with the same one needs no look for killed runs' temp files.
     private var lastOutputDirectory: String?
+    /// Whether a source found up to date is reported (not in a watch, whose rescans meet
+    /// every converted source again).
+    private var reportsUpToDate = true
 
     /// A run that started, or the summary of one refused before any work.
     enum Start {
@@ -123,9 +126,18 @@ final class RunSession {
             }
             return listed
         }
+        return walker(excluding: request.excludes)
+    }
+
+    /// A walk of the inputs leaving out `excludes` (the user's `--exclude` ones said in a
+    /// dry run or with `-v`). Leaving a directory drops its output claims when the inputs'
+    /// trees cannot meet, and reports what the state recorded there and the walk did not meet.
+    private func walker(excluding excludes: ExcludePatterns) -> InputWalker {
         let releases = Self.claimsReleasable(walkInputs, outputRoot: outputRoot)
-        return InputWalker(inputs: walkInputs, outputRoot: outputRoot, excludes: request.excludes,
-                           onExclude: reporter.noteExcluded) { [publisher, state, reporter] finished in
+        let asked = Set(request.excludes.patterns)
+        return InputWalker(inputs: walkInputs, outputRoot: outputRoot, excludes: excludes,
+                           onExclude: { [reporter] path, pattern in if asked.contains(pattern) { reporter.noteExcluded(path, pattern) } }
+        ) { [publisher, state, reporter] finished in
             if releases { publisher.releaseClaims(inDirectory: finished.outputDirectory) }
             // What the state recorded in the directory and the walk did not meet.
             guard let state else { return }
@@ -135,6 +147,22 @@ final class RunSession {
                 reporter.noteStateError(error)
             }
         }
+    }
+
+    /// The candidates of `heic2jpg watch`: walks that pass over uploaders' temp names, and
+    /// each file as it settles. A settled file's state records are read afresh, since the
+    /// walk's cache is for files met in order, and the output claims go whenever no job is
+    /// under way, so neither grows with the files a long watch sees. Sources found up to
+    /// date (every one a rescan meets again) are not reported.
+    func watchCandidates(_ watch: WatchRequest, control: WatchControl) throws(SystemError) -> WatchCandidates {
+        reportsUpToDate = false
+        let excludes = ExcludePatterns(request.excludes.patterns + UploadTempNames.patterns + watch.tempNames)
+        let settings = WatchCandidates.Settings(inputs: walkInputs, outputRoot: outputRoot, excludes: excludes,
+                                                settleSeconds: watch.settleSeconds, rescanSeconds: watch.rescanSeconds)
+        return try WatchCandidates(settings, control: control, makeWalk: { [unowned self] in walker(excluding: excludes) },
+                                   onLive: { [state] in state?.forgetDirectories() },
+                                   onIdle: { [pool, publisher] in if pool.isIdle { publisher.releaseAllClaims() } },
+                                   onSummary: { [reporter] in reporter.printSummarySoFar() })
     }
 
     /// Totals for the progress line until the walk has counted: the state's records and a
@@ -180,7 +208,9 @@ final class RunSession {
                 if let handOff = recorder.handOff, record.handedOff == nil {
                     result = handOff.apply(candidate, record, to: result)
                 }
-                reporter.recordFound(ResultRecorder.describing(result, candidate))
+                if reportsUpToDate || result.handOff != nil || result.warnings.contains(where: { $0.code == .sourceKept || $0.code == .sourceChanged }) {
+                    reporter.recordFound(ResultRecorder.describing(result, candidate))
+                }
             case .outputModified(let result):
                 // Not recorded, nor handed off: the record stays that of the outputs as published.
                 reporter.recordFound(ResultRecorder.describing(result, candidate))

@@ -222,6 +222,12 @@ package final class RunState: @unchecked Sendable {
     /// that the run entered it: the walk leaves every directory it enters (when it does
     /// not finish, nothing is marked missing at all), so an entered directory's missing
     /// sources are found by `leave`, and `missingSources` need not look at it again.
+    /// Drops every directory's cached records: the next verdict reads its directory's
+    /// afresh (a watch's files come in no order, and may come again).
+    func forgetDirectories() {
+        lock.withLock { directories.removeAll() }
+    }
+
     /// Returns its index in `directories`.
     private func loadedRecords(_ key: DirectoryKey) throws(StateError) -> Int {
         if let index = directories.lastIndex(where: { $0.key == key }) { return index }
