@@ -12,7 +12,7 @@ struct ManPageAndCompletionEndToEndTests {
     }
 
     /// The commands whose help and man page section are compared.
-    static let commands = ["convert", "inspect", "compare", "status", "version"]
+    static let commands = ["convert", "inspect", "compare", "status", "version", "watch"]
 
     /// The option labels (`-o, --output <dir>`) of one `--help` text's OPTIONS block.
     static func helpOptions(_ help: String) -> Set<String> {

@@ -116,8 +116,8 @@ struct SubcommandParserTests {
         #expect(try CommandLineParser.parse(["help", "convert"]) == .help(.convert))
         #expect(try CommandLineParser.parse(["help", "status"]) == .help(.status))
         #expect(try CommandLineParser.parse(["status", "--help"]) == .help(.status))
-        #expect(usageError(["help", "frob"]) == "'help' takes at most one subcommand (convert, inspect, compare, status, version), not 'frob'")
-        #expect(usageError(["help", "inspect", "x"]) == "'help' takes at most one subcommand (convert, inspect, compare, status, version), not 'inspect x'")
+        #expect(usageError(["help", "frob"]) == "'help' takes at most one subcommand (convert, inspect, compare, status, version, watch), not 'frob'")
+        #expect(usageError(["help", "inspect", "x"]) == "'help' takes at most one subcommand (convert, inspect, compare, status, version, watch), not 'inspect x'")
         guard case .convert(let request) = try CommandLineParser.parse(["./help"]) else {
             Issue.record("expected convert")
             return
