@@ -150,9 +150,9 @@ final class RunSession {
     }
 
     /// The candidates of `heic2jpg watch`: walks that pass over uploaders' temp names, and
-    /// each file as it settles. A settled file's state records are read afresh, since the
-    /// walk's cache is for files met in order, and the output claims go whenever no job is
-    /// under way, so neither grows with the files a long watch sees. Sources found up to
+    /// each file as it settles. A settled file's state record is read alone
+    /// (`Candidate.walked`), and the output claims go whenever no job is under way, so
+    /// neither grows with the files a long watch sees. Sources found up to
     /// date (every one a rescan meets again) are not reported.
     func watchCandidates(_ watch: WatchRequest, control: WatchControl) throws(SystemError) -> WatchCandidates {
         reportsUpToDate = false
@@ -160,7 +160,6 @@ final class RunSession {
         let settings = WatchCandidates.Settings(inputs: walkInputs, outputRoot: outputRoot, excludes: excludes,
                                                 settleSeconds: watch.settleSeconds, rescanSeconds: watch.rescanSeconds)
         return try WatchCandidates(settings, control: control, makeWalk: { [unowned self] in walker(excluding: excludes) },
-                                   onLive: { [state] in state?.forgetDirectories() },
                                    onIdle: { [pool, publisher] in if pool.isIdle { publisher.releaseAllClaims() } },
                                    onSummary: { [reporter] in reporter.printSummarySoFar() })
     }

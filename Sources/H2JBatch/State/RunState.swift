@@ -98,10 +98,10 @@ package final class RunState: @unchecked Sendable {
     func verdict(for candidate: Candidate) throws(StateError) -> Verdict {
         let (directory, name) = SourceRecord.split(candidate.relativePath)
         let key = DirectoryKey(root: absolute(candidate.root), directory: directory)
-        guard let record = try lock.withLock({ () throws(StateError) in
+        guard let record = try candidate.walked ? lock.withLock({ () throws(StateError) in
                   let index = try loadedRecords(key)
                   return directories[index].records.removeValue(forKey: name)
-              }),
+              }) : database.source(root: key.root, path: candidate.relativePath),
               SourceRecord.isDone(record.status) || record.status == SourceRecord.sourceChanged,
               !record.outputs.isEmpty else { return .new }
         // One pass, no array of conditions: the no-op rerun asks this of every source.
@@ -222,12 +222,6 @@ package final class RunState: @unchecked Sendable {
     /// that the run entered it: the walk leaves every directory it enters (when it does
     /// not finish, nothing is marked missing at all), so an entered directory's missing
     /// sources are found by `leave`, and `missingSources` need not look at it again.
-    /// Drops every directory's cached records: the next verdict reads its directory's
-    /// afresh (a watch's files come in no order, and may come again).
-    func forgetDirectories() {
-        lock.withLock { directories.removeAll() }
-    }
-
     /// Returns its index in `directories`.
     private func loadedRecords(_ key: DirectoryKey) throws(StateError) -> Int {
         if let index = directories.lastIndex(where: { $0.key == key }) { return index }

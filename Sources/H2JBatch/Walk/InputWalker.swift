@@ -19,6 +19,9 @@ package struct Candidate: Sendable, Equatable {
     package var relativePath: String = ""
     /// Its size, times and inode, as the walk found them.
     package var info: stat?
+    /// Met by a walk, among its directory's files in order (the state reads a directory's
+    /// records at once for them); false for a file that came by itself (a watch's).
+    package var walked = true
 
     package static func == (a: Candidate, b: Candidate) -> Bool {
         a.path == b.path && a.outputDirectory == b.outputDirectory && a.explicit == b.explicit && a.root == b.root

@@ -30,7 +30,9 @@ final class WatchCandidates: CandidateSource {
     private let inotify: Inotify
     private let tree: WatchedTree
     private var settling: SettlingFiles
+    /// Settled files, taken from `readyIndex` on (a queue without O(n) removals).
     private var ready: [Candidate] = []
+    private var readyIndex = 0
     /// The walk under way (the catch-up or a rescan) and what makes one.
     private var walk: InputWalker?
     private let makeWalk: () -> InputWalker
@@ -39,20 +41,18 @@ final class WatchCandidates: CandidateSource {
     private var rescanSeconds: Double?
     private var nextRescan: Double?
     private var nextSummary: Double
-    /// Told before each candidate that did not come from a walk (the state's caches are
-    /// a walk's), when the loop has nothing to do (claims may go), and for a summary line.
-    private let onLive: () -> Void
+    /// Told when the loop has nothing to do (claims may go), and for a summary line.
     private let onIdle: () -> Void
     private let onSummary: () -> Void
 
     /// Sets up the watches of every input, then the catch-up walk; throws when inotify
     /// cannot be had at all.
     init(_ settings: Settings, control: WatchControl, makeWalk: @escaping () -> InputWalker,
-         onLive: @escaping () -> Void, onIdle: @escaping () -> Void, onSummary: @escaping () -> Void) throws(SystemError) {
+         onIdle: @escaping () -> Void, onSummary: @escaping () -> Void) throws(SystemError) {
         self.settings = settings
         self.control = control
         self.makeWalk = makeWalk
-        (self.onLive, self.onIdle, self.onSummary) = (onLive, onIdle, onSummary)
+        (self.onIdle, self.onSummary) = (onIdle, onSummary)
         inotify = try Inotify()
         tree = WatchedTree(inotify: inotify, excludes: settings.excludes, outputRoot: settings.outputRoot)
         settling = SettlingFiles(settleSeconds: settings.settleSeconds)
@@ -83,10 +83,11 @@ final class WatchCandidates: CandidateSource {
     func next() -> Result<Candidate, WalkError>? {
         while true {
             if control.isStopped { return nil }
-            if !ready.isEmpty {
-                onLive()
-                return .success(ready.removeFirst())
+            if readyIndex < ready.count {
+                defer { readyIndex += 1 }
+                return .success(ready[readyIndex])
             }
+            if !ready.isEmpty { (ready, readyIndex) = ([], 0) }
             if let walking = walk {
                 guard let found = walking.next() else {
                     walk = nil
@@ -223,8 +224,10 @@ final class WatchCandidates: CandidateSource {
     private func candidate(path: String, root: String, relativePath: String, info: stat) -> Candidate {
         let directory = Path.parent(relativePath)
         let base = settings.outputRoot ?? root
-        return Candidate(path: path, outputDirectory: directory == "." ? base : Path.join(base, directory), explicit: false,
-                         root: root, relativePath: relativePath, info: info)
+        var found = Candidate(path: path, outputDirectory: directory == "." ? base : Path.join(base, directory), explicit: false,
+                              root: root, relativePath: relativePath, info: info)
+        found.walked = false
+        return found
     }
 
     private static func warn(_ line: String) {
