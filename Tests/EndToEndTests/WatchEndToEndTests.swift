@@ -114,6 +114,47 @@ struct WatchEndToEndTests {
         #expect(again.wait(within: 10) == 0)
     }
 
+    @Test("A hard link gives no close event: SIGHUP walks again and takes it, --rescan does so by itself; SIGUSR1 prints the summary")
+    func rescans() throws {
+        let scratch = TemporaryDirectory()
+        let sample = scratch.file("sample.heic", try Self.photo)
+        let (run, _) = try Self.start(scratch, ["--settle", "0.5"])
+        try Self.sh("ln '\(sample)' '\(scratch.sub("in/linked.heic"))'")
+        Thread.sleep(forTimeInterval: 2)
+        #expect(scratch.files("out").filter { !$0.hasSuffix("/") }.isEmpty, "a link alone is not taken")
+        kill(run.pid, SIGHUP)
+        #expect(Self.outputs(scratch, becoming: ["linked.jpg"]) == ["linked.jpg"], "SIGHUP walks again")
+        kill(run.pid, SIGUSR1)
+        Thread.sleep(forTimeInterval: 1)
+        kill(run.pid, SIGTERM)
+        #expect(run.wait(within: 10) == 0)
+        let stderr = try String(contentsOfFile: scratch.sub("run.err"), encoding: .utf8)
+        #expect(stderr.contains("heic2jpg: 1 converted"), "SIGUSR1's summary line: \(stderr)")
+
+        let again = TemporaryDirectory()
+        let other = again.file("sample.heic", try Self.photo)
+        let (rescanning, _) = try Self.start(again, ["--settle", "0.5", "--rescan", "1"])
+        try Self.sh("ln '\(other)' '\(again.sub("in/linked.heic"))'")
+        #expect(Self.outputs(again, becoming: ["linked.jpg"]) == ["linked.jpg"], "--rescan walks again by itself")
+        kill(rescanning.pid, SIGTERM)
+        #expect(rescanning.wait(within: 10) == 0)
+    }
+
+    @Test("--delete-source: a settled photo is converted, proved and handed off as in a run")
+    func handOff() throws {
+        let scratch = TemporaryDirectory()
+        let (run, _) = try Self.start(scratch, ["--settle", "0.5", "--delete-source"])
+        let source = scratch.file("in/p.heic", try Self.photo)
+        #expect(Self.outputs(scratch, becoming: ["p.jpg"]) == ["p.jpg"])
+        let deadline = Date().addingTimeInterval(30)
+        while FileManager.default.fileExists(atPath: source), Date() < deadline { usleep(100_000) }
+        #expect(!FileManager.default.fileExists(atPath: source), "the original is handed off")
+        kill(run.pid, SIGTERM)
+        #expect(run.wait(within: 10) == 0)
+        let report = try String(contentsOfFile: scratch.sub("r.jsonl"), encoding: .utf8)
+        #expect(report.contains("\"handOff\":\"deleted\""), "\(report)")
+    }
+
     @Test("watch takes directories and needs a state; help watch describes it")
     func usage() throws {
         let scratch = TemporaryDirectory()
