@@ -23,8 +23,8 @@ package enum BatchRunner {
     package static func run(_ request: BatchRequest, publisher: OutputPublisher, workers: WorkerSupervisor,
                             interruption: RunInterruption = RunInterruption()) -> RunSummary {
         switch takeLocks(request) {
-        case .failure(let refused): return refused.summary
-        case .success(let locks): return run(request, publisher: publisher, workers: workers, interruption: interruption, locks: locks)
+        case .refused(let summary): return summary
+        case .taken(let locks): return run(request, publisher: publisher, workers: workers, interruption: interruption, locks: locks)
         }
     }
 
@@ -34,8 +34,8 @@ package enum BatchRunner {
                               interruption: RunInterruption = RunInterruption()) -> RunSummary {
         let locks: [RunLock]
         switch takeLocks(request.batch) {
-        case .failure(let refused): return refused.summary
-        case .success(let taken): locks = taken
+        case .refused(let summary): return summary
+        case .taken(let taken): locks = taken
         }
         let session: RunSession
         switch RunSession.start(request.batch, publisher: publisher, workers: workers, interruption: interruption, locks: locks) {
@@ -57,14 +57,15 @@ package enum BatchRunner {
         return session.end()
     }
 
-    /// Why a run did not start: its summary, already said.
-    private struct Refused: Error {
-        let summary: RunSummary
+    /// The locks a run holds, or the summary of a run refused (already said).
+    private enum Locks {
+        case taken([RunLock])
+        case refused(RunSummary)
     }
 
     /// The state's lock, then each output root's (`outputRoots`): a run holds them until it
     /// returns. A refusal is said on stderr and carries the run's summary.
-    private static func takeLocks(_ request: BatchRequest) -> Result<[RunLock], Refused> {
+    private static func takeLocks(_ request: BatchRequest) -> Locks {
         var locks: [RunLock] = []
         do {
             if let state = request.stateFile, !request.options.dryRun {
@@ -81,7 +82,7 @@ package enum BatchRunner {
                     if ErrorCode(classifying: error).isExhaustion { summary.stoppedBy = summary.stateError }
                     else { summary.cannotStart = summary.stateError }
                     POSIX.writeLine("error: \(summary.stateError ?? "")", to: STDERR_FILENO)
-                    return .failure(Refused(summary: summary))
+                    return .refused(summary)
                 }
             }
             for root in outputRoots(request) {
@@ -99,9 +100,9 @@ package enum BatchRunner {
             // `RunLock.Busy`, the one error left: not a failure, cron's next run will do the
             // work. Said unless --quiet.
             if request.verbosity != .quiet { POSIX.writeLine("heic2jpg: \(error); nothing done", to: STDERR_FILENO) }
-            return .failure(Refused(summary: RunSummary()))
+            return .refused(RunSummary())
         }
-        return .success(locks)
+        return .taken(locks)
     }
 
     /// The run itself, holding `locks` until it returns: a session over the run's
