@@ -221,6 +221,9 @@ enum OptionTable {
 
     static let status: [OptionEntry] = [
         OptionEntry("--json", help: "Print one JSON object."),
+        OptionEntry("--html", nil, "<file>", .file,
+                    help: "Also write one self-contained HTML page: sources by status, each run charted, failures grouped by code, kept sources, the last run's throughput."),
+        OptionEntry("--state", nil, "<file>", .file, help: "A state file, as an argument would name it; repeatable."),
         help,
     ]
 

@@ -111,7 +111,14 @@ enum SubcommandParser {
         while let token = try scanner.next() {
             switch token {
             case .input(let file): request.states.append(file)
-            case .option: request.json = true
+            case .option(let option, let spelled, let value):
+                switch option.long {
+                case "--json": request.json = true
+                case "--state": request.states.append(value ?? "")
+                default:
+                    guard let value, !value.isEmpty else { throw .invalidValue(value ?? "", for: option.label(spelled), "expected a file") }
+                    request.html = value
+                }
             }
         }
         try requireFiles(request.states, usage: CommandDescription.status.synopsis)

@@ -11,6 +11,8 @@ package struct StatusRequest: Sendable, Equatable {
     package var states: [String] = []
     /// One JSON object instead of text.
     package var json = false
+    /// `--html FILE`: also write the page `StatusPage` makes.
+    package var html: String?
     package init() {}
 }
 
@@ -32,6 +34,17 @@ package enum StatusCommand {
             return .failed
         }
         POSIX.write(request.json ? json(report) + "\n" : text(report), to: STDOUT_FILENO)
+        if let html = request.html {
+            let fd = POSIX.openFile(html, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+            defer { if fd >= 0 { close(fd) } }
+            do {
+                guard fd >= 0 else { throw WriteError.system(html, "open") }
+                try POSIX.writeAll(Array(StatusPage.html(report, states: request.states).utf8), to: fd, path: html)
+            } catch {
+                POSIX.writeLine("error: --html \(html): \(error)", to: STDERR_FILENO)
+                return .failed
+            }
+        }
         return report.hasFailures || !report.isComplete ? .failed : .succeeded
     }
 
