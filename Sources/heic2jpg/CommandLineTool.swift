@@ -72,7 +72,7 @@ package enum CommandLineTool {
             let interruption = RunInterruption()
             let cleanup = SignalCleanup(publisher: publisher, workers: workers, interruption: interruption)
             let summary = BatchRunner.run(request, publisher: publisher, workers: workers, interruption: interruption)
-            withExtendedLifetime(cleanup) {}
+            cleanup.yieldToEndingSignal()
             return exitCode(summary)
         }
     }
@@ -89,7 +89,7 @@ package enum CommandLineTool {
         let (control, interruption) = (WatchControl(), RunInterruption())
         let cleanup = SignalCleanup(publisher: publisher, workers: workers, interruption: interruption, watch: control)
         let summary = BatchRunner.watch(request, control: control, publisher: publisher, workers: workers, interruption: interruption)
-        withExtendedLifetime(cleanup) {}
+        cleanup.yieldToEndingSignal()
         // The files' failures were reported as they came; a watch that stopped did its job.
         let status = summary.exitStatus
         return status == exitFailure && summary.reportError == nil ? exitSuccess : status

@@ -26,6 +26,10 @@ package final class SignalCleanup {
     static let signals = [SIGINT, SIGTERM, SIGHUP, SIGPIPE, SIGQUIT, SIGUSR1, SIGUSR2, SIGALRM]
 
     private let sources: [any DispatchSourceProtocol]
+    /// Set once a signal's cleanup has begun (it ends with `_exit`).
+    private let ending: Flag
+    /// SIGPIPE's pipe: a byte there is a SIGPIPE whose cleanup is on its way.
+    private let pipe: Int32
 
     /// How long a stopping watch waits for the files under way before it abandons them:
     /// the whole stop stays within 5 seconds.
@@ -33,7 +37,10 @@ package final class SignalCleanup {
 
     package init(publisher: OutputPublisher, workers: WorkerSupervisor, interruption: RunInterruption, watch control: WatchControl? = nil) {
         let queue = DispatchQueue(label: "heic2jpg.signals")
+        let ending = Flag()
+        self.ending = ending
         let cleanUp: @Sendable (Int32, Int32) -> Never = { number, status in
+            ending.set()
             workers.killAll()
             publisher.removeAllAndSeal()
             interruption.interrupted(by: POSIX.signalName(number))
@@ -55,10 +62,12 @@ package final class SignalCleanup {
             default: cleanUp(number, 128 + number)
             }
         }
+        var pipeFD: Int32 = -1
         sources = Self.signals.compactMap { number -> (any DispatchSourceProtocol)? in
             if number == SIGPIPE {
                 let pipe = h2j_signal_pipe(number)
                 guard pipe >= 0 else { return nil }
+                pipeFD = pipe
                 let source = DispatchSource.makeReadSource(fileDescriptor: pipe, queue: queue)
                 source.setEventHandler { end(number) }
                 source.resume()
@@ -70,5 +79,26 @@ package final class SignalCleanup {
             source.resume()
             return source
         }
+        pipe = pipeFD
     }
+
+    /// Called on the main thread before it exits with a run's status. A signal that ended
+    /// the run must give the exit status (128 + N), but its cleanup runs on another
+    /// thread: when it has begun, or SIGPIPE's byte waits on its pipe (a write to a closed
+    /// stdout raises it as the run fails on EPIPE), this waits for the cleanup's `_exit`
+    /// and never returns.
+    package func yieldToEndingSignal() {
+        var waiting = pollfd(fd: pipe, events: Int16(POLLIN), revents: 0)
+        guard ending.isSet || (pipe >= 0 && poll(&waiting, 1, 0) == 1) else { return }
+        while true { pause() }
+    }
+}
+
+/// A flag one thread sets and others read.
+private final class Flag: @unchecked Sendable {
+    private let lock = Lock()
+    private var value = false
+
+    func set() { lock.withLock { value = true } }
+    var isSet: Bool { lock.withLock { value } }
 }
