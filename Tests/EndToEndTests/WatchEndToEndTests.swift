@@ -124,6 +124,9 @@ struct WatchEndToEndTests {
         #expect(scratch.files("out").filter { !$0.hasSuffix("/") }.isEmpty, "a link alone is not taken")
         kill(run.pid, SIGHUP)
         #expect(Self.outputs(scratch, becoming: ["linked.jpg"]) == ["linked.jpg"], "SIGHUP walks again")
+        // The state is read while the watch holds it.
+        let status = try Tool.run(["status", "--state", scratch.sub("state.db")])
+        #expect(String(decoding: status.stdout, as: UTF8.self).hasPrefix("sources: 1 (1 converted)"), "\(status.stderr)")
         kill(run.pid, SIGUSR1)
         Thread.sleep(forTimeInterval: 1)
         kill(run.pid, SIGTERM)
