@@ -165,6 +165,9 @@ final class WatchCandidates: CandidateSource {
             if event.has(IN_DELETE_SELF) || event.has(IN_MOVE_SELF) {
                 tree.remove(directory.path)
                 settling.forget(directory.path)
+                if directory.relative.isEmpty {
+                    Self.warn("\(directory.root), a watched directory, was removed or moved away: it is watched again when a walk finds it there (SIGHUP, --rescan)")
+                }
                 continue
             }
             guard !event.name.isEmpty else { continue }
@@ -208,7 +211,7 @@ final class WatchCandidates: CandidateSource {
     /// Warns of directories that could not be watched; when the watch limit was reached,
     /// names it and how to raise it, and walks again every minute instead.
     private func noteWatchProblems() {
-        for failure in tree.takeFailures() { Self.warn("cannot watch \(failure); walking it again every \(Int(Self.fallbackRescanSeconds)) s") }
+        for failure in tree.takeFailures() { Self.warn("cannot watch \(failure); its new files are seen only by walks (SIGHUP, --rescan)") }
         if let directory = tree.limitReachedAt, rescanSeconds.map({ $0 > Self.fallbackRescanSeconds }) ?? true {
             let limit = Inotify.limit("max_user_watches").map { "\($0) " } ?? ""
             Self.warn("cannot watch \(directory): the limit of \(limit)inotify watches per user (fs.inotify.max_user_watches) is reached; "
