@@ -143,6 +143,23 @@ struct WatchEndToEndTests {
         #expect(rescanning.wait(within: 10) == 0)
     }
 
+    @Test("--exclude holds for files as they arrive, a photo moved out before it settled is not taken, and one put back is")
+    func excludedAndMovedOut() throws {
+        let scratch = TemporaryDirectory()
+        let sample = scratch.file("sample.heic", try Self.photo)
+        let (run, _) = try Self.start(scratch, ["--settle", "1", "--exclude", "@eaDir"])
+        let input = scratch.sub("in")
+        try Self.sh("mkdir -p '\(input)/a/@eaDir' && cp '\(sample)' '\(input)/a/@eaDir/thumb.heic' && cp '\(sample)' '\(input)/a/kept.heic'")
+        try Self.sh("cp '\(sample)' '\(input)/gone.heic' && mv '\(input)/gone.heic' '\(scratch.sub("gone.heic"))'")
+        #expect(Self.outputs(scratch, becoming: ["a/kept.jpg"]) == ["a/kept.jpg"])
+        Thread.sleep(forTimeInterval: 2)
+        #expect(scratch.files("out").filter { !$0.hasSuffix("/") } == ["a/kept.jpg"], "neither the excluded nor the moved-out photo")
+        try Self.sh("mv '\(scratch.sub("gone.heic"))' '\(input)/back.heic'")
+        #expect(Self.outputs(scratch, becoming: ["a/kept.jpg", "back.jpg"]) == ["a/kept.jpg", "back.jpg"])
+        kill(run.pid, SIGTERM)
+        #expect(run.wait(within: 10) == 0)
+    }
+
     @Test("--delete-source: a settled photo is converted, proved and handed off as in a run")
     func handOff() throws {
         let scratch = TemporaryDirectory()
