@@ -10,7 +10,7 @@
 /// normalization give back the original text. Characters XML 1.0 cannot carry at all,
 /// not even as references (U+0000–U+001F other than TAB/LF/CR, U+FFFE, U+FFFF), are
 /// dropped: they are NUL padding or control bytes from EXIF strings, not text.
-enum XMPSerializer {
+package enum XMPSerializer {
     static let rdf = XMPNamespace(prefix: "rdf", uri: "http://www.w3.org/1999/02/22-rdf-syntax-ns#")
     static let meta = XMPNamespace(prefix: "x", uri: "adobe:ns:meta/")
     /// The `rdf:about` of a Description when the source packet gives none.
@@ -87,7 +87,7 @@ enum XMPSerializer {
 
     /// `text` as XML character data (see the type's comment). `asciiOnly`: every
     /// character above U+007F as a character reference, for packets that are not UTF-8.
-    static func escaped(_ text: String, attribute: Bool, asciiOnly: Bool) -> [UInt8] {
+    package static func escaped(_ text: String, attribute: Bool, asciiOnly: Bool) -> [UInt8] {
         var out: [UInt8] = []
         out.reserveCapacity(text.utf8.count)
         for scalar in text.unicodeScalars {

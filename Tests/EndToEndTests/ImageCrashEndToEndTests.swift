@@ -53,27 +53,23 @@ struct ImageCrashEndToEndTests {
         #expect(report.bySource["monochrome.heic"]?["status"] as? String == "converted")
     }
 
-    @Test("A crash while the gain map of a PQ photo is computed is named as that stage, not as the primary's decode")
-    func computedGainMapCrashes() throws {
-        let scratch = TemporaryDirectory()
-        let run = try RunningTool(["-o", scratch.sub("out"), "--report", scratch.sub("r.jsonl"), Tool.samples + "/hdr-pq-ramp.heic"],
-                                  output: scratch.sub("run"), environment: ["HEIC2JPG_TEST_CRASH": "gain-map"])
-        #expect(run.wait() == 1)
-        let entry = try #require(try ReportFile(scratch.sub("r.jsonl")).bySource["hdr-pq-ramp.heic"])
-        let reason = entry["reason"] as? String ?? ""
-        #expect(entry["errorCode"] as? String == "decoder-crashed" && reason.contains("computing the gain map"), "\(entry)")
-        #expect(!scratch.files("out").contains { $0.hasSuffix(".jpg") }, "\(scratch.files("out"))")
-    }
+    /// A stage for no image item, the sample that reaches it, and the words the reason names it by.
+    static let crashingStages: [(stage: String, sample: String, named: String)] = [
+        // The gain map of a PQ photo, computed from its two renditions: not the primary's decode.
+        ("gain-map", "hdr-pq-ramp.heic", "computing the gain map"),
+        // The pixel stage chosen (LittleCMS reading the profile): not the decode.
+        ("pixels", "monochrome.heic", "choosing the pixel stage"),
+    ]
 
-    @Test("A crash while the pixel stage is chosen (LittleCMS reading the profile) is named as that stage, not as the decode")
-    func pixelStageCrashes() throws {
+    @Test("A crash in a stage for no image item (the computed gain map, the pixel stage) is named as that stage", arguments: crashingStages)
+    func stageCrashes(stage: String, sample: String, named: String) throws {
         let scratch = TemporaryDirectory()
-        let run = try RunningTool(["-o", scratch.sub("out"), "--report", scratch.sub("r.jsonl"), Tool.samples + "/monochrome.heic"],
-                                  output: scratch.sub("run"), environment: ["HEIC2JPG_TEST_CRASH": "pixels"])
+        let run = try RunningTool(["-o", scratch.sub("out"), "--report", scratch.sub("r.jsonl"), Tool.samples + "/" + sample],
+                                  output: scratch.sub("run"), environment: ["HEIC2JPG_TEST_CRASH": stage])
         #expect(run.wait() == 1)
-        let entry = try #require(try ReportFile(scratch.sub("r.jsonl")).bySource["monochrome.heic"])
+        let entry = try #require(try ReportFile(scratch.sub("r.jsonl")).bySource[sample])
         let reason = entry["reason"] as? String ?? ""
-        #expect(entry["errorCode"] as? String == "decoder-crashed" && reason.contains("choosing the pixel stage"), "\(entry)")
+        #expect(entry["errorCode"] as? String == "decoder-crashed" && reason.contains(named), "\(entry)")
         #expect(!scratch.files("out").contains { $0.hasSuffix(".jpg") }, "\(scratch.files("out"))")
     }
 

@@ -1,3 +1,4 @@
+import H2JMetadata
 import H2JState
 import H2JSupport
 
@@ -126,19 +127,9 @@ struct HTMLText {
         markup += "<tr>" + cells.map { "<td>" + Self.escaped($0) + "</td>" }.joined() + "</tr>"
     }
 
+    /// `string` as HTML text or a double-quoted attribute: XML's escaping (`XMPSerializer`),
+    /// which HTML reads the same.
     static func escaped(_ string: String) -> String {
-        var out = ""
-        out.reserveCapacity(string.utf8.count)
-        for character in string.unicodeScalars {
-            switch character {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            case "'": out += "&#39;"
-            default: out.unicodeScalars.append(character)
-            }
-        }
-        return out
+        String(decoding: XMPSerializer.escaped(string, attribute: true, asciiOnly: false), as: UTF8.self)
     }
 }
