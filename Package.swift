@@ -108,7 +108,7 @@ let package = Package(
         // `heic2jpg compare`: each file converted in both metadata modes in a worker, the
         // outputs measured and their metadata tallied side by side.
         .target(name: "H2JCompare",
-                dependencies: ["H2JSupport", "H2JContainer", "H2JJPEG", "H2JMetadata", "H2JJob", "H2JBatch"]),
+                dependencies: ["H2JSupport", "H2JContainer", "H2JJPEG", "H2JMetadata", "H2JJob", "H2JBatch", "H2JDigest"]),
         .executableTarget(name: "heic2jpg",
                           dependencies: ["H2JSupport", "H2JJPEG", "H2JMetadata", "H2JOutputPlan", "H2JJob", "H2JConvert", "H2JWorker", "H2JBatch", "H2JCompare", "H2JInspect", "H2JJPEGCodec",
                                          "CSignalPipe"]),

@@ -7,6 +7,8 @@ package struct CompareRequest: Sendable, Equatable {
     package var files: [String] = []
     /// Print one JSON array instead of a table.
     package var json = false
+    /// `--html FILE`: also write the comparison as one page (`ComparePage`).
+    package var html: String?
     /// `-q`: each quality is converted at, in both modes.
     package var qualities = [ConversionOptions().quality]
     /// `--max-size`: each box converted to (nil: the source's size), at each quality.

@@ -9,6 +9,20 @@ import H2JMetadata
 enum CompareText {
     static func block(_ comparison: FileComparison, options: ConversionOptions, decoder: TileDecoderChoice) -> String {
         let source = comparison.source
+        var lines = ["\(comparison.path) (\(source.width)×\(source.height))"] + table(rows(comparison, options: options, decoder: decoder))
+        if let problem = source.metadata.exifProblem { lines.append("  source: EXIF unreadable: \(problem)") }
+        for output in comparison.outputs {
+            let name = FileComparison.label(output.variant, output.mode, among: comparison.variants)
+            if let problem = output.metadata.exifProblem { lines.append("  \(name): EXIF unreadable: \(problem)") }
+            lines += output.result.warnings.map { "  \(name): warning: \($0)" }
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// The table's cells: a header row (the property column blank, then `source` and each
+    /// output's mode), then a row per property. `compare --html` shows the same table.
+    static func rows(_ comparison: FileComparison, options: ConversionOptions, decoder: TileDecoderChoice) -> [[String]] {
+        let source = comparison.source
         var rows: [[String]] = [["", "source"] + comparison.outputs.map { $0.mode.rawValue }]
         func row(_ name: String, _ sourceCell: String, _ cell: (FileComparison.Output) -> String) {
             rows.append([name, sourceCell] + comparison.outputs.map(cell))
@@ -34,15 +48,7 @@ enum CompareText {
         row("ICC", source.nclxOnly ? "no (nclx)" : size(source.metadata.iccBytes)) { size($0.metadata.iccBytes) }
         row("Y-PSNR", "") { decibels($0.yPSNR) }
         row("warnings", "") { String($0.result.warnings.count) }
-
-        var lines = ["\(comparison.path) (\(source.width)×\(source.height))"] + table(rows)
-        if let problem = source.metadata.exifProblem { lines.append("  source: EXIF unreadable: \(problem)") }
-        for output in comparison.outputs {
-            let name = FileComparison.label(output.variant, output.mode, among: comparison.variants)
-            if let problem = output.metadata.exifProblem { lines.append("  \(name): EXIF unreadable: \(problem)") }
-            lines += output.result.warnings.map { "  \(name): warning: \($0)" }
-        }
-        return lines.joined(separator: "\n") + "\n"
+        return rows
     }
 
     /// Rows of equal length as lines: every column but the last padded to its widest

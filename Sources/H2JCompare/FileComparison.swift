@@ -26,6 +26,8 @@ struct FileComparison {
         let metadata: MetadataSummary
         /// Colour given only as nclx: the outputs carry a profile built for it.
         let nclxOnly: Bool
+        /// Every EXIF, XMP and ICC tag, for `compare --html`; empty without pictures.
+        let tags: [MetadataTag]
     }
 
     /// One output: a variant's conversion in one mode.
@@ -45,6 +47,8 @@ struct FileComparison {
         let exifTags: EXIFTagTally
         /// +infinity when the luma is identical to the source's.
         let yPSNR: Double
+        /// Every EXIF, XMP and ICC tag, for `compare --html`; empty without pictures.
+        let tags: [MetadataTag]
     }
 
     /// The modes in column order: keep, then strip.
@@ -57,6 +61,8 @@ struct FileComparison {
     /// One per variant and mode: each variant's modes in `modes` order, variants in the
     /// order given.
     let outputs: [Output]
+    /// What `compare --html` shows, checked (`PictureCheck`); nil unless asked for.
+    let pictures: ComparisonPictures?
 
     /// Converts `path` at each of `variants` in each mode, with `options` for the rest, in
     /// `workers`, whose `-o -` outputs land in `output`, then measures. Throws the first
@@ -66,8 +72,10 @@ struct FileComparison {
     /// worker's first conversion (decoder contexts, lazy binding, the file's pages) are
     /// not charged to the first mode (a 512×384 sample measured 52 ms in the first mode
     /// and 17 ms in the second without it); its failure is the file's.
+    ///
+    /// `pictures`: also make `compare --html`'s pictures (in the worker) and tag lists.
     init(path: String, variants: [CompareVariant], options: ConversionOptions, workers: WorkerSupervisor, output: MemoryOutputFile,
-         warmUp: Bool = false) throws {
+         warmUp: Bool = false, pictures: Bool = false) throws {
         guard path != "-" else { throw CompareError("compare reads files, not stdin ('-')") }
         let file = try SourceFile(path: path)
         let format = ImageFormat.sniff(try file.prefix(ImageFormat.sniffLength))
@@ -111,18 +119,26 @@ struct FileComparison {
         let colour = SourceMetadata.colour(structure, primary.id)
         let sourceMetadata = MetadataSummary(source: items)
         let measured = try workers.measure(job, outputs: attempts.map { (Self.label($0.variant, $0.mode, among: variants), $0.conversion.jpeg) },
-                                           options: options).get()
+                                           options: options, pictures: pictures).get()
 
         self.path = path
         self.variants = variants
         source = Source(bytes: file.size, width: measured.width, height: measured.height, metadata: sourceMetadata,
-                        nclxOnly: colour.icc == nil && colour.nclx != nil)
+                        nclxOnly: colour.icc == nil && colour.nclx != nil, tags: pictures ? TagListing.source(items) : [])
         outputs = zip(attempts, measured.decibels).map { attempt, psnr in
             let (result, jpeg, milliseconds) = attempt.conversion
             let metadata = MetadataSummary(jpeg: jpeg)
             return Output(variant: attempt.variant, mode: attempt.mode, width: result.width ?? 0, height: result.height ?? 0,
                           result: result, milliseconds: milliseconds, bytes: jpeg.count, metadata: metadata,
-                          exifTags: EXIFTagTally(source: sourceMetadata.exifTags, output: metadata.exifTags), yPSNR: psnr)
+                          exifTags: EXIFTagTally(source: sourceMetadata.exifTags, output: metadata.exifTags), yPSNR: psnr,
+                          tags: pictures ? TagListing.jpeg(jpeg) : [])
+        }
+        if pictures {
+            guard let made = measured.pictures else { throw CompareError("the decoder process sent no pictures") }
+            try PictureCheck.check(made, source: (measured.width, measured.height), outputs: outputs.map { ($0.width, $0.height) })
+            self.pictures = made
+        } else {
+            self.pictures = nil
         }
     }
 

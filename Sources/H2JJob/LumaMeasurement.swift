@@ -8,10 +8,13 @@ package struct LumaMeasurement: Equatable, Sendable {
     package let height: Int
     /// Y-PSNR of each JPEG against it (`LumaPSNR`), in order: +infinity for identical luma.
     package let decibels: [Double]
+    /// What `compare --html` shows, when the `measure` message asked for it.
+    package let pictures: ComparisonPictures?
 
-    package init(width: Int, height: Int, decibels: [Double]) {
+    package init(width: Int, height: Int, decibels: [Double], pictures: ComparisonPictures? = nil) {
         self.width = width
         self.height = height
         self.decibels = decibels
+        self.pictures = pictures
     }
 }

@@ -65,9 +65,11 @@ package enum WorkerMain {
                                           destination: ParentOutput(socket: socket, limit: limits.outputBytes),
                                           onStage: { stage, engine, image in try? socket.send(.stage(stage, engine, image: image)) })
                 answer = .result(converter.run(job))
-            case .measure(let work, let outputs):
+            case .measure(let work, let outputs, let pictures):
                 guard let job = try? work.job(adopting: descriptor) else { return 70 }
-                answer = .measured(Result { () throws(CompareError) in try LumaMeasurement.measure(job, outputs: outputs, options: work.options) })
+                answer = .measured(Result { () throws(CompareError) in
+                    try LumaMeasurement.measure(job, outputs: outputs, options: work.options, pictures: pictures)
+                })
             case .check:
                 guard let descriptor else { return 70 }
                 answer = .checked(OutputCheck(decoding: descriptor))

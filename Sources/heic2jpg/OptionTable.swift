@@ -205,6 +205,8 @@ enum OptionTable {
 
     static let compare: [OptionEntry] = [
         json,
+        OptionEntry("--html", nil, "<file>", .file,
+                    help: "Also write one self-contained HTML page: each source beside its outputs, crops at 1:1 zoomed in step, a heat map of the differences, and every EXIF, XMP and ICC tag in each mode, location tags called out."),
         OptionEntry("--quality", "q", "<q,...>", .text, help: "JPEG qualities, each converted in both modes.", default: String(defaults.quality)),
     ] + shaping.map {
         $0.long == "--max-size"

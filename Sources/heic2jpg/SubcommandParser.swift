@@ -95,6 +95,9 @@ enum SubcommandParser {
                     request.timeoutSeconds = seconds
                 case "--decoder": request.decoder = try CommandLineParser.decoder(text, label: option.label(spelled))
                 case "--json": request.json = true
+                case "--html":
+                    guard !text.isEmpty else { throw .invalidValue(text, for: option.label(spelled), "expected a file") }
+                    request.html = text
                 default: throw .unknownOption(spelled, suggestion: nil) // a row of OptionTable.compare not handled here
                 }
             }

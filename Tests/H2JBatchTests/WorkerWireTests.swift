@@ -113,15 +113,26 @@ struct WorkerWireTests {
         }
     }
 
-    @Test("compare's measure carries the job and each mode's JPEG; measured the size and decibels (infinity too) or the reason")
+    @Test("compare's measure carries the job, each mode's JPEG and the pictures flag; measured the size, decibels (infinity too) and pictures, or the reason")
     func measureRoundTrip() throws {
         let outputs: [(name: String, jpeg: [UInt8])] = [("lossless-metadata", [0xFF, 0xD8, 1]), ("lossy", [])]
-        guard case .measure(let work, let decoded) = try Self.roundTrip(.measure(Self.sampleJob, outputs)) else { Issue.record("not measure"); return }
-        #expect(work.job == Self.sampleJob.job && work.options == Self.sampleJob.options)
+        guard case .measure(let work, let decoded, let pictures) = try Self.roundTrip(.measure(Self.sampleJob, outputs, pictures: true)) else {
+            Issue.record("not measure"); return
+        }
+        #expect(work.job == Self.sampleJob.job && work.options == Self.sampleJob.options && pictures)
         #expect(decoded.map(\.name) == ["lossless-metadata", "lossy"] && decoded.map(\.jpeg) == outputs.map(\.jpeg))
         let measurement = LumaMeasurement(width: 512, height: 384, decibels: [41.25, .infinity])
         guard case .measured(.success(let got)) = try Self.roundTrip(.measured(.success(measurement))) else { Issue.record("not measured"); return }
         #expect(got == measurement)
+        let output = ComparisonPictures.Output(preview: [0xFF, 0xD8, 2], crop: [3], sourceCrop: [4], heatMap: [5],
+                                               cropRect: PictureRect(x: 1, y: 2, width: 3, height: 4), meanDifference: 0.75, maxDifference: 9)
+        let pictured = LumaMeasurement(width: 512, height: 384, decibels: [41.25, .infinity],
+                                       pictures: ComparisonPictures(source: [0xFF, 0xD8, 1], outputs: [output, output]))
+        guard case .measured(.success(let gotPictures)) = try Self.roundTrip(.measured(.success(pictured))) else { Issue.record("not measured"); return }
+        #expect(gotPictures == pictured)
+        // Pictures for another number of outputs than were measured are refused.
+        let mismatched = LumaMeasurement(width: 512, height: 384, decibels: [41.25], pictures: ComparisonPictures(source: [], outputs: [output, output]))
+        #expect(throws: WireError.self) { try WorkerMessage.decode(WorkerMessage.measured(.success(mismatched)).encoded()) }
         guard case .measured(.failure(let error)) = try Self.roundTrip(.measured(.failure(CompareError("lossy: Y-PSNR: odd")))) else {
             Issue.record("not a failed measurement"); return
         }

@@ -102,8 +102,10 @@ package final class WorkerSupervisor: @unchecked Sendable {
 
     /// `compare`'s Y-PSNR of `outputs` (each mode's JPEG) against `job`'s source, measured
     /// in a worker (`LumaMeasurement`), so that no decoder meets the file in this process;
-    /// the worker's death or `--timeout` is the measurement's failure.
-    package func measure(_ job: Job, outputs: [(name: String, jpeg: [UInt8])], options: ConversionOptions) -> Result<LumaMeasurement, CompareError> {
+    /// the worker's death or `--timeout` is the measurement's failure. With `pictures`, the
+    /// worker also makes `compare --html`'s pictures.
+    package func measure(_ job: Job, outputs: [(name: String, jpeg: [UInt8])], options: ConversionOptions,
+                         pictures: Bool = false) -> Result<LumaMeasurement, CompareError> {
         let worker: WorkerProcess
         do {
             worker = try checkOut()
@@ -115,7 +117,7 @@ package final class WorkerSupervisor: @unchecked Sendable {
         var site = Site(stage: .decode, engine: .libheif)
         let deadline = limits.timeoutSeconds > 0 ? POSIX.monotonicSeconds() + Double(limits.timeoutSeconds) : nil
         do {
-            try worker.socket.send(.measure(WorkerJob(job: job.conversion, options: options), outputs), passing: job.file?.descriptor ?? -1)
+            try worker.socket.send(.measure(WorkerJob(job: job.conversion, options: options), outputs, pictures: pictures), passing: job.file?.descriptor ?? -1)
             guard case .measured(let measured) = try next(worker, until: deadline, site: &site) else {
                 throw WorkerSocketError.malformed(WireError(reason: "expected 'measured'"))
             }

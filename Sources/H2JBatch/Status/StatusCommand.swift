@@ -35,11 +35,10 @@ package enum StatusCommand {
         }
         POSIX.write(request.json ? json(report) + "\n" : text(report), to: STDOUT_FILENO)
         if let html = request.html {
-            let fd = POSIX.openFile(html, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-            defer { if fd >= 0 { close(fd) } }
             do {
-                guard fd >= 0 else { throw WriteError.system(html, "open") }
-                try POSIX.writeAll(Array(StatusPage.html(report, states: request.states).utf8), to: fd, path: html)
+                let page = try PageFile(path: html, inputs: request.states)
+                try page.write(StatusPage.html(report, states: request.states))
+                try page.commit()
             } catch {
                 POSIX.writeLine("error: --html \(html): \(error)", to: STDERR_FILENO)
                 return .failed

@@ -1,4 +1,3 @@
-import H2JMetadata
 import H2JState
 import H2JSupport
 
@@ -20,6 +19,7 @@ enum StatusPage {
             <!DOCTYPE html>
             <html lang="en"><head><meta charset="utf-8">
             <meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; img-src data:">
+            \(PageFile.generator)
             <meta name="viewport" content="width=device-width, initial-scale=1">
             <title>heic2jpg status</title>
             <style>
@@ -108,28 +108,5 @@ enum StatusPage {
         return "Last run: #\(run.id) on \(run.host), \(met) sources in \(RunSummary.format(seconds, digits: 2)) s (\(rate) per second): "
             + "\(run.converted) converted, \(run.updated) updated, \(run.skipped) skipped, \(run.failed) failed; "
             + (run.exitCode.map { "exit \($0)" } ?? "unfinished") + "."
-    }
-}
-
-/// HTML built up as text, every piece of data escaped.
-struct HTMLText {
-    private(set) var markup = ""
-
-    mutating func raw(_ more: String) { markup += more }
-
-    mutating func text(_ string: String) { markup += Self.escaped(string) }
-
-    mutating func element(_ name: String, _ content: String, class className: String? = nil) {
-        markup += "<\(name)" + (className.map { " class=\"\($0)\"" } ?? "") + ">" + Self.escaped(content) + "</\(name)>"
-    }
-
-    mutating func row(_ cells: [String]) {
-        markup += "<tr>" + cells.map { "<td>" + Self.escaped($0) + "</td>" }.joined() + "</tr>"
-    }
-
-    /// `string` as HTML text or a double-quoted attribute: XML's escaping (`XMPSerializer`),
-    /// which HTML reads the same.
-    static func escaped(_ string: String) -> String {
-        String(decoding: XMPSerializer.escaped(string, attribute: true, asciiOnly: false), as: UTF8.self)
     }
 }

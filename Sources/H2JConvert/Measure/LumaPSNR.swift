@@ -48,13 +48,16 @@ struct LumaPSNR {
     /// Y-PSNR of a decoded JPEG against the decoded source, band by band as the source
     /// hands its (alpha-flattened) rows out. A smaller JPEG (`--max-size`) is measured
     /// against the source reduced to its size by the same `Resize` step, so the figure
-    /// is the encoding's loss at that size.
-    static func measure(source: DecodedImage, against jpeg: DecodedJPEG) throws(CompareError) -> Double {
+    /// is the encoding's loss at that size. `observe` sees each row pair as it is measured:
+    /// its index, the source's row and the JPEG's.
+    static func measure(source: DecodedImage, against jpeg: DecodedJPEG,
+                        observe: ((Int, UnsafePointer<UInt8>, UnsafePointer<UInt8>) -> Void)? = nil) throws(CompareError) -> Double {
         let total = Accumulator()
         let rows = RowSink { rows, stride, count in
             for r in 0..<count {
                 total.psnr.add(reference: rows + r * stride, components: source.components,
                                test: jpeg.row(total.y + r), components: jpeg.components, width: jpeg.width)
+                observe?(total.y + r, rows + r * stride, jpeg.row(total.y + r))
             }
             total.y += count
         }

@@ -39,8 +39,8 @@ package enum WorkerMessage {
     /// Worker → parent: how the job ended.
     case result(ConversionResult)
     /// Parent → worker (`compare`): measure these JPEGs against the job's source
-    /// (`LumaMeasurement`), answered by `measured`.
-    case measure(WorkerJob, [(name: String, jpeg: [UInt8])])
+    /// (`LumaMeasurement`), with `pictures` also make `ComparisonPictures`; answered by `measured`.
+    case measure(WorkerJob, [(name: String, jpeg: [UInt8])], pictures: Bool)
     /// Worker → parent: the measurement, or why it failed.
     case measured(Result<LumaMeasurement, CompareError>)
     /// Parent → worker (the hand-off): decode in full the published JPEG whose descriptor,
@@ -78,10 +78,10 @@ package enum WorkerMessage {
         case .result(let result):
             out.u8(Tag.result.rawValue)
             result.encode(to: &out)
-        case .measure(let job, let outputs):
+        case .measure(let job, let outputs, let pictures):
             out.u8(Tag.measure.rawValue)
             job.encode(to: &out)
-            MeasuredOutputs.encode(outputs, to: &out)
+            MeasuredOutputs.encode(outputs, pictures: pictures, to: &out)
         case .measured(let measurement):
             out.u8(Tag.measured.rawValue)
             measurement.encode(to: &out)
@@ -112,7 +112,10 @@ package enum WorkerMessage {
         case .output: message = .output
         case .abandon: message = .abandon
         case .result: message = .result(try ConversionResult(from: &reader))
-        case .measure: message = .measure(try WorkerJob(from: &reader), try MeasuredOutputs.decode(from: &reader))
+        case .measure:
+            let job = try WorkerJob(from: &reader)
+            let (outputs, pictures) = try MeasuredOutputs.decode(from: &reader)
+            message = .measure(job, outputs, pictures: pictures)
         case .measured: message = .measured(try Result(from: &reader))
         case .check: message = .check
         case .checked: message = .checked(try OutputCheck(from: &reader))
