@@ -169,7 +169,7 @@ let package = Package(
                     dependencies: ["H2JSupport", "H2JContainer", "H2JJPEG", "H2JMetadata", "H2JOutputPlan", "H2JConvert",
                                    "H2JJob", "H2JBatch", "H2JWorker", "H2JDigest", "H2JTestSupport", "CSandboxProbe", "CWorkerIPC"]),
         .testTarget(name: "H2JCompareTests",
-                    dependencies: ["H2JSupport", "H2JJPEG", "H2JMetadata", "H2JConvert", "H2JCompare", "H2JTestSupport"]),
+                    dependencies: ["H2JSupport", "H2JJPEG", "H2JMetadata", "H2JJob", "H2JConvert", "H2JCompare", "H2JTestSupport"]),
         .testTarget(name: "heic2jpgTests", dependencies: ["H2JSupport", "H2JOutputPlan", "H2JJob", "H2JConvert", "H2JWorker", "H2JBatch", "H2JCompare", "H2JInspect", "heic2jpg"]),
         // The end-to-end tests' independent decoders and pixel comparisons: libheif through
         // its C API, libjpeg through the codec shim, ffmpeg for tiles. Optimised even in

@@ -89,6 +89,15 @@ enum FuzzedParsers {
             _ = ProvenanceMark(xmp: packet)
         }
         inspect(input)
+        listings(input)
+    }
+
+    /// `compare --html`'s tag table: the input as an XMP packet, an ICC profile and an
+    /// EXIF block, each listed tag by tag.
+    static func listings(_ input: [UInt8]) {
+        _ = XMPListing.tags(Array(input.prefix(xmpBytes)))
+        _ = ICCListing.tags(input)
+        if let exif = try? EXIFDirectory(tiff: input) { _ = EXIFListing.tags(exif) }
     }
 
     /// `heic2jpg inspect`: the HEIF or JPEG describer with everything it reads (the JPEG
