@@ -22,7 +22,7 @@ struct StatusPageEndToEndTests {
         #expect(status.status == 1, "a failure is recorded: \(status.stderr)")
         let json = try #require(try JSONSerialization.jsonObject(with: status.stdout) as? [String: Any])
 
-        let rendered = try HeadlessChromium.render(page, screenshot: scratch.sub("status.png"))
+        let rendered = try HeadlessChromium.render(page, screenshot: HeadlessChromium.screenshot("status-page.png"))
         print("status page: \((try? FileManager.default.attributesOfItem(atPath: page)[.size]) ?? 0) bytes, rendered in \(String(format: "%.2f", rendered.seconds)) s")
         #expect(rendered.console.isEmpty, "no console message, no refused fetch: \(rendered.console)")
         let png = try Data(contentsOf: URL(fileURLWithPath: rendered.screenshot))
