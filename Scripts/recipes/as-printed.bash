@@ -1,24 +1,48 @@
-# Sourced by Scripts/recipes/test-recipes and Scripts/slurm/test-array: what they need to
-# run the README's recipes as printed. The recipes name /usr/bin/heic2jpg (where the
+# Sourced by Scripts/recipes/test-recipes, Scripts/recipes/test-kubernetes,
+# Scripts/slurm/test-array and Scripts/ci/test-convert-step: what they need to run the
+# recipes as the documentation prints them (docs/archive-migration.md, docs/watch.md,
+# docs/ci.md). The recipes name /usr/bin/heic2jpg (where the
 # .deb installs it) and paths under /srv and /var/lib; the tests run in a private mount
 # namespace where /usr/bin/heic2jpg is the built binary and those folders are fresh tmpfs
 # volumes, so nothing on the machine is touched and nothing in a recipe is rewritten.
 
-# readme_recipe FILE: the text README.md prints for FILE (the fenced block after
-# `<!-- recipe: FILE -->`), exactly; fails when README.md has none.
-readme_recipe() {
+# printed_in FILE: the one document (README.md or docs/*.md, relative to $root) that
+# prints the recipe for FILE, marked `<!-- recipe: FILE -->`; fails, saying so, when no
+# document or more than one has that marker, or one has it twice.
+printed_in() {
+  local marker="<!-- recipe: $1 -->" doc found=() count
+  for doc in "$root/README.md" "$root"/docs/*.md; do
+    [[ -f $doc ]] || continue
+    count=$(grep -cxF -- "$marker" "$doc") || true
+    (( count == 0 )) && continue
+    found+=("${doc#"$root/"}")
+    (( count == 1 )) || found+=("${doc#"$root/"} (again)")
+  done
+  if (( ${#found[@]} != 1 )); then
+    echo "the recipe marker for $1 is in ${#found[@]} places (README.md, docs/*.md)${found[*]:+: ${found[*]}}; it must be in exactly one" >&2
+    return 1
+  fi
+  printf '%s\n' "${found[0]}"
+}
+
+# printed_recipe FILE: the text the documentation prints for FILE (the fenced block after
+# `<!-- recipe: FILE -->` in the one document that has the marker), exactly; fails when
+# no document has it, several do, or it is followed by no fenced block.
+printed_recipe() {
+  local doc
+  doc=$(printed_in "$1") || return 1
   awk -v marker="<!-- recipe: $1 -->" '
     $0 == marker { state = 1; next }
     state == 1 && /^```/ { state = 2; next }
     state == 2 && /^```$/ { exit }
     state == 2 { print; found = 1 }
-    END { exit !found }' "$root/README.md"
+    END { exit !found }' "$root/$doc"
 }
 
-# same_as_readme FILE: whether FILE holds exactly the text README.md prints for it.
-same_as_readme() {
+# same_as_printed FILE: whether FILE holds exactly the text the documentation prints for it.
+same_as_printed() {
   local text
-  text=$(readme_recipe "$1") || return 1
+  text=$(printed_recipe "$1") || return 1
   cmp -s <(printf '%s\n' "$text") "$root/$1"
 }
 

@@ -2,7 +2,7 @@ import Foundation
 import H2JTestSupport
 import Testing
 
-/// README.md's "Exit codes" table against behaviour: every code it lists is the status of
+/// docs/exit-codes.md's table against behaviour: every code it lists is the status of
 /// a run that meets its row, there is no run for a code it leaves out, and `--help` lists
 /// the same codes.
 @Suite("End to end: the exit-code table")
@@ -20,10 +20,11 @@ struct ExitCodeTableEndToEndTests {
     ]
     static let signalRow = "128 + N"
 
-    /// The rows of README.md's "## Exit codes" table: (code as written, meaning).
-    static func readmeRows() throws -> [(code: String, meaning: String)] {
-        let text = try String(contentsOf: Tool.packageRoot.appendingPathComponent("README.md"), encoding: .utf8)
-        let section = try #require(text.components(separatedBy: "\n## Exit codes\n").dropFirst().first)
+    /// The rows of the table under docs/exit-codes.md's "# Exit codes" title: (code as
+    /// written, meaning).
+    static func documentedRows() throws -> [(code: String, meaning: String)] {
+        let text = try String(contentsOf: Tool.packageRoot.appendingPathComponent("docs/exit-codes.md"), encoding: .utf8)
+        let section = try #require(("\n" + text).components(separatedBy: "\n# Exit codes\n").dropFirst().first)
         var rows: [(String, String)] = []
         for line in section.split(separator: "\n", omittingEmptySubsequences: false) {
             guard line.hasPrefix("| ") else {
@@ -53,11 +54,11 @@ struct ExitCodeTableEndToEndTests {
         return rows
     }
 
-    @Test("README's table, --help and the runs agree: every listed code has a run that ends with it")
+    @Test("docs/exit-codes.md's table, --help and the runs agree: every listed code has a run that ends with it")
     func everyCodeIsProduced() throws {
-        let rows = try Self.readmeRows()
+        let rows = try Self.documentedRows()
         let codes = rows.map(\.code)
-        #expect(Set(codes) == Set(Self.scenarios.keys).union([Self.signalRow]), "README lists \(codes)")
+        #expect(Set(codes) == Set(Self.scenarios.keys).union([Self.signalRow]), "docs/exit-codes.md lists \(codes)")
         let listed = try Self.helpRows().map(\.code)
         #expect(listed == codes.map { $0.replacingOccurrences(of: " ", with: "") }, "--help lists \(listed)")
         for (code, script) in Self.scenarios.sorted(by: { $0.key < $1.key }) {
@@ -72,8 +73,8 @@ struct ExitCodeTableEndToEndTests {
         (SIGHUP, "SIGHUP"), (SIGINT, "SIGINT"), (SIGPIPE, "SIGPIPE"), (SIGTERM, "SIGTERM"),
     ])
     func signals(signal: Int32, name: String) throws {
-        let meaning = try #require(try Self.readmeRows().first { $0.code == Self.signalRow }?.meaning)
-        #expect(meaning.contains("\(128 + signal) \(name)"), "README's row names \(128 + signal) \(name): \(meaning)")
+        let meaning = try #require(try Self.documentedRows().first { $0.code == Self.signalRow }?.meaning)
+        #expect(meaning.contains("\(128 + signal) \(name)"), "docs/exit-codes.md's row names \(128 + signal) \(name): \(meaning)")
         let helpRow = try Self.helpRows().first { $0.code == "128+N" }?.meaning ?? ""
         #expect(helpRow.contains("\(128 + signal) \(name)"), "--help names \(128 + signal) \(name): \(helpRow)")
         let scratch = TemporaryDirectory()
