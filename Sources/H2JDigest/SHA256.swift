@@ -7,7 +7,7 @@ import H2JSupport
 /// Every converted source and every output is hashed, so speed matters: libcrypto uses
 /// the CPU's SHA instructions where there are some, about 1.2 GB/s on the CI machine
 /// against 159 MB/s for the portable Swift loop this replaced (which cost about 4 % of
-/// a batch's throughput once outputs were hashed too; README "Benchmark").
+/// a batch's throughput once outputs were hashed too; docs/benchmark.md).
 ///
 /// Streaming: `update` any number of times, then `finalize` once. A value owns its
 /// OpenSSL context: do not copy one mid-stream (the copies would share it).

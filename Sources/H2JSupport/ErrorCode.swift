@@ -4,7 +4,7 @@ import Glibc
 
 /// Why an input failed, as a stable token for machines: the report's `errorCode` and,
 /// later, the state database. The `reason` beside it is for people and may be reworded;
-/// these tokens are not (README lists them).
+/// these tokens are not (docs/output.md lists them).
 package enum ErrorCode: String, Sendable, CaseIterable {
     /// The input could not be opened, listed or read (permissions, I/O error, vanished).
     case sourceUnreadable = "source-unreadable"

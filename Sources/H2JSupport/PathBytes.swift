@@ -7,7 +7,7 @@
 /// or in a broken sequence) becomes the private-use character U+10FF00 + b. Going back,
 /// U+10FF80…U+10FFFF become the byte b again and everything else is UTF-8. Both
 /// directions are exact inverses: distinct byte names stay distinct strings, and a
-/// string made here gives back its very bytes. README documents the escape for the
+/// string made here gives back its very bytes. docs/output.md documents the escape for the
 /// report.
 package enum PathBytes {
     /// First escape character: U+10FF00 + b stands for the raw byte b (b ≥ 0x80).

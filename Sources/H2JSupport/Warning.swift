@@ -3,7 +3,7 @@
 /// Nothing the source had is dropped without one.
 package struct Warning: Sendable, Equatable, CustomStringConvertible {
     /// A warning's stable token. Each module declares the codes it emits, in an
-    /// extension next to the code that emits them; README lists them all.
+    /// extension next to the code that emits them; docs/output.md lists them all.
     package struct Code: RawRepresentable, Hashable, Sendable {
         package let rawValue: String
         package init(rawValue: String) { self.rawValue = rawValue }

@@ -169,9 +169,13 @@ struct WorkerWireTests {
             #expect(throws: WireError.self) { try WorkerMessage.decode(Array(encoded.prefix(length))) }
         }
         #expect(throws: WireError.self) { try WorkerMessage.decode(encoded + [0]) }
-        // The worker's other messages of many fields: a stage naming its image, a measurement.
+        // The worker's other messages of many fields: a stage naming its image, a measurement with and without pictures.
         let measured = WorkerMessage.measured(.success(LumaMeasurement(width: 4, height: 3, decibels: [40, .infinity]))).encoded()
-        for other in [WorkerMessage.stage(.decode, .libheif, image: 9).encoded(), measured] {
+        let output = ComparisonPictures.Output(preview: [1, 2], crop: [3], sourceCrop: [], heatMap: [4], cropRect: PictureRect(x: 0, y: 0, width: 1, height: 1),
+                                               meanDifference: 0.5, maxDifference: 3)
+        let pictured = WorkerMessage.measured(.success(LumaMeasurement(width: 4, height: 3, decibels: [40],
+                                                                      pictures: ComparisonPictures(source: [9], outputs: [output])))).encoded()
+        for other in [WorkerMessage.stage(.decode, .libheif, image: 9).encoded(), measured, pictured] {
             for length in 0..<other.count {
                 #expect(throws: WireError.self) { try WorkerMessage.decode(Array(other.prefix(length))) }
             }

@@ -49,7 +49,7 @@ package struct RunSummary: Sendable, Equatable {
         }
     }
 
-    /// The run's exit status (README, "Exit codes"): 0; 1 when an input failed or the
+    /// The run's exit status (docs/exit-codes.md): 0; 1 when an input failed or the
     /// report could not be written; 73 when the run could not start (`cannotStart`); 75
     /// (EX_TEMPFAIL) when the run stopped because a resource ran out, or the report could
     /// not be written for such a reason.
