@@ -6,11 +6,13 @@ import Testing
 /// Chromium with no console message and no fetch, whose text holds what `--json` says.
 @Suite("End to end: the status page in a browser")
 struct StatusPageEndToEndTests {
-    @Test("The page of a state with conversions, a failure and two runs: rendered, silent, and holding the JSON's counts, failures and runs")
+    @Test("The page of a state (Samples, and a corpus photo when there is one) with conversions, a failure and two runs: rendered, silent, and holding the JSON's counts, failures and runs")
     func statusPage() throws {
         let scratch = TemporaryDirectory()
-        for name in ["monochrome.heic", "grid-rotated-mirrored.heic", "alpha-transparent.heic"] {
-            _ = scratch.file("in/" + name, [UInt8](try Data(contentsOf: URL(fileURLWithPath: Tool.samples + "/" + name))))
+        let photos = ["monochrome.heic", "grid-rotated-mirrored.heic", "alpha-transparent.heic"].map { Tool.samples + "/" + $0 }
+            + (Tool.corpus.map { [$0 + "/iphone/iphone13pro-depth-gainmap.heic"] } ?? [])
+        for photo in photos {
+            _ = scratch.file("in/" + (photo as NSString).lastPathComponent, [UInt8](try Data(contentsOf: URL(fileURLWithPath: photo))))
         }
         // One flipped bit ends a tile's slice early: a decode-failed photo, its reason in the page.
         var broken = [UInt8](try Data(contentsOf: URL(fileURLWithPath: Tool.samples + "/grid-rotated-mirrored.heic")))
