@@ -27,15 +27,7 @@ enum ComparePage {
 
     static func head(files: Int, options: ConversionOptions) -> String {
         var page = HTMLText()
-        page.raw("""
-            <!DOCTYPE html>
-            <html lang="en"><head><meta charset="utf-8">
-            <meta http-equiv="Content-Security-Policy" content="\(ComparePageScript.contentSecurityPolicy)">
-            \(PageFile.generator)
-            <meta name="viewport" content="width=device-width, initial-scale=1">
-            <title>heic2jpg compare</title>
-            <style>\(ComparePageScript.style)</style></head><body>
-            """)
+        page.raw(HTMLText.head(title: "heic2jpg compare", policy: ComparePageScript.contentSecurityPolicy, style: ComparePageScript.style))
         page.element("h1", "heic2jpg compare: \(files) file" + (files == 1 ? "" : "s"))
         page.element("p", "Each source converted in both modes: \(MetadataMode.keep.rawValue) keeps EXIF, XMP and ICC; "
                      + "\(MetadataMode.strip.rawValue) keeps the pixels only. "

@@ -91,9 +91,18 @@ struct SubcommandParserTests {
         #expect(usageError(["inspect", "--json=yes", "x"]) == "The option '--json' does not take a value")
         #expect(usageError(["inspect", "x", "--source"]) == "Missing value for '--source <file>'")
         #expect(usageError(["compare", "-q", "0", "x"]) == "The value '0' is invalid for '-q <q,...>': expected whole numbers from 1 to 100, separated by commas")
-        #expect(usageError(["compare"]) == "Missing expected argument '<file> ...' (usage: heic2jpg compare [--json] [-q <q,...>] [--max-size <box,...>] [--thumbnail] "
+        #expect(usageError(["compare"]) == "Missing expected argument '<file> ...' (usage: heic2jpg compare [--json] [--html <file>] [-q <q,...>] [--max-size <box,...>] [--thumbnail] "
                 + "[--colorspace <space>] [--progressive] [--optimize] [--sampling <chroma>] [--timeout <seconds>] [--decoder <name>] <file> ...)")
         #expect(usageError(["inspect", "--frobnicate", "x"]) == "Unknown option '--frobnicate'.")
+        #expect(usageError(["compare", "--html=", "x"]) == "The value '' is invalid for '--html <file>': expected a file")
+    }
+
+    @Test("compare --html takes the page's path, beside --json")
+    func compareHTML() throws {
+        guard case .compare(let request) = try CommandLineParser.parse(["compare", "--json", "--html", "page.html", "a.heic"]) else {
+            Issue.record("expected compare"); return
+        }
+        #expect(request.html == "page.html" && request.json && request.files == ["a.heic"])
     }
 
     @Test("-h or --help before '--' asks for help whatever else is there")

@@ -6,6 +6,21 @@ package struct HTMLText {
 
     package private(set) var markup = ""
 
+    /// A page's start, up to its `<body>`: UTF-8, the Content-Security-Policy `policy`,
+    /// the generator line `PageFile` knows earlier pages by, `title` and `style`.
+    package static func head(title: String, policy: String, style: String) -> String {
+        """
+        <!DOCTYPE html>
+        <html lang="en"><head><meta charset="utf-8">
+        <meta http-equiv="Content-Security-Policy" content="\(policy)">
+        \(PageFile.generator)
+        <meta name="viewport" content="width=device-width, initial-scale=1">
+        <title>\(escaped(title))</title>
+        <style>\(style)</style></head><body>
+
+        """
+    }
+
     package mutating func raw(_ more: String) { markup += more }
 
     package mutating func text(_ string: String) { markup += Self.escaped(string) }

@@ -12,24 +12,18 @@ enum StatusPage {
     /// Rows listed per failure code and for kept sources (the JSON form lists them all).
     static let rowsShown = 200
 
+    static let style = """
+        body{font:15px/1.45 system-ui,sans-serif;margin:2em auto;max-width:70em;padding:0 1em;color:#1b1b1b}
+        h1{font-size:1.5em}h2{font-size:1.15em;margin-top:2em;border-bottom:1px solid #ddd}
+        table{border-collapse:collapse}td,th{padding:.2em .8em;text-align:left;border-bottom:1px solid #eee;vertical-align:top}
+        td.n{text-align:right;font-variant-numeric:tabular-nums}code{font-size:.92em}
+        .ok{color:#1a7f37}.bad{color:#b3261e}.warn{color:#9a6700}summary{cursor:pointer}
+        """
+
     static func html(_ report: StateReport, states: [String]) -> String {
         let total = report.counts.values.reduce(0, +)
         var page = HTMLText()
-        page.raw("""
-            <!DOCTYPE html>
-            <html lang="en"><head><meta charset="utf-8">
-            <meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; img-src data:">
-            \(PageFile.generator)
-            <meta name="viewport" content="width=device-width, initial-scale=1">
-            <title>heic2jpg status</title>
-            <style>
-            body{font:15px/1.45 system-ui,sans-serif;margin:2em auto;max-width:70em;padding:0 1em;color:#1b1b1b}
-            h1{font-size:1.5em}h2{font-size:1.15em;margin-top:2em;border-bottom:1px solid #ddd}
-            table{border-collapse:collapse}td,th{padding:.2em .8em;text-align:left;border-bottom:1px solid #eee;vertical-align:top}
-            td.n{text-align:right;font-variant-numeric:tabular-nums}code{font-size:.92em}
-            .ok{color:#1a7f37}.bad{color:#b3261e}.warn{color:#9a6700}summary{cursor:pointer}
-            </style></head><body>
-            """)
+        page.raw(HTMLText.head(title: "heic2jpg status", policy: "default-src 'none'; style-src 'unsafe-inline'; img-src data:", style: style))
         page.element("h1", "heic2jpg status")
         page.element("p", "States: " + states.joined(separator: ", ") + ". " + (report.isComplete ? "Every source has been met." : "Sources may remain that no run met."),
                      class: report.isComplete ? "ok" : "warn")

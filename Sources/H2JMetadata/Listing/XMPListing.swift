@@ -82,7 +82,7 @@ package enum XMPListing {
         }
 
         mutating func text(_ range: Range<Int>) {
-            let value = Self.decoded(bytes[range]).split(whereSeparator: { $0 == " " || $0 == "\n" || $0 == "\t" || $0 == "\r" })
+            let value = XMLText.decoding(bytes[range]).split(whereSeparator: { $0 == " " || $0 == "\n" || $0 == "\t" || $0 == "\r" })
                 .joined(separator: " ")
             guard !value.isEmpty else { return }
             add(Self.path(stack), value)
@@ -155,7 +155,7 @@ package enum XMPListing {
                 i += 1
                 let start = i
                 while i < bytes.count, bytes[i] != quote { i += 1 }
-                attributes.append((attribute, Self.decoded(bytes[start..<i])))
+                attributes.append((attribute, XMLText.decoding(bytes[start..<i])))
                 i = min(i + 1, bytes.count)
             }
         }
@@ -174,35 +174,6 @@ package enum XMPListing {
                 guard !name.hasPrefix("xmlns"), !name.hasPrefix("rdf:"), !name.hasPrefix("xml:"), !name.hasPrefix("x:") else { continue }
                 add(here + [name], value)
             }
-        }
-
-        /// Text with XML's five entities and numeric character references replaced.
-        static func decoded(_ slice: ArraySlice<UInt8>) -> String {
-            let text = String(decoding: slice, as: UTF8.self)
-            guard text.contains("&") else { return text }
-            var out = ""
-            var rest = Substring(text)
-            while let amp = rest.firstIndex(of: "&") {
-                out += rest[..<amp]
-                guard let semi = rest[amp...].prefix(12).firstIndex(of: ";") else {
-                    out += "&"
-                    rest = rest[rest.index(after: amp)...]
-                    continue
-                }
-                let entity = rest[rest.index(after: amp)..<semi]
-                let named: [Substring: String] = ["amp": "&", "lt": "<", "gt": ">", "quot": "\"", "apos": "'"]
-                if let value = named[entity] {
-                    out += value
-                } else if entity.hasPrefix("#x") || entity.hasPrefix("#X"), let code = UInt32(entity.dropFirst(2), radix: 16), let scalar = Unicode.Scalar(code) {
-                    out.unicodeScalars.append(scalar)
-                } else if entity.hasPrefix("#"), let code = UInt32(entity.dropFirst()), let scalar = Unicode.Scalar(code) {
-                    out.unicodeScalars.append(scalar)
-                } else {
-                    out += rest[amp...semi]
-                }
-                rest = rest[rest.index(after: semi)...]
-            }
-            return out + rest
         }
     }
 }
