@@ -35,6 +35,21 @@ enum HostileWorker: String, CaseIterable {
     /// the source's size with the source's SHA-256, complete: what only the hand-off's
     /// decode of the published output, in another worker conversation, can catch.
     case undecodableOutput = "undecodable-output"
+    /// Jobs converted as usual, but `compare --html`'s pictures forged (`forged`): markup
+    /// where the source's preview should be, which no page may carry.
+    case forgedPictures = "forged-pictures"
+
+    /// Whether this case answers conversion jobs itself; `forgedPictures` lies only when measuring.
+    var answersJobs: Bool { self != .forgedPictures }
+
+    /// `measurement` with the source's preview replaced by a script.
+    static func forged(_ measurement: LumaMeasurement) -> LumaMeasurement {
+        guard let pictures = measurement.pictures else { return measurement }
+        return LumaMeasurement(width: measurement.width, height: measurement.height, decibels: measurement.decibels,
+                               pictures: ComparisonPictures(source: Array(forgedPreview.utf8), outputs: pictures.outputs))
+    }
+
+    static let forgedPreview = "<script>document.title='forged'</script>"
 
     /// The case the hook names, if any.
     static var chosen: HostileWorker? { TestHook.hostileWorker.value.flatMap(HostileWorker.init(rawValue:)) }
@@ -90,6 +105,8 @@ enum HostileWorker: String, CaseIterable {
         case .truncatedFrame:
             _ = writeFrame(header: 100, body: [UInt8](repeating: 1, count: 10))
             return false
+        case .forgedPictures:
+            return false  // never asked: it answers no job itself (`answersJobs`)
         }
     }
 

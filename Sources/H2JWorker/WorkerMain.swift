@@ -54,7 +54,7 @@ package enum WorkerMain {
             case .job(let work):
                 guard let job = try? work.job(adopting: descriptor) else { return 70 }
                 #if DEBUG
-                if let hostile = HostileWorker.chosen {
+                if let hostile = HostileWorker.chosen, hostile.answersJobs {
                     guard hostile.answer(job, on: socket) else { return 0 }
                     continue
                 }
@@ -67,9 +67,13 @@ package enum WorkerMain {
                 answer = .result(converter.run(job))
             case .measure(let work, let outputs, let pictures):
                 guard let job = try? work.job(adopting: descriptor) else { return 70 }
-                answer = .measured(Result { () throws(CompareError) in
+                var measured = Result { () throws(CompareError) in
                     try LumaMeasurement.measure(job, outputs: outputs, options: work.options, pictures: pictures)
-                })
+                }
+                #if DEBUG
+                if HostileWorker.chosen == .forgedPictures { measured = measured.map(HostileWorker.forged) }
+                #endif
+                answer = .measured(measured)
             case .check:
                 guard let descriptor else { return 70 }
                 answer = .checked(OutputCheck(decoding: descriptor))

@@ -154,4 +154,20 @@ struct ComparePageEndToEndTests {
         for _ in 0..<2 { #expect(try Tool.run(["compare", "--html", page, Self.photo]).status == 0, "its own page is replaced") }
         #expect(try FileManager.default.contentsOfDirectory(atPath: scratch.path).sorted() == ["a.heic", "notes.html", "page.html"], "no temporary left")
     }
+
+    @Test("A worker's forged picture is refused: the file fails with the reason, and nothing of it reaches the page")
+    func forgedPictures() throws {
+        let scratch = TemporaryDirectory()
+        let path = scratch.sub("compare.html")
+        let outcome = try Tool.run(["HEIC2JPG_TEST_HOSTILE_WORKER=forged-pictures", Tool.binary, "compare", "--html", path, Self.photo],
+                                   executable: "/usr/bin/env")
+        #expect(outcome.status == 1, "\(outcome.stderr)")
+        #expect(outcome.stderr.contains("the decoder process sent the source's preview that is not a 400×300 JPEG"), "\(outcome.stderr)")
+        let page = try String(contentsOfFile: path, encoding: .utf8)
+        #expect(page.contains("error: the decoder process sent the source"), "the file's section names the reason")
+        let forged = "<script>document.title='forged'</script>"
+        #expect(!page.contains(forged) && !page.contains(Data(forged.utf8).base64EncodedString()), "the forged bytes are not in the page, as they are or inline")
+        // Without --html the worker is not asked for pictures, and the same comparison passes.
+        #expect(try Tool.run(["HEIC2JPG_TEST_HOSTILE_WORKER=forged-pictures", Tool.binary, "compare", Self.photo], executable: "/usr/bin/env").status == 0)
+    }
 }
