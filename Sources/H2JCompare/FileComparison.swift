@@ -1,5 +1,6 @@
 import H2JContainer
 import H2JBatch
+import H2JJPEG
 import H2JJob
 import H2JMetadata
 import H2JSupport
@@ -34,7 +35,7 @@ struct FileComparison {
     struct Output {
         let variant: CompareVariant
         let mode: MetadataMode
-        /// The size it was encoded at.
+        /// The size it was encoded at, as its own frame header says.
         let width: Int
         let height: Int
         /// The converter's result: engine, warnings.
@@ -125,10 +126,14 @@ struct FileComparison {
         self.variants = variants
         source = Source(bytes: file.size, width: measured.width, height: measured.height, metadata: sourceMetadata,
                         nclxOnly: colour.icc == nil && colour.nclx != nil, tags: pictures ? TagListing.source(items) : [])
-        outputs = zip(attempts, measured.decibels).map { attempt, psnr in
+        outputs = try zip(attempts, measured.decibels).map { attempt, psnr throws(CompareError) in
             let (result, jpeg, milliseconds) = attempt.conversion
             let metadata = MetadataSummary(jpeg: jpeg)
-            return Output(variant: attempt.variant, mode: attempt.mode, width: result.width ?? 0, height: result.height ?? 0,
+            // The size is read from the JPEG this process holds, not taken from the worker's result.
+            guard let frame = JPEGSegments(jpeg)?.frameHeader else {
+                throw CompareError("\(Self.label(attempt.variant, attempt.mode, among: variants)): the output's frame header cannot be read")
+            }
+            return Output(variant: attempt.variant, mode: attempt.mode, width: frame.width, height: frame.height,
                           result: result, milliseconds: milliseconds, bytes: jpeg.count, metadata: metadata,
                           exifTags: EXIFTagTally(source: sourceMetadata.exifTags, output: metadata.exifTags), yPSNR: psnr,
                           tags: pictures ? TagListing.jpeg(jpeg) : [])

@@ -3,7 +3,7 @@
 /// (`ComparisonPictures.Output.cropRect` inside its output, every picture a JPEG of the
 /// stated size) and puts in the page as they are.
 package struct ComparisonPictures: Equatable, Sendable {
-    /// The longest side of a preview and of a heat map, in pixels.
+    /// The longest side of a preview, in pixels.
     package static let previewSide = 400
     /// The longest side of a heat map: each of its pixels averages a block of the output
     /// (a 12 MP photo's are 20 pixels wide), where per-pixel differences would be noise.

@@ -77,7 +77,7 @@ final class JobOutputs {
         }
         let others = try staged.filter { $0.name != .primary }.map { entry -> (OutputName, Staged, Bool) in
             guard case .file(let file) = entry.output else { return (entry.name, entry.output, false) }
-            let (target, replacing) = try target(of: file, sourceSHA256: result.sourceSHA256)
+            let (target, replacing) = try target(of: file)
             return (entry.name, .file(target), replacing)
         }
         let primary = staged.filter { $0.name == .primary }.map { ($0.name, $0.output, job.replacesExisting) }
@@ -119,9 +119,12 @@ final class JobOutputs {
     /// what is there, by the planner's rule (`OutputPolicy`): its own path when free or
     /// this source's own; with `--on-conflict suffix` the first `NAME-2-N.jpg` that is;
     /// otherwise the source fails (`ForeignOutputError`, or the policy's refusal).
-    private func target(of file: StagedFile, sourceSHA256: String?) throws -> (StagedFile, replacing: Bool) {
+    private func target(of file: StagedFile) throws -> (StagedFile, replacing: Bool) {
         let policy = OutputPolicy(publisher: destination.publisher)
-        let digest = { [job] in sourceSHA256 ?? job.sourceSHA256 ?? job.file.flatMap { try? SourceDigest.hex(of: $0.byteSource) } }
+        // Whether an existing output is this source's decides what is replaced: the source's
+        // digest is the parent's own (the planner's, or computed here when first needed),
+        // never the worker's word.
+        let digest = { [job] in job.sourceSHA256 ?? job.file.flatMap { try? SourceDigest.hex(of: $0.byteSource) } }
         let ownership = OutputPolicy.Ownership(name: job.source.fileName, times: sourceTimes, digest: digest, markExpected: options.mark,
                                                recorded: { [recorded = job.recordedOutputs] in recorded.contains(Path.absolute($0)) })
         switch policy.verdict(file.path, source: job.file, ownership: ownership) {

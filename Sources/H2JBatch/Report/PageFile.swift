@@ -46,11 +46,7 @@ package final class PageFile {
     /// Why `path` must not be replaced by a page; nil when it may.
     static func refusal(_ path: String, inputs: [String]) -> String? {
         guard let info = POSIX.fileInfo(path) else { return nil }
-        let isInput = inputs.contains { input in
-            guard let other = POSIX.fileInfo(input) else { return false }
-            return other.st_dev == info.st_dev && other.st_ino == info.st_ino
-        }
-        if isInput { return "the page '\(path)' is also an input; it would overwrite it" }
+        if ReportFileCheck.isInput(info, inputs) { return "the page '\(path)' is also an input; it would overwrite it" }
         guard info.st_mode & S_IFMT == S_IFREG else { return "'\(path)' is not a regular file" }
         guard info.st_size > 0 else { return nil }
         guard let file = try? SourceFile(path: path), let head = try? file.prefix(512),

@@ -14,16 +14,20 @@ package enum ReportFileCheck {
     /// Why `path` must not be the report of a run over `inputs`; nil when it may.
     package static func refusal(_ path: String, inputs: [String]) -> String? {
         guard let info = POSIX.fileInfo(path) else { return nil }
-        let isInput = inputs.contains { input in
-            guard let other = POSIX.fileInfo(input) else { return false }
-            return other.st_dev == info.st_dev && other.st_ino == info.st_ino
-        }
-        if isInput { return "the report '\(path)' is also an input; it would overwrite it" }
+        if isInput(info, inputs) { return "the report '\(path)' is also an input; it would overwrite it" }
         guard info.st_mode & S_IFMT == S_IFREG, info.st_size > 0 else { return nil }
         guard let file = try? SourceFile(path: path), let head = try? file.prefix(16),
               linePrefixes.contains(where: { head.starts(with: $0) }) else {
             return "'\(path)' exists and is not a heic2jpg report; refusing to overwrite it"
         }
         return nil
+    }
+
+    /// Whether the file `info` describes is one of `inputs` (same device and inode).
+    static func isInput(_ info: stat, _ inputs: [String]) -> Bool {
+        inputs.contains { input in
+            guard let other = POSIX.fileInfo(input) else { return false }
+            return other.st_dev == info.st_dev && other.st_ino == info.st_ino
+        }
     }
 }

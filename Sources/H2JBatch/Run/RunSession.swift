@@ -242,7 +242,7 @@ final class RunSession {
                                             "not started: the run stopped (\($0))")
                 } ?? workers.run(job, options: options)
                 result.sourceIdentity = job.sourceIdentity
-                if result.status != .failed { result.sourceSHA256 = result.sourceSHA256 ?? job.sourceSHA256 }
+                if result.status != .failed { result.sourceSHA256 = job.sourceSHA256 ?? result.sourceSHA256 }  // the parent's own digest first
                 job.reservation?.settle(published: result.status == .converted || result.status == .copied)
                 if let previous {
                     if result.status == .converted { result.status = .updated }

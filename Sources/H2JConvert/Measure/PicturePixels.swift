@@ -20,22 +20,22 @@ struct PicturePixels {
     /// `size` by the converter's own `Resize` (copied when it is that size already).
     static func reduced(width: Int, height: Int, components: Int, to size: (width: Int, height: Int),
                         _ feed: (any PixelSink) throws -> Void) throws -> PicturePixels {
-        let reduced = Box(PicturePixels(width: size.width, height: size.height, components: components))
-        let rows = RowSink { rows, stride, count in reduced.value.take(rows, stride: stride, count: count) }
+        let filling = Filling(PicturePixels(width: size.width, height: size.height, components: components))
+        let rows = RowSink { rows, stride, count in filling.take(rows, stride: stride, count: count) }
         let input = PixelFormat(width: width, height: height, layout: .rows(components: components, subsampling: .s444))
         try feed(size == (width, height) ? rows : Resize(width: size.width, height: size.height).sink(input: input, into: rows))
-        guard reduced.value.filled == size.height else { throw CompareError("a picture of \(reduced.value.filled) rows, not \(size.height)") }
-        return reduced.value.picture
+        guard filling.filled == size.height else { throw CompareError("a picture of \(filling.filled) rows, not \(size.height)") }
+        return filling.picture
     }
 
     /// What a row sink fills, top to bottom.
-    private struct Filling {
+    private final class Filling {
         var picture: PicturePixels
         var filled = 0
 
         init(_ picture: PicturePixels) { self.picture = picture }
 
-        mutating func take(_ rows: UnsafePointer<UInt8>, stride: Int, count: Int) {
+        func take(_ rows: UnsafePointer<UInt8>, stride: Int, count: Int) {
             let rowBytes = picture.width * picture.components
             for r in 0..<min(count, picture.height - filled) {
                 let at = (filled + r) * rowBytes
@@ -43,10 +43,5 @@ struct PicturePixels {
             }
             filled += count
         }
-    }
-
-    private final class Box {
-        var value: Filling
-        init(_ picture: PicturePixels) { value = Filling(picture) }
     }
 }
