@@ -45,7 +45,8 @@ struct WatchEndToEndTests {
         let sample = scratch.file("sample.heic", try Self.photo)
         let (run, _) = try Self.start(scratch, ["--settle", "1"])
         let input = scratch.sub("in")
-        // A slow writer: four chunks over four seconds, the file open throughout.
+        // A slow writer: the file made empty and closed, then reopened and written in four
+        // chunks with pauses longer than --settle before its close.
         let photo = try Self.photo
         let slow = Thread {
             guard let handle = FileHandle(forWritingAtPath: { FileManager.default.createFile(atPath: input + "/slow.heic", contents: nil)
@@ -53,7 +54,7 @@ struct WatchEndToEndTests {
             let chunk = (photo.count + 3) / 4
             for start in stride(from: 0, to: photo.count, by: chunk) {
                 handle.write(Data(photo[start..<min(photo.count, start + chunk)]))
-                Thread.sleep(forTimeInterval: 1)
+                Thread.sleep(forTimeInterval: 1.5)
             }
             handle.closeFile()
         }

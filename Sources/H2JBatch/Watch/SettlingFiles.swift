@@ -5,14 +5,17 @@ import H2JSupport
 
 /// Files written or moved in that a watch waits on: one is taken once its size, mtime and
 /// ctime have stayed the same for the settle time since it was last seen to change. A file
-/// that goes away, or stops being a regular file, is dropped.
+/// written to (`IN_MODIFY`) is open for writing, so it waits for its next close whatever
+/// its pauses. A file that goes away, or stops being a regular file, is dropped.
 struct SettlingFiles {
-    /// A file waiting: where it is, what `stat` last said, and since when.
+    /// A file waiting: where it is, what `stat` last said, since when, and whether a
+    /// writer holds it open (written to since its last close).
     struct File {
         let root: String
         let relativePath: String
         var seen: FileState
         var since: Double
+        var beingWritten = false
     }
 
     /// What must hold still: size, mtime and ctime.
@@ -47,7 +50,28 @@ struct SettlingFiles {
         files[path] = File(root: root, relativePath: relativePath, seen: FileState(info), since: now)
     }
 
-    /// `path` changed (a write or an attribute): its wait starts again, if it is waiting.
+    /// `path` was walked and changed within the settle time: it waits like a touched file,
+    /// unless a writer holds it open, when its close will bring it.
+    mutating func found(_ path: String, root: String, relativePath: String, now: Double) {
+        guard !isBeingWritten(path) else { return }
+        touch(path, root: root, relativePath: relativePath, now: now)
+    }
+
+    /// `path` was written to: a writer holds it open, so it is not taken before it is
+    /// closed (`touch`), however long the writer pauses.
+    mutating func written(_ path: String, root: String, relativePath: String, now: Double) {
+        if files[path] == nil {
+            guard let info = POSIX.fileInfo(path, followingLinks: false), FileType.isRegular(info.st_mode) else { return }
+            files[path] = File(root: root, relativePath: relativePath, seen: FileState(info), since: now)
+        }
+        files[path]?.since = now
+        files[path]?.beingWritten = true
+    }
+
+    /// Whether a writer holds `path` open, as far as its events tell.
+    func isBeingWritten(_ path: String) -> Bool { files[path]?.beingWritten ?? false }
+
+    /// `path`'s attributes changed: its wait starts again, if it is waiting.
     mutating func changed(_ path: String, now: Double) {
         guard var file = files[path] else { return }
         file.since = now
@@ -65,7 +89,7 @@ struct SettlingFiles {
     /// changed since last seen waits again from `now`.
     mutating func settled(now: Double) -> [(path: String, file: File, info: stat)] {
         var done: [(String, File, stat)] = []
-        for (path, file) in files where now - file.since >= settleSeconds {
+        for (path, file) in files where !file.beingWritten && now - file.since >= settleSeconds {
             guard let info = POSIX.fileInfo(path, followingLinks: false), FileType.isRegular(info.st_mode) else {
                 files[path] = nil
                 continue
@@ -82,6 +106,6 @@ struct SettlingFiles {
 
     /// When the next file may settle, nil when none waits.
     var nextDeadline: Double? {
-        files.values.map { $0.since + settleSeconds }.min()
+        files.values.filter { !$0.beingWritten }.map { $0.since + settleSeconds }.min()
     }
 }

@@ -9,7 +9,8 @@ import H2JSupport
 /// until there is a candidate, and returns nil once a stop is asked (`WatchControl`).
 ///
 /// A file a walk meets that changed within the settle time (an upload under way) waits
-/// like one an event named, so nothing is taken half-written. Uploaders' temp names are
+/// like one an event named, and one still open for writing waits for its close, so
+/// nothing is taken half-written. Uploaders' temp names are
 /// passed over (`UploadTempNames`) until they are renamed.
 final class WatchCandidates: CandidateSource {
     /// What a watch needs from its run.
@@ -93,8 +94,8 @@ final class WatchCandidates: CandidateSource {
                     walk = nil
                     continue
                 }
-                if case .success(let candidate) = found, isRecent(candidate) {
-                    settling.touch(candidate.path, root: candidate.root, relativePath: candidate.relativePath, now: POSIX.monotonicSeconds())
+                if case .success(let candidate) = found, settling.isBeingWritten(candidate.path) || isRecent(candidate) {
+                    settling.found(candidate.path, root: candidate.root, relativePath: candidate.relativePath, now: POSIX.monotonicSeconds())
                     continue
                 }
                 return found
@@ -189,7 +190,9 @@ final class WatchCandidates: CandidateSource {
                 }
             } else if event.has(IN_CLOSE_WRITE) || event.has(IN_MOVED_TO) {
                 settling.touch(path, root: directory.root, relativePath: relative, now: now)
-            } else if event.has(IN_MODIFY) || event.has(IN_ATTRIB) {
+            } else if event.has(IN_MODIFY) {
+                settling.written(path, root: directory.root, relativePath: relative, now: now)
+            } else if event.has(IN_ATTRIB) {
                 settling.changed(path, now: now)
             } else if event.has(IN_MOVED_FROM) || event.has(IN_DELETE) {
                 settling.forget(path)
