@@ -66,11 +66,15 @@ struct IsolationEndToEndTests {
         let all = run.workers
         kill(run.pid, SIGTERM)
         #expect(run.wait() == 143)
-        usleep(100_000)
-        for worker in all {
+        // Gone, or a zombie waiting for init to reap it (a SIGKILLed process may take a moment).
+        let ended = { (worker: Int32) -> Bool in
             let state = (try? String(contentsOfFile: "/proc/\(worker)/stat", encoding: .utf8)) ?? ""
-            // Gone, or a zombie waiting for init to reap it.
-            #expect(state.isEmpty || state.split(separator: " ")[2] == "Z", "worker \(worker) of \(workers) still runs")
+            return state.isEmpty || state.split(separator: " ")[2] == "Z"
+        }
+        let deadline = Date().addingTimeInterval(5)
+        while !all.allSatisfy(ended), Date() < deadline { usleep(20_000) }
+        for worker in all {
+            #expect(ended(worker), "worker \(worker) of \(workers) still runs")
         }
         #expect(scratch.files("out").allSatisfy { $0.hasSuffix(".jpg") }, "no temp file left")
     }

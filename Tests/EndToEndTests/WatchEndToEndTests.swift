@@ -129,11 +129,16 @@ struct WatchEndToEndTests {
         let status = try Tool.run(["status", "--state", scratch.sub("state.db")])
         #expect(String(decoding: status.stdout, as: UTF8.self).hasPrefix("sources: 1 (1 converted)"), "\(status.stderr)")
         kill(run.pid, SIGUSR1)
-        Thread.sleep(forTimeInterval: 1)
+        let deadline = Date().addingTimeInterval(10)
+        var stderr = ""
+        repeat {
+            stderr = (try? String(contentsOfFile: scratch.sub("run.err"), encoding: .utf8)) ?? ""
+            if stderr.contains("heic2jpg: 1 converted") { break }
+            usleep(100_000)
+        } while Date() < deadline
+        #expect(stderr.contains("heic2jpg: 1 converted"), "SIGUSR1's summary line: \(stderr)")
         kill(run.pid, SIGTERM)
         #expect(run.wait(within: 10) == 0)
-        let stderr = try String(contentsOfFile: scratch.sub("run.err"), encoding: .utf8)
-        #expect(stderr.contains("heic2jpg: 1 converted"), "SIGUSR1's summary line: \(stderr)")
 
         let again = TemporaryDirectory()
         let other = again.file("sample.heic", try Self.photo)
