@@ -42,7 +42,7 @@ enum ManPage {
     static let files: [(path: String, meaning: String)] = [
         ("STATE", "The SQLite database named by --state: every source, its outputs and the runs (WAL mode, so STATE-wal and STATE-shm beside it while open). A damaged one is moved aside as STATE.damaged-<UTC time>."),
         ("STATE.lock", "Locked (flock) by the run that holds the state; a second run exits 0 at once, or waits with --wait. The output roots a run writes into are locked the same way."),
-        (".heic2jpg-HOST-PID-N.tmp", "A temp file in an output directory, renamed to its output once complete; removed on a signal, and removed by a later run on this host when the run that left it is gone."),
+        (".heic2jpg-HOST-PID-N.tmp", "A temp file in an output directory or beside an --html page, renamed to its output or page once complete. A run removes its own on a signal; a later run or page on this host removes those whose process is gone."),
     ]
 
     static let examples: [(what: String, command: String)] = [

@@ -310,8 +310,7 @@ package final class OutputPublisher: @unchecked Sendable {
     package func sweepOrphans(in directory: String) -> [POSIX.DirectoryEntry]? {
         guard lock.withLock({ swept.insert(Array(directory.utf8)).inserted }) else { return nil }
         let entries = try? POSIX.directoryEntries(directory)
-        let orphans = (entries ?? []).map(\.name).filter(TempFileName.isOrphan)
-        let removed = orphans.filter { POSIX.removeFile(Path.join(directory, $0)) == 0 }.count
+        let removed = TempFileName.removeOrphans((entries ?? []).map(\.name), in: directory)
         lock.withLock { orphansRemoved += removed }
         return entries
     }

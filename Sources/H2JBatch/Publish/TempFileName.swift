@@ -48,4 +48,9 @@ package enum TempFileName {
         guard let pid = localProcess(name), pid != getpid() else { return false }
         return kill(pid, 0) != 0 && errno == ESRCH
     }
+
+    /// Removes the orphans among `names`, entries of `directory`; returns how many went.
+    static func removeOrphans(_ names: [String], in directory: String) -> Int {
+        names.filter(isOrphan).filter { POSIX.removeFile(Path.join(directory, $0)) == 0 }.count
+    }
 }

@@ -3,8 +3,10 @@ import Glibc
 #endif
 import H2JSupport
 
-/// Where an `--html` page goes: written as it is made under a temporary name beside its
-/// path, and renamed onto the path only when whole, so a reader never sees half a page.
+/// Where an `--html` page goes: written as it is made under a temp name beside its path
+/// (`TempFileName`'s, so walkers pass it over and the leftover of a killed writer is
+/// removed by the next page or run there), and renamed onto the path only when whole, so
+/// a reader never sees half a page.
 /// Like `--report`, the path may name nothing yet, an empty file or an earlier heic2jpg
 /// page (`generator` within its first bytes), but never an input nor any other file:
 /// `compare --html a.heic b.heic` must not write a page over a photo.
@@ -20,9 +22,21 @@ package final class PageFile {
     package init(path: String, inputs: [String]) throws(WriteError) {
         if let refusal = Self.refusal(path, inputs: inputs) { throw WriteError(path: path, reason: refusal) }
         self.path = path
-        temporary = Path.join(Path.parent(path), ".\(Path.lastComponent(path)).heic2jpg-\(getpid()).tmp")
-        fd = POSIX.openFile(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        let directory = Path.parent(path)
+        _ = TempFileName.removeOrphans((try? POSIX.directoryEntries(directory))?.map(\.name) ?? [], in: directory)
+        // Counter 0 is the page's: the publisher counts from 1, and a process writes one page.
+        temporary = Path.join(directory, TempFileName.make(0))
+        fd = Self.create(temporary)
         guard fd >= 0 else { throw WriteError.system(path, "cannot create \(temporary)") }
+    }
+
+    /// Creates `temporary` anew. A file already there is a leftover of an earlier process
+    /// with this one's PID (each process writes one page), so it is replaced.
+    private static func create(_ temporary: String) -> Int32 {
+        let flags = O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC
+        let fd = POSIX.openFile(temporary, flags, 0o644)
+        guard fd < 0, errno == EEXIST, POSIX.removeFile(temporary) == 0 else { return fd }
+        return POSIX.openFile(temporary, flags, 0o644)
     }
 
     deinit {
