@@ -39,9 +39,6 @@ enum HostileWorker: String, CaseIterable {
     /// where the source's preview should be, which no page may carry.
     case forgedPictures = "forged-pictures"
 
-    /// Whether this case answers conversion jobs itself; `forgedPictures` lies only when measuring.
-    var answersJobs: Bool { self != .forgedPictures }
-
     /// `measurement` with the source's preview replaced by a script.
     static func forged(_ measurement: LumaMeasurement) -> LumaMeasurement {
         guard let pictures = measurement.pictures else { return measurement }
@@ -55,8 +52,9 @@ enum HostileWorker: String, CaseIterable {
     static var chosen: HostileWorker? { TestHook.hostileWorker.value.flatMap(HostileWorker.init(rawValue:)) }
 
     /// Answers `job` on `socket` as this case does. Returns false when the worker should
-    /// exit, true to take the next job.
-    func answer(_ job: ConversionJob, on socket: WorkerSocket) -> Bool {
+    /// exit, true to take the next job, nil when the job is to be converted as usual
+    /// (`forgedPictures` lies only when measuring).
+    func answer(_ job: ConversionJob, on socket: WorkerSocket) -> Bool? {
         let source = job.source.display, output = job.output.display
         switch self {
         case .attributes:
@@ -106,7 +104,7 @@ enum HostileWorker: String, CaseIterable {
             _ = writeFrame(header: 100, body: [UInt8](repeating: 1, count: 10))
             return false
         case .forgedPictures:
-            return false  // never asked: it answers no job itself (`answersJobs`)
+            return nil
         }
     }
 

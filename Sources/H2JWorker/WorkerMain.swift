@@ -54,8 +54,8 @@ package enum WorkerMain {
             case .job(let work):
                 guard let job = try? work.job(adopting: descriptor) else { return 70 }
                 #if DEBUG
-                if let hostile = HostileWorker.chosen, hostile.answersJobs {
-                    guard hostile.answer(job, on: socket) else { return 0 }
+                if let answered = HostileWorker.chosen?.answer(job, on: socket) {
+                    guard answered else { return 0 }
                     continue
                 }
                 #endif
