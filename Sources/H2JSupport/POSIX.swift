@@ -14,6 +14,13 @@ package enum POSIX {
         String(cString: strerror(code))
     }
 
+    /// This machine's name (`gethostname`), as bytes; empty when it cannot be had.
+    package static func hostNameBytes() -> [UInt8] {
+        var buffer = [CChar](repeating: 0, count: 256)
+        guard gethostname(&buffer, buffer.count - 1) == 0 else { return [] }
+        return buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }
+    }
+
     /// Seconds on the monotonic clock, for durations (never for dates).
     package static func monotonicSeconds() -> Double {
         var time = timespec()

@@ -298,7 +298,7 @@ struct ShardsAndListsEndToEndTests {
         let all = try Tool.run(["status"] + states)
         #expect(all.status == 0 && all.stdoutText.contains("shards: 4 of 4\n"), "\(all.stdoutText)")
         // A run killed before its end leaves its row unfinished; one that ran out of disk ends with 75.
-        for (exit, said) in [("NULL", "unfinished (still running, or killed)"), ("75", "ended with exit 75")] {
+        for (exit, said) in [("NULL", "is unfinished (killed, or under way on another machine); rerun it"), ("75", "ended with exit 75")] {
             _ = try StateEndToEndTests.query(states[2], "UPDATE runs SET exit_code = \(exit) WHERE id = (SELECT max(id) FROM runs)")
             let stopped = try Tool.run(["status"] + states)
             #expect(stopped.status == 1 && stopped.stdoutText.contains("incomplete: \(states[2]): its latest run #1 \(said)"), "\(stopped.stdoutText)")

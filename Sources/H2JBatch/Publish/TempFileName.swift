@@ -16,11 +16,8 @@ package enum TempFileName {
 
     /// This machine's part of the name: FNV-1a of the host name, 8 hex digits.
     static let host: String = {
-        var buffer = [CChar](repeating: 0, count: 256)
-        let name: [UInt8] = gethostname(&buffer, buffer.count - 1) == 0
-            ? Array(buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }) : []
         var hash: UInt32 = 0x811C_9DC5
-        for byte in name { hash = (hash ^ UInt32(byte)) &* 0x0100_0193 }
+        for byte in POSIX.hostNameBytes() { hash = (hash ^ UInt32(byte)) &* 0x0100_0193 }
         let digits = String(hash, radix: 16)
         return String(repeating: "0", count: 8 - digits.count) + digits
     }()

@@ -58,9 +58,24 @@ package final class RunLock {
     /// "pid N, since T" for the process `/proc/locks` says holds a `flock` on the file
     /// `fd` is open on; a plainer text when it cannot be told.
     static func holder(of fd: Int32) -> String {
+        guard let pid = holderPID(of: fd) else { return "another process" }
+        return "pid \(pid)" + (startTime(of: pid).map { ", since \($0)" } ?? "")
+    }
+
+    /// The process of this machine that holds a `flock` on `path`, if the file is there
+    /// and one does. Opens it without creating it and takes no lock, so a run starting
+    /// meanwhile is never kept out (`status` asks this of a state's lock).
+    package static func holderPID(ofFile path: String) -> Int32? {
+        let fd = POSIX.openFile(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        return holderPID(of: fd)
+    }
+
+    /// The pid `/proc/locks` gives for a `flock` on the file `fd` is open on.
+    private static func holderPID(of fd: Int32) -> Int32? {
         var info = stat()
-        guard fstat(fd, &info) == 0, let locks = POSIX.readFile("/proc/locks")
-        else { return "another process" }
+        guard fstat(fd, &info) == 0, let locks = POSIX.readFile("/proc/locks") else { return nil }
         // Lines: "1: FLOCK  ADVISORY  WRITE 1234 fd:01:5678 0 EOF": pid, then the device's
         // major and minor in hex and the inode.
         let device = UInt64(info.st_dev)
@@ -71,9 +86,9 @@ package final class RunLock {
             let file = fields[5].split(separator: ":")
             guard file.count == 3, UInt64(file[0], radix: 16) == major, UInt64(file[1], radix: 16) == minor,
                   UInt64(file[2]) == UInt64(info.st_ino) else { continue }
-            return "pid \(pid)" + (startTime(of: pid).map { ", since \($0)" } ?? "")
+            return pid
         }
-        return "another process"
+        return nil
     }
 
     /// When process `pid` started, ISO 8601 UTC: boot time plus its start in clock ticks.

@@ -64,9 +64,7 @@ package final class RunState: @unchecked Sendable {
         self.options = options.fingerprint + naming.fingerprint
         overwrite = options.overwrite
         carriesMetadata = options.metadata == .keep && !options.stripGPS
-        var host = [CChar](repeating: 0, count: 256)
-        gethostname(&host, host.count - 1)
-        run = options.dryRun ? 0 : try database.beginRun(pid: getpid(), host: PathBytes.string(cString: host), version: Version.current,
+        run = options.dryRun ? 0 : try database.beginRun(pid: getpid(), host: PathBytes.string(POSIX.hostNameBytes()), version: Version.current,
                                     options: self.options, shard: shard.map { ($0.index, $0.count) })
     }
 

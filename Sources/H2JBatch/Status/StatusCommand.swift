@@ -83,14 +83,14 @@ package enum StatusCommand {
             }
         }
         for run in report.stoppedRuns {
-            let end = run.exitCode.map { "ended with exit \($0)" } ?? "unfinished (still running, or killed)"
-            lines.append("incomplete: \(run.state): its latest run #\(run.id) \(end); rerun it to meet the rest")
+            let end = RunUnderWay.end(run)
+            lines.append("incomplete: \(run.state): its latest run #\(run.id) " + (run.exitCode == nil ? "is \(end)" : "ended with \(end)")
+                         + (RunUnderWay.check(run) ? "" : "; rerun it to meet the rest"))
         }
         lines.append("last runs:")
         for run in report.runs.prefix(10) {
-            let end = run.exitCode.map { "exit \($0)" } ?? "unfinished"
             lines.append("  \(run.state) #\(run.id) \(time(run.startedNanoseconds)) on \(run.host) (pid \(run.pid)): "
-                         + "\(run.converted) converted, \(run.updated) updated, \(run.skipped) skipped, \(run.failed) failed, \(end)")
+                         + "\(run.converted) converted, \(run.updated) updated, \(run.skipped) skipped, \(run.failed) failed, \(RunUnderWay.end(run))")
         }
         return lines.joined(separator: "\n") + "\n"
     }
@@ -135,6 +135,7 @@ package enum StatusCommand {
             line.add("state", run.state)
             line.add("id", run.id)
             line.add("exitCode", run.exitCode)
+            line.add("underWay", RunUnderWay.check(run))
             return line
         })
         object.add("runs", objects: report.runs.map { run in
@@ -150,6 +151,7 @@ package enum StatusCommand {
             line.add("skipped", run.skipped)
             line.add("failed", run.failed)
             line.add("exitCode", run.exitCode)
+            line.add("underWay", RunUnderWay.check(run))
             return line
         })
         return object.text

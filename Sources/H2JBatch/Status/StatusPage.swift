@@ -25,7 +25,9 @@ enum StatusPage {
         var page = HTMLText()
         page.raw(HTMLText.head(title: "heic2jpg status", policy: "default-src 'none'; style-src 'unsafe-inline'; img-src data:", style: style))
         page.element("h1", "heic2jpg status")
-        page.element("p", "States: " + states.joined(separator: ", ") + ". " + (report.isComplete ? "Every source has been met." : "Sources may remain that no run met."),
+        let underWay = report.stoppedRuns.filter(RunUnderWay.check).map { "\($0.state) #\($0.id) (pid \($0.pid))" }
+        page.element("p", "States: " + states.joined(separator: ", ") + ". " + (report.isComplete ? "Every source has been met." : "Sources may remain that no run met.")
+                     + (underWay.isEmpty ? "" : " Under way now: " + underWay.joined(separator: ", ") + "."),
                      class: report.isComplete ? "ok" : "warn")
         page.element("h2", "Sources by status")
         page.raw("<table><tr><th>status</th><th>sources</th></tr>")
