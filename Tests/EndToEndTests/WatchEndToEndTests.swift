@@ -119,34 +119,45 @@ struct WatchEndToEndTests {
     func rescans() throws {
         let scratch = TemporaryDirectory()
         let sample = scratch.file("sample.heic", try Self.photo)
+        // A photo there before the start: once converted, the catch-up walk is over, so it
+        // cannot be what meets the link.
+        _ = scratch.file("in/first.heic", try Self.photo)
         let (run, _) = try Self.start(scratch, ["--settle", "0.5"])
+        #expect(Self.outputs(scratch, becoming: ["first.jpg"]) == ["first.jpg"], "the catch-up walk")
         try Self.sh("ln '\(sample)' '\(scratch.sub("in/linked.heic"))'")
         Thread.sleep(forTimeInterval: 2)
-        #expect(scratch.files("out").filter { !$0.hasSuffix("/") }.isEmpty, "a link alone is not taken")
+        #expect(scratch.files("out").filter { !$0.hasSuffix("/") } == ["first.jpg"], "a link alone is not taken")
         kill(run.pid, SIGHUP)
-        #expect(Self.outputs(scratch, becoming: ["linked.jpg"]) == ["linked.jpg"], "SIGHUP walks again")
+        #expect(Self.outputs(scratch, becoming: ["first.jpg", "linked.jpg"]) == ["first.jpg", "linked.jpg"], "SIGHUP walks again")
         // The state is read while the watch holds it.
         let status = try Tool.run(["status", "--state", scratch.sub("state.db")])
-        #expect(String(decoding: status.stdout, as: UTF8.self).hasPrefix("sources: 1 (1 converted)"), "\(status.stderr)")
+        let said = String(decoding: status.stdout, as: UTF8.self)
+        #expect(said.hasPrefix("sources: 2 (2 converted)"), "\(status.stderr)")
+        #expect(said.contains("its latest run #1 is under way (pid \(run.pid))\n") && !said.contains("rerun"), "the watch's own run: \(said)")
         kill(run.pid, SIGUSR1)
         let deadline = Date().addingTimeInterval(10)
         var stderr = ""
         repeat {
             stderr = (try? String(contentsOfFile: scratch.sub("run.err"), encoding: .utf8)) ?? ""
-            if stderr.contains("heic2jpg: 1 converted") { break }
+            if stderr.contains("heic2jpg: 2 converted") { break }
             usleep(100_000)
         } while Date() < deadline
-        #expect(stderr.contains("heic2jpg: 1 converted"), "SIGUSR1's summary line: \(stderr)")
+        #expect(stderr.contains("heic2jpg: 2 converted"), "SIGUSR1's summary line: \(stderr)")
         kill(run.pid, SIGTERM)
         #expect(run.wait(within: 10) == 0)
+        let ended = String(decoding: try Tool.run(["status", "--state", scratch.sub("state.db")]).stdout, as: UTF8.self)
+        #expect(!ended.contains("incomplete") && ended.contains("2 converted, 0 updated, 0 skipped, 0 failed, exit 0"), "\(ended)")
 
         let again = TemporaryDirectory()
         let other = again.file("sample.heic", try Self.photo)
         let (rescanning, _) = try Self.start(again, ["--settle", "0.5", "--rescan", "1"])
         try Self.sh("ln '\(other)' '\(again.sub("in/linked.heic"))'")
         #expect(Self.outputs(again, becoming: ["linked.jpg"]) == ["linked.jpg"], "--rescan walks again by itself")
-        kill(rescanning.pid, SIGTERM)
-        #expect(rescanning.wait(within: 10) == 0)
+        // Killed, its run is no longer under way: the kernel let go of its state's lock.
+        kill(rescanning.pid, SIGKILL)
+        _ = rescanning.wait(within: 10)
+        let killed = String(decoding: try Tool.run(["status", "--state", again.sub("state.db")]).stdout, as: UTF8.self)
+        #expect(killed.contains("its latest run #1 is unfinished (killed, or under way on another machine); rerun it"), "\(killed)")
     }
 
     @Test("--exclude holds for files as they arrive, a photo moved out before it settled is not taken, and one put back is")
