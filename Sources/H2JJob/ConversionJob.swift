@@ -25,7 +25,8 @@ package enum Endpoint: Sendable, Equatable {
 }
 
 /// What one conversion needs, and all a worker is given of a job: where to read and
-/// write, what to do, and the images an earlier attempt died on. The batch's `Job` adds
+/// write, what to do, the source's SHA-256 for the mark, and the images an earlier
+/// attempt died on. The batch's `Job` adds
 /// what only the parent uses (the output's claim, the state's records, the hand-off's
 /// identity).
 package struct ConversionJob: Sendable, Equatable {
@@ -50,6 +51,9 @@ package struct ConversionJob: Sendable, Equatable {
     /// Images other than the primary that an earlier attempt's worker died on: the
     /// converter leaves them out, each with an `image-not-converted` warning.
     package private(set) var omittedImages: [OmittedImage] = []
+    /// The source's SHA-256 as the parent computed it, which the mark records; nil where
+    /// none did (`compare`), and the converter hashes what it reads.
+    package private(set) var sourceSHA256: String?
 
     package init(source: Endpoint, output: Endpoint, numbered: NumberedNames? = nil, action: Action, bytes: [UInt8]? = nil,
                  file: SourceFile? = nil) {
@@ -73,6 +77,13 @@ package struct ConversionJob: Sendable, Equatable {
         return job
     }
 
+    /// The same job, with the parent's SHA-256 of its source.
+    package func digested(_ sha256: String?) -> ConversionJob {
+        var job = self
+        job.sourceSHA256 = sha256
+        return job
+    }
+
     /// The same job, leaving out one more image.
     package func omitting(_ image: OmittedImage) -> ConversionJob {
         var job = self
@@ -82,7 +93,7 @@ package struct ConversionJob: Sendable, Equatable {
 
     package static func == (a: ConversionJob, b: ConversionJob) -> Bool {
         a.source == b.source && a.output == b.output && a.numbered == b.numbered && a.action == b.action && a.bytes == b.bytes && a.file === b.file
-            && a.omittedImages == b.omittedImages
+            && a.omittedImages == b.omittedImages && a.sourceSHA256 == b.sourceSHA256
     }
 }
 

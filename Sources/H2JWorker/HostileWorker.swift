@@ -5,7 +5,6 @@ import Glibc
 import CWorkerIPC
 import H2JChannel
 import H2JConvert
-import H2JDigest
 import H2JJPEG
 import H2JJob
 import H2JOutputPlan
@@ -32,8 +31,8 @@ enum HostileWorker: String, CaseIterable {
     /// A frame cut short: its header announces 100 bytes, 10 follow, then the worker exits.
     case truncatedFrame = "truncated-frame"
     /// The primary written as a JPEG with no image (SOI, EOI) and reported converted at
-    /// the source's size with the source's SHA-256, complete: what only the hand-off's
-    /// decode of the published output, in another worker conversation, can catch.
+    /// the source's size, complete: what only the hand-off's decode of the published
+    /// output, in another worker conversation, can catch.
     case undecodableOutput = "undecodable-output"
     /// Jobs converted as usual, but `compare --html`'s pictures forged (`forged`): markup
     /// where the source's preview should be, which no page may carry.
@@ -92,9 +91,9 @@ enum HostileWorker: String, CaseIterable {
             frame.int(1 << 40)
             return sendRaw(frame.bytes, on: socket)
         case .undecodableOutput:
-            guard writePrimary(on: socket), let file = job.file, let sha256 = try? SourceDigest.hex(of: file.byteSource) else { return false }
+            guard writePrimary(on: socket) else { return false }
             var result = ConversionResult(source: source, output: output, status: .converted)
-            (result.width, result.height, result.bytes, result.sourceSHA256) = (256, 192, 4, sha256)
+            (result.width, result.height, result.bytes) = (256, 192, 4)
             result.metadata = MetadataKept(exif: true, xmp: true, icc: true)
             result.outputs = [OutputFile(name: .primary, path: output, item: 1, width: 256, height: 192, bytes: 4)]
             return (try? socket.send(.result(result))) != nil

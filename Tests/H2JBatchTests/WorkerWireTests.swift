@@ -69,6 +69,22 @@ struct WorkerWireTests {
         #expect(decodedNumbered.job.numbered?.parts == ["a_", "", ""] && decodedNumbered.job.path(of: .image(2)) == "o/a_22.jpg")
     }
 
+    @Test("The source's SHA-256 goes from the parent to the worker, 64 hex digits or refused; no result carries one back")
+    func sourceDigestOneWay() throws {
+        let digest = String(repeating: "0123456789abcdef", count: 4)
+        let digested = WorkerJob(job: Self.sampleJob.job.digested(digest), options: ConversionOptions())
+        guard case .job(let decoded) = try Self.roundTrip(.job(digested)) else { Issue.record("not a job"); return }
+        #expect(decoded.job.sourceSHA256 == digest && decoded.job == digested.job)
+        for bad in ["abc", String(repeating: "A", count: 64), String(repeating: "g", count: 64), digest + "0"] {
+            let frame = WorkerMessage.job(WorkerJob(job: Self.sampleJob.job.digested(bad), options: ConversionOptions())).encoded()
+            #expect(throws: WireError.self, "\(bad)") { try WorkerMessage.decode(frame) }
+        }
+        var result = Self.sampleResult
+        result.sourceSHA256 = digest
+        guard case .result(let back) = try Self.roundTrip(.result(result)) else { Issue.record("not a result"); return }
+        #expect(back.sourceSHA256 == nil, "the parent hashes the source itself")
+    }
+
     @Test("A worker's job takes its source from the descriptor that came with it, never by path; a path job without one is refused")
     func jobAdoptsItsSource() throws {
         let scratch = TemporaryDirectory()

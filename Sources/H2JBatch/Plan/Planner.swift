@@ -39,9 +39,6 @@ package final class Planner {
     private let policy: OutputPolicy
     /// How each source's primary output is named (`--name`, `-o FILE.jpg`).
     private let naming: OutputNaming
-    /// `--no-mark` with a hand-off: no worker computes the source's SHA-256, so the
-    /// planner hashes it, through the descriptor its `fstat` was of (`Job.sourceSHA256`).
-    package var digestsSources = false
     /// A dry run whose results are shown per file (`-v`, `--report`) lists every file a
     /// source would get (`DryRunOutputs`: its container read); others name the primary.
     package var listsPlannedOutputs = false
@@ -76,7 +73,7 @@ package final class Planner {
         }
         return decide(source: .path(candidate.path), file: source, bytes: nil,
                       output: .path(naming.path(for: candidate)), numbered: naming.numbered(for: candidate), action: action,
-                      refreshing: refreshing, replacingOwn: replacingOwn, digest: digestsSources ? try? SourceDigest.hex(of: source.byteSource) : nil)
+                      refreshing: refreshing, replacingOwn: replacingOwn)
     }
 
     /// Plans a file whose output goes to stdout (`-o -`): nothing to claim or skip.
@@ -115,13 +112,14 @@ package final class Planner {
     /// Claims a path output and applies the never-overwrite rules; stdout needs neither.
     /// A dry run's result may list every file the job would write (`listsPlannedOutputs`).
     private func decide(source: Endpoint, file: SourceFile?, bytes: [UInt8]?, output: Endpoint, numbered: NumberedNames? = nil,
-                        action: Job.Action, refreshing: SourceRecord? = nil, replacingOwn: Bool = false, digest: String? = nil) -> Plan {
+                        action: Job.Action, refreshing: SourceRecord? = nil, replacingOwn: Bool = false) -> Plan {
         var reservation: OutputReservation?
         var output = output, replacing = false
+        // Hashed here only for an existing output whose mark names no file (strip mode's),
+        // once; otherwise the pool hashes it before the job goes to a worker (`Job.digested`).
+        var hashed: String?
         if case .path(let path) = output {
             let sourceName = source.display
-            // Hashed only for an existing output whose mark names no file (strip mode's), once.
-            var hashed = digest
             let sourceDigest = { () -> String? in
                 hashed = hashed ?? file.flatMap { try? SourceDigest.hex(of: $0.byteSource) } ?? bytes.map(SourceDigest.hex(of:))
                 return hashed
@@ -148,7 +146,7 @@ package final class Planner {
         }
         let job = Job(source: source, output: output, numbered: numbered, action: action, bytes: bytes, file: file,
                       reservation: reservation, replacesExisting: replacing, recordedOutputs: Set(refreshing?.outputs.map(\.path) ?? []),
-                      sourceIdentity: file.map { SourceIdentity($0.info) }, sourceSHA256: digest)
+                      sourceIdentity: file.map { SourceIdentity($0.info) }, sourceSHA256: hashed)
         guard options.dryRun else { return .job(job) }
         var planned = ConversionResult(source: source.display, output: output.display, status: .planned)
         let reading: ByteSource? = file.map(\.byteSource) ?? bytes.map { MemoryByteSource($0) }

@@ -96,7 +96,6 @@ final class RunSession {
         options.decodingThreads = max(1, BatchRequest.cpuCount / jobs)
         self.options = options
         planner = Planner(options: options, publisher: publisher, naming: request.naming)
-        planner.digestsSources = request.handOff != nil && !options.mark
         planner.listsPlannedOutputs = options.dryRun && (request.verbosity == .verbose || request.report != nil)
         pool = WorkerPool(workers: jobs)
         let handOff = state.flatMap { state in request.handOff.map { SourceHandOff(action: $0, state: state, workers: workers) } }
@@ -235,6 +234,7 @@ final class RunSession {
             reporter.expect()
             pool.submit { [options, workers, reporter, recorder] in
                 let clock = POSIX.monotonicSeconds()
+                let job = job.digested()
                 reporter.started(job.source.display)
                 // A job planned just before the run stopped is not started either.
                 var result = reporter.stoppedBy.map {
@@ -242,7 +242,7 @@ final class RunSession {
                                             "not started: the run stopped (\($0))")
                 } ?? workers.run(job, options: options)
                 result.sourceIdentity = job.sourceIdentity
-                if result.status != .failed { result.sourceSHA256 = job.sourceSHA256 ?? result.sourceSHA256 }  // the parent's own digest first
+                result.sourceSHA256 = job.sourceSHA256
                 job.reservation?.settle(published: result.status == .converted || result.status == .copied)
                 if let previous {
                     if result.status == .converted { result.status = .updated }

@@ -2,7 +2,6 @@
 import Glibc
 #endif
 import H2JContainer
-import H2JDigest
 import H2JJPEG
 import H2JJPEGCodec
 import H2JJob
@@ -105,7 +104,8 @@ package struct Converter: Sendable {
                                      + (gainMap?.source.map { [$0.item] } ?? []))
         context.carriedAuxiliaries = plannedAuxiliaries
         var tally = OutputTally()
-        var sourceSHA256: String?
+        // The mark's digest: the parent's, or the first output's hash of what was read.
+        var sourceSHA256 = job.sourceSHA256
         for output in conversion.outputs {
             let plan = output.plan
             let holdsPrimary = plan.items.contains(primaryID)
@@ -171,7 +171,6 @@ package struct Converter: Sendable {
                 warnings.append(Warning(.imageNotConverted, "\(failure)"))
             }
         }
-        result.sourceSHA256 = sourceSHA256
         result.hdr = tally.hdr
         (result.notCarried, result.leftOut) = tally.notCarried(in: structure, options.outputChoices)
         result.warnings = warnings + [HEIFStructure.contentNotConvertedWarning(result.notCarried, excluded: result.leftOut)].compactMap { $0 }
@@ -358,8 +357,6 @@ package struct Converter: Sendable {
         result.bytes = written.bytes
         result.outputSHA256 = written.sha256
         result.metadata = JPEGMarkerFilter.metadataPresent(in: output)
-        // What the hand-off proves the source by, as for a conversion's mark.
-        result.sourceSHA256 = SourceDigest.hex(of: bytes)
         result.outputs = [OutputFile(name: .primary, path: job.output.display, item: 0, width: check.width ?? 0, height: check.height ?? 0,
                                      bytes: written.bytes, sha256: written.sha256)]
         return result

@@ -160,6 +160,7 @@ package struct WorkerJob {
             out.int(Int(image.item))
             out.string(image.reason)
         }
+        out.optional(job.sourceSHA256) { $0.string($1) }
     }
 
     package init(from reader: inout WireReader) throws(WireError) {
@@ -178,7 +179,11 @@ package struct WorkerJob {
         let omitted = try reader.int()
         guard (0...Self.maxOmittedImages).contains(omitted) else { throw WireError(reason: "\(omitted) images omitted") }
         for _ in 0..<omitted { job = job.omitting(OmittedImage(item: try reader.item(), reason: try reader.string())) }
-        self.job = job
+        let digest = try reader.optional { (r: inout WireReader) throws(WireError) in try r.string() }
+        guard digest.map({ $0.utf8.count == 64 && $0.utf8.allSatisfy { (0x30...0x39).contains($0) || (0x61...0x66).contains($0) } }) ?? true else {
+            throw WireError(reason: "a source SHA-256 that is not 64 hex digits")
+        }
+        self.job = job.digested(digest)
         self.options = options
     }
 
@@ -225,7 +230,6 @@ extension ConversionResult {
         }
         out.optional(engine) { $0.string($1.rawValue) }
         out.optional(engineReason) { $0.string($1) }
-        out.optional(sourceSHA256) { $0.string($1) }
         out.int(notCarried.count)
         notCarried.forEach { out.string($0) }
         out.int(leftOut.count)
@@ -257,7 +261,6 @@ extension ConversionResult {
         warnings = try (0..<count).map { _ throws(WireError) in Warning(Warning.Code(try reader.string()), try reader.string()) }
         engine = try reader.optional { (r: inout WireReader) throws(WireError) in try r.value(Engine.self) }
         engineReason = try reader.optional(string)
-        sourceSHA256 = try reader.optional(string)
         let parts = try reader.int()
         guard (0...100).contains(parts) else { throw WireError(reason: "\(parts) parts not carried") }
         notCarried = try (0..<parts).map { _ throws(WireError) in try reader.string() }
