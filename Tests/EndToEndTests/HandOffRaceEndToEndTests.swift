@@ -44,7 +44,7 @@ struct HandOffRaceEndToEndTests {
         let newest = try (0..<Self.trials).map { try Self.photo(variant: 100 + $0) }
         let done = scratch.sub("done")
         let state = scratch.sub("state.db")
-        // With --no-mark no worker hashes the source: the planner does, and the proof is the same.
+        // With --no-mark or without, the parent hashes the source itself: the proof is the same.
         let arguments = ["-j", "1", "--state", state] + handOff.split(separator: " ").map(String.init)
             + (handOff == "--move-source" ? [done] : [])
             + ["-o", scratch.sub("out"), scratch.sub("in")]

@@ -24,15 +24,23 @@ struct IsolationEndToEndTests {
     @Test("A worker killed by SIGSEGV fails exactly the file it held, naming the signal; the batch goes on with a new worker")
     func crash() throws {
         let scratch = TemporaryDirectory()
-        let run = try RunningTool(try Self.batch(scratch, count: 30))
-        try Self.catchWorker(run) { worker in
-            kill(worker, SIGSEGV)
-            kill(worker, SIGCONT)
-        }
+        // Paused where the worker has read its source and waits for its output file, so
+        // the signal comes while it holds a file (an idle worker's death fails none).
+        let pause = scratch.sub("pause")
+        try FileManager.default.createDirectory(atPath: pause, withIntermediateDirectories: true)
+        #expect(mkfifo(pause + "/reached", 0o600) == 0 && mkfifo(pause + "/resume", 0o600) == 0)
+        let run = try RunningTool(try Self.batch(scratch, count: 30), environment: ["HEIC2JPG_TEST_PAUSE": "converting:\(pause)"])
+        let channel = PauseChannel(pause, run: run)
+        let held = try #require(channel.nextSource(), "the first conversion")
+        let worker = try #require(run.workers.first)
+        kill(worker, SIGSEGV)
+        channel.resume()
+        while channel.nextSource() != nil { channel.resume() }
         #expect(run.wait() == 1)
         let report = try ReportFile(scratch.sub("r.jsonl"))
         let failed = report.entries("failed")
         try #require(failed.count == 1, "\(failed)")
+        #expect(failed.keys.first == (held as NSString).lastPathComponent, "the file it held")
         let failure = try #require(failed.values.first)
         #expect(failure["errorCode"] as? String == "decoder-crashed")
         #expect((failure["reason"] as? String)?.hasPrefix("decoder crashed: SIGSEGV") == true, "\(failure)")
