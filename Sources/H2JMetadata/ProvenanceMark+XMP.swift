@@ -1,3 +1,5 @@
+import H2JSupport
+
 extension ProvenanceMark {
     /// Local names of the mark's properties, in `xmpProperties` order.
     package static let propertyNames = ["sourceName", "sourceSHA256", "mode", "quality", "version"]
@@ -45,7 +47,7 @@ extension ProvenanceMark {
             values[name] = XMLText.decoding(scanner.packet[property.value])
         }
         guard let digest = values["sourceSHA256"]?.lowercased(),
-              digest.utf8.count == 64, digest.utf8.allSatisfy({ (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }),
+              Hex.isSHA256(digest),
               let mode = MetadataMode.allCases.first(where: { $0.markValue == values["mode"] }),
               let quality = values["quality"].flatMap({ Int($0) }), (1...100).contains(quality),
               let version = values["version"], !version.isEmpty

@@ -10,4 +10,9 @@ package enum Hex {
         }
         return String(decoding: text, as: UTF8.self)
     }
+
+    /// Whether `text` is a SHA-256 as `string` prints one: 64 lowercase hex digits.
+    package static func isSHA256(_ text: String) -> Bool {
+        text.utf8.count == 64 && text.utf8.allSatisfy { (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }
+    }
 }

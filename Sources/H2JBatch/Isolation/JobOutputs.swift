@@ -2,7 +2,6 @@
 import Glibc
 #endif
 import H2JJob
-import H2JDigest
 import H2JOutputPlan
 import H2JSupport
 
@@ -121,10 +120,9 @@ final class JobOutputs {
     /// otherwise the source fails (`ForeignOutputError`, or the policy's refusal).
     private func target(of file: StagedFile) throws -> (StagedFile, replacing: Bool) {
         let policy = OutputPolicy(publisher: destination.publisher)
-        // Whether an existing output is this source's decides what is replaced: the source's
-        // digest is the parent's own (the planner's, or computed here when first needed),
-        // never the worker's word.
-        let digest = { [job] in job.sourceSHA256 ?? job.file.flatMap { try? SourceDigest.hex(of: $0.byteSource) } }
+        // Whether an existing output is this source's decides what is replaced: by the
+        // parent's own digest of the source (`Job.digested`), never the worker's word.
+        let digest = { [job] in job.sourceSHA256 }
         let ownership = OutputPolicy.Ownership(name: job.source.fileName, times: sourceTimes, digest: digest, markExpected: options.mark,
                                                recorded: { [recorded = job.recordedOutputs] in recorded.contains(Path.absolute($0)) })
         switch policy.verdict(file.path, source: job.file, ownership: ownership) {

@@ -29,12 +29,13 @@ final class DifferencePictures {
         crop = PicturePixels(width: cropRect.width, height: cropRect.height, components: components)
     }
 
-    /// Row `y` of the source (`sourceComponents` per pixel) and of the output.
-    func add(y: Int, reference: UnsafePointer<UInt8>, test: UnsafePointer<UInt8>) {
+    /// Row `y` of the source (`sourceComponents` per pixel) and of the output, with each
+    /// pixel's |ΔY| in thousandths as `LumaPSNR` computed it.
+    func add(y: Int, reference: UnsafePointer<UInt8>, test: UnsafePointer<UInt8>, differences: UnsafePointer<Int>) {
         let (rc, tc) = (sourceCrop.components, crop.components)
         let base = (y * heatSize.height / height) * heatSize.width
         for x in 0..<width {
-            let d = abs(LumaPSNR.luma1000(reference + x * rc, components: rc) - LumaPSNR.luma1000(test + x * tc, components: tc))
+            let d = differences[x]
             sums[base + column[x]] += d
             counts[base + column[x]] += 1
             total += d

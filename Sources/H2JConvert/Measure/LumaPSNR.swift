@@ -24,13 +24,16 @@ struct LumaPSNR {
     }
 
     /// Adds one row of `width` pixels; each side has `components` 1 or 3 bytes per pixel.
+    /// `differences`, if given, receives each pixel's |ΔY| in thousandths.
     mutating func add(reference: UnsafePointer<UInt8>, components referenceComponents: Int,
-                      test: UnsafePointer<UInt8>, components testComponents: Int, width: Int) {
+                      test: UnsafePointer<UInt8>, components testComponents: Int, width: Int,
+                      differences: UnsafeMutablePointer<Int>? = nil) {
         // One row's sum stays below 2^53 (255,000² × 65,535 ≈ 4.3e15), so it is exact.
         var row = 0
         for x in 0..<width {
             let d = Self.luma1000(reference + x * referenceComponents, components: referenceComponents)
                 - Self.luma1000(test + x * testComponents, components: testComponents)
+            differences?[x] = abs(d)
             row += d * d
         }
         squaredError += Double(row)
@@ -49,15 +52,20 @@ struct LumaPSNR {
     /// hands its (alpha-flattened) rows out. A smaller JPEG (`--max-size`) is measured
     /// against the source reduced to its size by the same `Resize` step, so the figure
     /// is the encoding's loss at that size. `observe` sees each row pair as it is measured:
-    /// its index, the source's row and the JPEG's.
+    /// its index, the source's row, the JPEG's, and each pixel's |ΔY| in thousandths.
     static func measure(source: DecodedImage, against jpeg: DecodedJPEG,
-                        observe: ((Int, UnsafePointer<UInt8>, UnsafePointer<UInt8>) -> Void)? = nil) throws(CompareError) -> Double {
+                        observe: ((Int, UnsafePointer<UInt8>, UnsafePointer<UInt8>, UnsafePointer<Int>) -> Void)? = nil)
+        throws(CompareError) -> Double {
         let total = Accumulator()
+        var differences = [Int](repeating: 0, count: observe == nil ? 0 : jpeg.width)
         let rows = RowSink { rows, stride, count in
-            for r in 0..<count {
-                total.psnr.add(reference: rows + r * stride, components: source.components,
-                               test: jpeg.row(total.y + r), components: jpeg.components, width: jpeg.width)
-                observe?(total.y + r, rows + r * stride, jpeg.row(total.y + r))
+            differences.withUnsafeMutableBufferPointer { row in
+                for r in 0..<count {
+                    total.psnr.add(reference: rows + r * stride, components: source.components,
+                                   test: jpeg.row(total.y + r), components: jpeg.components, width: jpeg.width,
+                                   differences: observe == nil ? nil : row.baseAddress)
+                    observe?(total.y + r, rows + r * stride, jpeg.row(total.y + r), UnsafePointer(row.baseAddress!))
+                }
             }
             total.y += count
         }

@@ -180,7 +180,7 @@ package struct WorkerJob {
         guard (0...Self.maxOmittedImages).contains(omitted) else { throw WireError(reason: "\(omitted) images omitted") }
         for _ in 0..<omitted { job = job.omitting(OmittedImage(item: try reader.item(), reason: try reader.string())) }
         let digest = try reader.optional { (r: inout WireReader) throws(WireError) in try r.string() }
-        guard digest.map({ $0.utf8.count == 64 && $0.utf8.allSatisfy { (0x30...0x39).contains($0) || (0x61...0x66).contains($0) } }) ?? true else {
+        guard digest.map(Hex.isSHA256) ?? true else {
             throw WireError(reason: "a source SHA-256 that is not 64 hex digits")
         }
         self.job = job.digested(digest)
