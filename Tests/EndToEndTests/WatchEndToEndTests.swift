@@ -45,18 +45,23 @@ struct WatchEndToEndTests {
         let sample = scratch.file("sample.heic", try Self.photo)
         let (run, _) = try Self.start(scratch, ["--settle", "1"])
         let input = scratch.sub("in")
-        // A slow writer: the file made empty and closed, then reopened and written in four
-        // chunks with pauses longer than --settle before its close.
+        // A slow writer: the file made empty beside the input and moved in while open, then
+        // written in four chunks with pauses longer than --settle before its close. (Made
+        // there and closed, the close of a copy of its descriptor that a process the test
+        // process spawns meanwhile holds could come after the first write.)
         let photo = try Self.photo
+        let staging = scratch.sub("slow.heic")
         let slow = Thread {
-            guard let handle = FileHandle(forWritingAtPath: { FileManager.default.createFile(atPath: input + "/slow.heic", contents: nil)
-                return input + "/slow.heic" }()) else { return }
+            let fd = open(staging, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+            guard fd >= 0 else { return }
+            defer { close(fd) }
+            guard rename(staging, input + "/slow.heic") == 0 else { return }
             let chunk = (photo.count + 3) / 4
             for start in stride(from: 0, to: photo.count, by: chunk) {
-                handle.write(Data(photo[start..<min(photo.count, start + chunk)]))
+                let written = photo[start..<min(photo.count, start + chunk)].withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+                guard written > 0 else { return }
                 Thread.sleep(forTimeInterval: 1.5)
             }
-            handle.closeFile()
         }
         slow.start()
         try Self.sh("cp '\(sample)' '\(input)/cp.heic'")
